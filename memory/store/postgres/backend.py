@@ -114,7 +114,7 @@ class PostgresBackend(NestedTransactions):
         self.conn = connect(server)
         self._agent_id: int | None = None
         try:
-            prepare(self.conn, read_only=read_only, where=self._where)
+            prepare(self.conn, read_only=read_only, where=self._where, agent=agent, server=server)
             self._agent_id, self._store_id = agent_id(self.conn, agent, create=not read_only,
                                                       where=self._where,
                                                       mark_if_new=mark_if_new)

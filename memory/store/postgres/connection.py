@@ -191,8 +191,10 @@ def require_pgvector(conn: psycopg.Connection, where: str) -> None:
             f"that has it: `tiermem pg start`")
 
 
-def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
-    """Bring the schema up to date (a writer), or check it can be read (read-only)."""
+def prepare(conn: psycopg.Connection, *, read_only: bool, where: str, agent: str,
+            server: str) -> None:
+    """Bring the schema up to date (a writer), or check it can be read (read-only). An
+    upgrade refused names the command that makes it, for ``agent`` at DSN ``server``."""
     # Before a writer creates anything: what a newer version stored may rest on columns
     # and invariants this one would break.
     refuse_newer_schema(conn, where)
@@ -209,7 +211,7 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
             migrate(conn)
         except pg_errors.InsufficientPrivilege as exc:
             if applied_version(conn) > 0:
-                raise _upgrade_refused(conn, exc, where) from None
+                raise _upgrade_refused(conn, exc, where, agent, server) from None
             raise StoreError(
                 f"cannot create tiermem's tables in {where}: {_first_line(exc)}; the user "
                 f"needs CREATE on the database (and the `vector` extension installed by a "
@@ -239,7 +241,7 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
 
 
 def _upgrade_refused(conn: psycopg.Connection, exc: pg_errors.InsufficientPrivilege,
-                     where: str) -> StoreError:
+                     where: str, agent: str, server: str) -> StoreError:
     # An upgrade alters tables (and disables their guard triggers for a conversion), which
     # PostgreSQL lets only their owner do, whatever rights on the rows a role was granted.
     owner, role = conn.execute(
@@ -249,12 +251,16 @@ def _upgrade_refused(conn: psycopg.Connection, exc: pg_errors.InsufficientPrivil
                 f"{SCHEMA_VERSION}: {_first_line(exc)}"
     if owner is None or owner == role:
         return StoreError(f"{upgrading}; grant the role {role} what it was refused, or run "
-                          f"`tiermem upgrade` once as a superuser")
+                          f"`tiermem upgrade --agent {shlex.quote(agent)} --store DSN` once, "
+                          f"DSN connecting as a superuser")
+    # The DSN given, as the owner and without the password of this role's login.
+    as_owner = make_conninfo(public_dsn(server), user=owner)
     return StoreError(
         f"{upgrading}; an upgrade changes tiermem's tables, which only their owner may do, "
-        f"and they belong to role {owner}, not {role}: run `tiermem upgrade` once with a "
-        f"--store that connects as {owner}, then this role writes again with the rights "
-        f"it has")
+        f"and they belong to role {owner}, not {role}: run `tiermem upgrade --agent "
+        f"{shlex.quote(agent)} --store {shlex.quote(as_owner)}` once (adding {owner}'s "
+        f"password to that DSN if its login needs one), then this role writes again with "
+        f"the rights it has")
 
 
 def _vector_not_found(where: str) -> StoreError:
