@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -60,6 +62,9 @@ __all__ = ["core_changes", "told_last"]
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
 #: full, where "No, my brother is Tom" or "..., not Tom Smith" corrects it.
 _NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
+#: Replays of the user's recent messages kept: a window of them replays each of its
+#: shorter ends, and a turn's window shares none of those with the next turn's.
+_REPLAYS_KEPT = 64
 
 
 def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None,
@@ -239,7 +244,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 durable = retire(replaced, facts, keep=part)
                 # "The meeting is back on" after "... cancelled" is due when it was again.
                 if takes_back_a_cancellation(part, replaced):
-                    resumed = time_resumed(part, [after for _, _, after
+                    resumed = time_resumed(part, [step.after for step
                                                   in _replayed(recent or [])])
                     if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
                         new.setdefault(resumed, kind)
@@ -283,19 +288,34 @@ def _said_last(recent: list[str]) -> str | None:
     return said[-1] if said and not is_question(said[-1]) else None
 
 
-def _replayed(recent: list[str]) -> list[tuple[dict[str, str], list[str], dict[str, str]]]:
+class _Step(NamedTuple):
+    """One earlier message said again: the facts held before it, those it ended and those
+    held after it."""
+    before: dict[str, str]
+    ended: list[str]
+    after: dict[str, str]
+
+
+def _replayed(recent: list[str]) -> tuple[_Step, ...]:
     """The user's earlier messages (``recent``, newest first) said again in order to an
-    empty core: for each, oldest first, the facts held before it, those it ended and those
-    held after it. Each is read with the ones before it, so a "Forget that." among them
-    takes back what it did when said. A fact said before them all is not known here."""
-    steps: list[tuple[dict[str, str], list[str], dict[str, str]]] = []
-    held: dict[str, str] = {}
-    for at in reversed(range(len(recent))):
-        ended, stated = core_changes(recent[at], held, recent[at + 1:])
-        after = {fact: kind for fact, kind in held.items() if fact not in ended} | stated
-        steps.append((held, ended, after))
-        held = after
-    return steps
+    empty core, oldest first. Each is read with the ones before it, so a "Forget that."
+    among them takes back what it did when said. A fact said before them all is not known
+    here. The steps are shared: none may be changed."""
+    return _replay_of(tuple(recent))
+
+
+@lru_cache(maxsize=_REPLAYS_KEPT)
+def _replay_of(recent: tuple[str, ...]) -> tuple[_Step, ...]:
+    # A "Forget that." or "back on" among the messages replays the ones before it in
+    # turn; built on the replay of those, kept here, each message is read once a window
+    # rather than once for every such message after it (twice as often per one).
+    if not recent:
+        return ()
+    earlier = _replay_of(recent[1:])
+    before = earlier[-1].after if earlier else {}
+    ended, stated = core_changes(recent[0], before, list(recent[1:]))
+    after = {fact: kind for fact, kind in before.items() if fact not in ended} | stated
+    return (*earlier, _Step(before, ended, after))
 
 
 def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
@@ -304,8 +324,8 @@ def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
     steps = _replayed(recent)
     if not steps:
         return {}
-    before, ended, _ = steps[-1]
-    return {fact: before[fact] for fact in ended if fact not in core}
+    last = steps[-1]
+    return {fact: last.before[fact] for fact in last.ended if fact not in core}
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:
