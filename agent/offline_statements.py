@@ -8,8 +8,8 @@ stored as said). A new value of a durable fact is durable; a greeting's "I'm X" 
 user only while no other name is held. A slip corrected ("Sorry, I meant Portland, not
 Seattle": memory/text/corrections.py) retires the fact that said it and appends it as
 meant. The statements of a compound fact count one by one (memory/text/clauses.py). A
-bare "Forget that" takes back the statement just told and holds again what it replaced,
-unless the memory forgot that since.
+bare "Forget that" takes back the statement just told, a correction's or a "too"'s as read
+when said, and holds again what it replaced, unless the memory forgot that since.
 
 Everything here reads strings and returns them: the policy (agent/offline.py) turns the
 result into ``core_memory_replace`` and ``core_memory_append`` calls, so every change goes
@@ -289,11 +289,12 @@ def _said_last(recent: list[str]) -> str | None:
 
 
 class _Step(NamedTuple):
-    """One earlier message said again: the facts held before it, those it ended and those
-    held after it."""
+    """One earlier message said again: the facts held before it, those it ended, those
+    held after it and those it stated."""
     before: dict[str, str]
     ended: list[str]
     after: dict[str, str]
+    stated: dict[str, str]
 
 
 def _replayed(recent: list[str]) -> tuple[_Step, ...]:
@@ -315,7 +316,7 @@ def _replay_of(recent: tuple[str, ...]) -> tuple[_Step, ...]:
     before = earlier[-1].after if earlier else {}
     ended, stated = core_changes(recent[0], before, list(recent[1:]))
     after = {fact: kind for fact, kind in before.items() if fact not in ended} | stated
-    return (*earlier, _Step(before, ended, after))
+    return (*earlier, _Step(before, ended, after, stated))
 
 
 def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
@@ -337,6 +338,13 @@ def told_last(recent: list[str], held: list[str]) -> list[str]:
     # "I am too" states what it shares with the message before it.
     _, stated = core_changes(recent[0], {}, recent[1:])
     told = [part for fact in stated for part in clauses_of(fact)]
+    if not (told and all(part in held for part in told)) and not any(
+            map(forgets_the_last, split_sentences(recent[0]))):
+        # A correction ("Sorry, I meant Portland, not Seattle") states nothing alone, and
+        # a "too" ("My son is allergic too") something else: each is read as it was when
+        # said, after the messages before it. What a "Forget that." put back is none the
+        # user told: a second one would take the first back.
+        told = [part for fact in _replayed(recent)[-1].stated for part in clauses_of(fact)]
     return told if told and all(part in held for part in told) else []
 
 

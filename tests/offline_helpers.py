@@ -17,6 +17,19 @@ def chat(memory: HierarchicalMemory, *messages: str) -> list[str]:
     return [agent.step(message).reply or "" for message in messages]
 
 
+def said(memory: HierarchicalMemory, *steps: str) -> str:
+    """Each step said in turn to one agent, but "/forget X", which forgets X in between;
+    the last reply."""
+    agent = Agent(memory, OfflinePolicy())
+    reply = ""
+    for step in steps:
+        if step.startswith("/forget "):
+            assert memory.forget(step.removeprefix("/forget ")).outcome == "matched"
+        else:
+            reply = agent.step(step).reply or ""
+    return reply
+
+
 def core_of(memory: HierarchicalMemory) -> dict[str, str]:
     """Core's facts, text -> durability."""
     return {f.text: f.durability for f in memory.core}

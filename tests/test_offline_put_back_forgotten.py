@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from offline_helpers import core_of
+from offline_helpers import core_of, said
 from test_cli import ROOT, cli_env
 
 from tiermem.agent.loop import Agent
@@ -23,16 +23,6 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
 def memory() -> Iterator[HierarchicalMemory]:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
         yield m
-
-
-def said(memory: HierarchicalMemory, *steps: str) -> None:
-    """Each step said in turn to one agent; "/forget X" forgets X in between."""
-    agent = Agent(memory, OfflinePolicy())
-    for step in steps:
-        if step.startswith("/forget "):
-            assert memory.forget(step.removeprefix("/forget ")).outcome == "matched"
-        else:
-            agent.step(step)
 
 
 LISBON = "User lives in Lisbon"
