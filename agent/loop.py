@@ -58,8 +58,6 @@ class Agent:
         self.memory = memory
         self.llm = llm
         offline = isinstance(llm, OfflinePolicy)
-        if isinstance(llm, OfflinePolicy) and llm.forgotten is None:
-            llm.forgotten = memory.forgotten_norms.blocks
         self.summarizer: Summarizer = summarizer or (
             extractive_summary if offline else self.llm_summary
         )
@@ -167,6 +165,8 @@ class Agent:
         ctx = ToolContext(memory=self.memory, turn=turn, first_message_id=user_id,
                           earlier_results=earlier_results(lambda: self.context.messages))
         result = TurnResult(reply=None)
+        if isinstance(self.llm, OfflinePolicy):
+            self.llm.serve(self.memory.forgotten_norms.blocks)
         self._remember(turn, {"role": "user", "content": text}, user_id)
         ctx.request = self.context.current_request()  # what core is shown for (privacy)
         turn_start = len(self.context.messages) - 1

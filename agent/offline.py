@@ -166,11 +166,18 @@ class OfflinePolicy:
         self.max_tokens = max_tokens
         #: Whether the memory forgot a fact. A fact the user's earlier messages held, put
         #: back by "Forget that." or "back on", is not stored again when it did: the
-        #: append would also lift its block. An ``Agent`` hands in its memory's check when
-        #: none was given.
+        #: append would also lift its block. When none is given, each turn checks the
+        #: memory of the ``Agent`` taking it (``serve``).
         self.forgotten = forgotten
+        self._served_forgot: Callable[[str], bool] | None = None
         self._ids = 0
         self._id_prefix = unique_id_prefix("offline")  # a model may read this history later
+
+    def serve(self, memory_forgot: Callable[[str], bool]) -> None:
+        """Check ``memory_forgot`` in the turn to come, unless a check was given: one
+        policy may serve Agents of several memories, and what one forgot says nothing of
+        another's facts."""
+        self._served_forgot = memory_forgot
 
     def shown_text(self, text: str) -> str:
         """What the context window shows, and counts, of a user message.
@@ -220,7 +227,7 @@ class OfflinePolicy:
                          recent: list[str] | None = None) -> list[ToolCall]:
         """Retire what the statements change or deny, then append the facts they state
         (``core_changes``)."""
-        retired, new = core_changes(text, core, recent, self.forgotten)
+        retired, new = core_changes(text, core, recent, self.forgotten or self._served_forgot)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]
                 + [self._call("core_memory_append", content=fact, durability=durability,
