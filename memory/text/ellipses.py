@@ -20,8 +20,9 @@ adjective ("My son is allergic too" after "I'm allergic to peanuts"), or names o
 thing ("shellfish too", after a statement of being so to something or of liking
 something), is told in full from the statement before it, which may close the message
 before; a capitalised word alone ("Tom too", "Shellfish too") may name someone sharing it
-or the thing, so it is dropped, and a person named after the adjective ("I'm married to
-Anna") is not shared. Pure functions over strings.
+or the thing, so it is dropped, as is someone of the user's alone ("My wife too": sharing
+it, or loved too?), and a person named after the adjective ("I'm married to Anna") is not
+shared. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -261,6 +262,12 @@ _CUT_SHORT = re.compile(
 _THING_TOO = re.compile(
     r"^\W*(?:(?:and|but|also)\s+)?(?P<thing>(?!(?:me|i|my|it|this|that|he|she|they|we|you"
     rf"|him|her|us|them|so|me)\b)[\w'’-]+(?:\s+[\w'’-]+)?){_TOO}{_AFTER}", _I)
+#: Someone of the user's alone, said to be or do so too: "My wife too." Whether she is
+#: allergic too or the user loves her too, nothing says, and read alone it is a fragment
+#: ("User's wife too").
+_THEIRS_TOO = re.compile(
+    rf"^\W*(?:(?:and|but|also)\s+)?my\s+[\w'’-]+(?:\s+[\w'’-]+)?(?:{_TOO}|,?\s+also)"
+    rf"{_AFTER}", _I)
 #: A word that may be someone's name: one capital, opening it ("Tom", "Shellfish").
 _NAME_ALONE = re.compile(r"(?-i:[A-Z][a-z]+)$")
 #: Verbs of liking, whose thing another may stand beside: "I like jazz. Blues too."; not
@@ -347,6 +354,8 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
             told = _filled(filled[-1] if filled else None if bare else before, alone)
             # "I love it too" after "My wife loves her job" says what "it" is only with it.
             filled += told or ([sentence] if alone["again"] else [])
+            continue
+        if _THEIRS_TOO.match(sentence):
             continue
         short = _short_filled(filled[-1] if filled else before, sentence)
         if short is not None:
