@@ -244,8 +244,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 durable = retire(replaced, facts, keep=part)
                 # "The meeting is back on" after "... cancelled" is due when it was again.
                 if takes_back_a_cancellation(part, replaced):
-                    resumed = time_resumed(part, [step.after for step
-                                                  in _replayed(recent or [])])
+                    steps = _replayed(recent or [])
+                    resumed = time_resumed(part, [step.after for step in steps],
+                                           [step.stated for step in steps])
                     if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
                         new.setdefault(resumed, kind)
                 # One an earlier version stored joined to another ("Customer 9034 uses

@@ -40,27 +40,36 @@ def takes_back_a_cancellation(new: str, ended: Sequence[str]) -> bool:
                     and slot_of(old) == slot for old in ended))
 
 
-def _is_cancelled(slot: str, held: Collection[str]) -> bool:
-    return any((value := _value(fact)) is not None and retimes(value) and not says_when(value)
-               and slot_of(fact) == slot for fact in held)
+def _cancellations(slot: str, held: Collection[str]) -> set[str]:
+    return {fact for fact in held if (value := _value(fact)) is not None and retimes(value)
+            and not says_when(value) and slot_of(fact) == slot}
 
 
-def time_resumed(new: str, held_after: Sequence[Collection[str]]) -> str | None:
+def time_resumed(new: str, held_after: Sequence[Collection[str]],
+                 stated: Sequence[Collection[str]] | None = None) -> str | None:
     """The fact saying when the thing ``new`` says is back on is due ("The meeting is on
     Friday"), as the user's recent messages left it: ``held_after`` is the facts held after
-    each of them, oldest first, as replayed. None when they said none, or when the last
-    one said ended otherwise than by a cancellation (forgotten, denied, corrected)."""
+    each of them, oldest first, as replayed, and ``stated`` those each stated (when not
+    given, a cancellation held and not before it is one stated). None when they said none,
+    or when the last one said ended otherwise than by a cancellation (forgotten, denied,
+    corrected), even while one called the thing off before."""
     slot = slot_of(new)
     if slot is None:
         return None
     due: str | None = None
-    for held in held_after:
+    called_off: set[str] = set()
+    for at, held in enumerate(held_after):
         times = [fact for fact in held
                  if (value := _value(fact)) is not None and says_when(value)
                  and slot_of(fact) == slot and read_statement(fact).change != "retraction"]
+        calling_off = _cancellations(slot, held)
+        newly = (_cancellations(slot, stated[at]) if stated is not None
+                 else calling_off - called_off)
         if times:
             due = times[-1]
-        elif due is not None and not _is_cancelled(slot, held):
-            # Gone with nothing calling the thing off: the user took that time back.
+        elif due is not None and not newly:
+            # Gone with nothing calling the thing off anew, as "at 4pm now" said while it
+            # was called off, then "Forget that.": the user took that time back.
             due = None
+        called_off = calling_off
     return due
