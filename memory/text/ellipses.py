@@ -22,7 +22,8 @@ something), is told in full from the statement before it, which may close the me
 before; a capitalised word alone ("Tom too", "Shellfish too") may name someone sharing it
 or the thing, so it is dropped, as is someone of the user's alone ("My wife too": sharing
 it, or loved too?), and a person named after the adjective ("I'm married to Anna") is not
-shared. Pure functions over strings.
+shared, nor is a statement pointing at a person ("My wife loves me" is no "I love me").
+Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -79,6 +80,9 @@ _CLAUSE_BREAK = re.compile(r"[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+(?=my\b
 #: Which verb each shares: the one stated, by its kind ("be", "was", "have", or a verb).
 #: A word that says whose a thing is, which told of the speaker would say another one.
 _THEIRS = re.compile(r"\b(?:her|his|their|its)\b", _I)
+#: The same, with the speaker's own: told of someone else, "my" would say whose wrongly.
+_OWNERS = re.compile(r"\b(?:my|mine|myself|our|ours|ourselves|her|hers|herself|his|himself"
+                     r"|their|theirs|themselves|its|itself)\b", _I)
 _SHARES = {"am": ("be",), "was": ("was",), "have": ("have",), "do": ("verb", "have"),
            "me": ("be", "was", "have", "verb"), "is": ("be",), "are": ("be",),
            "were": ("was",), "has": ("have",), "does": ("verb", "have")}
@@ -104,6 +108,12 @@ def _told(subject: str, shared: str, kind: str, stem: str) -> str:
     return f"{subject[:1].upper()}{subject[1:]} {verb}"
 
 
+def _points_elsewhere(subject: str, rest: str) -> bool:
+    """Whether ``rest``, told of ``subject`` instead, would point at another person: "My
+    wife loves me" is no "I love me", nor "I love my job" "My wife loves my job"."""
+    return bool((_PERSONAL if subject == "I" else _OWNERS).search(rest))
+
+
 def _in_full(stated: str, subject: str, shared: str) -> str | None:
     """What ``subject`` ("I", or someone else) says sharing with ``shared`` (the verb said:
     "am", "does", or "me" for any) what ``stated`` says, in full; None when ``stated`` opens
@@ -115,6 +125,8 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
         if match is None:
             continue
         kind = "verb" if match["stem"] else _kind(match["verb"])
+        if _points_elsewhere(subject, match["rest"]):
+            return None
         if kind in _SHARES[shared]:
             stem = (match["stem"] or "").casefold()
             return f"{_told(subject, shared, kind, stem)} {match['rest']}"
