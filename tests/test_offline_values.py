@@ -98,7 +98,7 @@ _ROLE_AND_STATE = [
      ["User's sister is pregnant", "User's sister is a nurse"]),
     # A role ends a role, and a state said as a change a state.
     (["My sister is a nurse.", "My sister is a doctor now."], ["User's sister is a doctor"]),
-    (["My sister is vegan.", "My sister is pregnant now."], ["User's sister is pregnant"]),
+    (["My sister is sick.", "My sister is healthy now."], ["User's sister is healthy"]),
 ]
 
 _STATE_UNTIL_WHEN = [

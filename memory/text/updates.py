@@ -24,7 +24,8 @@ overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue (with one, a diet ends
-another of ``_DIETS``, the user's too: "User is vegetarian" ends "User is vegan"); a
+another of ``_DIETS``, the user's too: "User is vegetarian" ends "User is vegan", and
+only those: "pregnant" leaves "vegan"); a
 person's name, what they are ("a nurse") and a state or an age never replace each other
 ("User's partner is vegan" or "User's son is 5" leaves "... is Tom";
 memory/text/kin_values.py), and an age, a height or a weight ends only one of the same
@@ -213,15 +214,30 @@ def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str,
 _DIETS = frozenset({"vegan", "vegetarian", "pescatarian", "pescetarian", "flexitarian"})
 
 
-def _diet_changed(new: str, old: str) -> bool:
-    """Whether ``new`` gives one subject another diet than ``old`` does (``_DIETS``)."""
+def _diets_of(new: str, old: str) -> tuple[str, str] | None:
+    """What ``new`` and ``old`` say one subject is ("vegan", "a nurse"), when both say it
+    of the same subject; None otherwise."""
     said = [ATTRIBUTE.match(fact.strip().rstrip(".!")) for fact in (new, old)]
     if said[0] is None or said[1] is None:
-        return False
-    diets = [re.sub(r"^an?\s+", "", match["value"].strip(), flags=_I).casefold()
-             for match in (said[0], said[1])]
-    return (said[0]["subject"].casefold() == said[1]["subject"].casefold()
-            and diets[0] != diets[1] and {diets[0], diets[1]} <= _DIETS)
+        return None
+    if said[0]["subject"].casefold() != said[1]["subject"].casefold():
+        return None
+    new_value, old_value = (re.sub(r"^an?\s+", "", match["value"].strip(), flags=_I).casefold()
+                            for match in (said[0], said[1]))
+    return new_value, old_value
+
+
+def _diet_changed(new: str, old: str) -> bool:
+    """Whether ``new`` gives one subject another diet than ``old`` does (``_DIETS``)."""
+    values = _diets_of(new, old)
+    return values is not None and values[0] != values[1] and set(values) <= _DIETS
+
+
+def _diet_beside_state(new: str, old: str) -> bool:
+    """Whether one of ``new`` and ``old`` gives a diet and the other another state of the
+    same subject: "User's wife is pregnant now" says nothing of what she eats."""
+    values = _diets_of(new, old)
+    return values is not None and len(set(values) & _DIETS) == 1
 
 
 def replaces(new: str, old: str, change: str | None) -> bool:
@@ -285,6 +301,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             # cue says one of them ended; a second brother named is one more brother.
             return same_look and not ((_value_kind(new) == "plain" and of_someone(new))
                                       or another_of_several(new, old))
+        if _diet_beside_state(new, old):
+            return False  # only another diet ends a diet (above)
         if not same_look and of_someone(new):
             # "My partner is vegan now" says how Tom is, not who; "My sister is pregnant
             # now", how the nurse is, not what she does
