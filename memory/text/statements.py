@@ -24,7 +24,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
 - a closing "too" (or "as well") of what someone or something is or does ("No, my son is
   Eva too", "I like coffee too", "The database is down too"), or an "also" after its
   subject or verb ("The API is also down"), says one more beside what is held: no change,
-  whatever the cue, and none it ends (``beside``); its ``text`` drops a "too";
+  whatever the cue, and none it ends (``beside``); its ``text`` drops a "too", and an
+  "also" after "I" ("I also live in Porto" -> "I live in Porto");
 - or a plain statement, returned as it is.
 
 ``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
@@ -175,6 +176,7 @@ _ONE_MORE = re.compile(
 _ALSO = re.compile(
     r"^(?!also\b)(?:(?!\b(?:and|but)\b)[^,;\s])+(?:\s+(?:(?!(?:and|but|also)\b)[^,;\s])+)"
     rf"{{0,4}}?(?:\s+(?:is|are|am|was|were)|{_APOS}(?:s|re|m))?\s+also\s+\w", _I)
+_I_ALSO = re.compile(r"^(?P<i>i)\s+also\s+", _I)
 #: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
 #: it ("My name is Samuel") given as a correction; "no longer" too, and of someone ("My son
 #: is no longer Ana, he's Eva"), which read as a retraction would lose the new value. Its
@@ -264,7 +266,9 @@ def read_statement(sentence: str) -> Statement:
     if one_more is not None:
         cue, text = None, one_more["said"]
     elif also is not None:
-        cue = None  # the word stays: "User also uses vim" is how a fact says it
+        # The word stays where a fact says it ("User is also vegan"); after "I" it would
+        # keep the sentence in the first person, quoted as "User: I also live in Porto".
+        cue, text = None, _I_ALSO.sub(r"\g<i> ", text)
     changed = _CHANGED_MY.match(text.rstrip(".!"))
     if changed:
         cue = cue or "changed my"
