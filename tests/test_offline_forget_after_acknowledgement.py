@@ -1,5 +1,6 @@
-"""The offline policy on "No worries, forget that.": an acknowledgement before a bare
-request to forget leaves it the same request, as "Okay, forget that." is."""
+"""The offline policy on "No worries, forget that." or "Thanks, forget that.": an
+acknowledgement before a bare request to forget leaves it the same request, as "Okay,
+forget that." is."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ def memory() -> Iterator[HierarchicalMemory]:
 @pytest.mark.parametrize("request_", [
     "No worries, forget that.", "Never mind, forget it.", "No problem, forget that.",
     "Nevermind, forget this.",
+    # an acknowledgement of the reply before it, as before a statement
+    "Perfect, forget that.", "Thanks, forget that.", "Great, thanks, forget it.",
+    "Got it, please forget that.", "Cool! Forget it.",
 ])
 def test_an_acknowledged_request_forgets_the_last_message(
         memory: HierarchicalMemory, request_: str) -> None:
@@ -34,6 +38,8 @@ def test_an_acknowledged_request_in_the_same_message(memory: HierarchicalMemory)
     assert _core(memory) == {"User lives in Lisbon": "durable"}
 
 
-@pytest.mark.parametrize("sentence", ["Never mind, forget my locker code.", "Never mind."])
+@pytest.mark.parametrize("sentence", ["Never mind, forget my locker code.", "Never mind.",
+                                      "Thanks, never forget that.",
+                                      "Great food, forget that place."])
 def test_what_names_something_or_asks_nothing_is_no_bare_request(sentence: str) -> None:
     assert not forgets_the_last(sentence)

@@ -83,7 +83,10 @@ _KEPT_BY = re.compile(
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
 _BARE_FORGET = re.compile(
     r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries|never\s*mind"
-    r"|no\s+problem|no)\b[\s,]*)*"
+    r"|no\s+problem|no"
+    # an acknowledgement of the reply, as a statement may open with one ("Thanks, ...")
+    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
+    r"\b[\s,!]*)*"
     r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
 
 
