@@ -65,6 +65,10 @@ _NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
 #: Replays of the user's recent messages kept: a window of them replays each of its
 #: shorter ends, and a turn's window shares none of those with the next turn's.
 _REPLAYS_KEPT = 64
+#: A clause in which the speaker denies something of themselves: "I'm not vegan", "I don't
+#: live in Lisbon".
+_OWN_DENIAL = re.compile(r"^i(?:['’]m\s+not|\s+(?:am|do|does|was)\s+not"
+                         r"|\s+(?:don|doesn|wasn)['’]?t)\b", re.IGNORECASE)
 
 
 def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None,
@@ -128,11 +132,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         return durable
 
     def parts_of(sentence: str) -> list[str]:
-        """A retraction joined to another statement of the speaker's ("I'm not
-        vegetarian anymore, I eat fish now") is read apart from it, when on its own it
-        denies something held: read whole, the other's words outweighed what it denies.
-        A correction so joined ("I meant Portland, not Seattle, and I work at Acme") is
-        read apart from it always (``correction_apart``), as a bare "Forget that" is."""
+        """A retraction or a denial joined to another statement of the speaker's ("I'm
+        not vegetarian anymore, I eat fish now", "I'm not vegan, I'm vegetarian") is read
+        apart from it, when on its own it denies something held: read whole, the
+        other's words outweighed what it denies. A correction so joined ("I meant
+        Portland, not Seattle, and I work at Acme") is read apart from it always
+        (``correction_apart``), as a bare "Forget that" is."""
         if len(apart := correction_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
@@ -143,6 +148,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
                 retracted(reading.denied, list(held()), reading.about)
                 for reading in map(read_statement, parts) if reading.change == "retraction"):
+            return parts
+        if len(parts) > 1 and _OWN_DENIAL.match(parts[0]) and any(
+                replaces(denied, old, None) for denied in core_changes(parts[0], {})[1]
+                for old in held()):
+            # "I'm not vegan, I'm vegetarian": read whole, the denial ends nothing held
+            # and the fact it denies stays beside it.
             return parts
         return [sentence]
 
