@@ -132,8 +132,7 @@ _ONE_OF_A_KIND = [
     (["Acme's org is Team.", "Acme's org is free now."], ["Acme's org is free"]),
     (["The laptop is Pro.", "The laptop is personal now."],
      ["The laptop is Pro", "The laptop is personal"]),
-    (["The colour is Gold.", "The colour is silver now."],
-     ["The colour is Gold", "The colour is silver"]),
+    (["The colour is Gold.", "The colour is silver now."], ["The colour is silver"]),
     # A state of the plan, another noun, or a thing's own name is no other of the kind.
     (["Acme's plan is Pro.", "Acme's plan is cancelled now."],
      ["Acme's plan is Pro", "Acme's plan is cancelled"]),

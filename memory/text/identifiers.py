@@ -12,7 +12,8 @@ ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So i
 ("5%", "200ms", "at 5pm", "4GB"): "The error rate is high now" ends "5%". A word shouted in
 capitals is a state when it is a known one or too long for an acronym ("OPERATIONAL",
 "IN_PROGRESS"), a name otherwise ("AWS"). Some values are of one kind though only one
-looks like a name: two plans ("Pro", "free"; "gold" of a colour is no tier), two teams
+looks like a name: two plans ("Pro", "free"; "gold" of a colour is no tier), two values of
+a colour ("Gold", "silver"), two teams
 ("the SRE team", "the platform team"), or a reading and a level ("2%", "high"). Pure
 functions over strings.
 """
@@ -324,6 +325,13 @@ _TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?P<noun>plan|tier|edition
 #: with a name of its own ("the db-01 host") keeps it through another's.
 _THE_NOUN = re.compile(r"the(?:\s+[a-z]+)+\s+(?P<noun>(?-i:[a-z]+))", re.IGNORECASE)
 
+#: Colours, which a capital makes no name when a colour is what they are of: "The colour is
+#: Gold" and "... silver" are two values of one attribute.
+_COLOURS = frozenset({
+    "red", "orange", "yellow", "green", "blue", "purple", "violet", "pink", "brown", "black",
+    "white", "grey", "gray", "gold", "silver", "beige", "navy", "teal", "turquoise", "cyan",
+    "magenta", "maroon", "crimson", "amber", "bronze", "ivory", "cream", "lilac", "indigo",
+})
 #: How high a quantity is, said in words, which a reading of it ("2%", "300 ms") gives anew.
 _LEVEL = re.compile(r"(?:(?:very|too|quite|really|still|extremely|unusually)\s+)?(?:high|low"
                     r"|elevated|normal|stable|spiking|rising|falling|dropping|climbing|nominal)",
@@ -333,9 +341,13 @@ _LEVEL = re.compile(r"(?:(?:very|too|quite|really|still|extremely|unusually)\s+)
 def of_one_kind(new: str, old: str, attribute: str) -> bool:
     """Whether two values of a thing's one ``attribute`` ("plan", "error rate") are two of
     one kind, though one looks like a name and the other not: two tiers of a plan ("Pro",
-    "free"), two things named by one noun ("the SRE team", "the platform team"), or a
-    reading and a level in words ("2%", "high"), so the new one ends the old."""
+    "free"), two values of a colour however written ("Gold", "silver"), two things named by one noun
+    ("the SRE team", "the platform team"), or a reading and a level in words ("2%",
+    "high"), so the new one ends the old."""
     values = [value.strip(" .") for value in (new, old)]
+    if (re.search(r"\bcolou?r$", attribute, re.IGNORECASE)
+            and all(value.casefold() in _COLOURS for value in values)):
+        return True  # of a colour only: "The cat is Amber" names her, whatever her fur
     tiers = [_TIER.fullmatch(value) for value in values]
     of_tiers = (attribute.rpartition(" ")[2].casefold() in _TIERED
                 or any(match is not None and match["noun"] for match in tiers))
