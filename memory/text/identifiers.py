@@ -24,7 +24,7 @@ import re
 
 __all__ = ["at_other_times", "count_beside_state", "counts_alike", "ends_the_time", "identifies",
            "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind", "retimes",
-           "says_when", "with_new_day", "with_new_hour", "without_when"]
+           "says_when", "sets_the_time", "with_new_day", "with_new_hour", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -258,6 +258,21 @@ def ends_the_time(new: str, old: str) -> bool:
         return False
     return retimes(new) or (_DELAYED_BY_DAYS.fullmatch(new.strip(" .")) is not None
                             and _DAY.search(old) is not None)
+
+
+#: A cancellation, which no new time takes back: "back on" does (memory/text/resumptions.py).
+_CANCELLED = re.compile(r"(?:(?:been|got)\s+)?(?:cancell?ed|called\s+off)\b", re.IGNORECASE)
+
+
+def sets_the_time(new: str, old: str) -> bool:
+    """Whether the time ``new`` ("at 5pm") is the one a thing ``old`` says was put off
+    ("postponed", "rescheduled") is now due at: a postponement waits for a new time, and
+    once one is said it no longer holds. One that says a time of its own ("postponed to
+    Friday") is left, as "at 5pm" may be the hour of that day; a cancellation is not put
+    off but called off, so a time alone leaves it."""
+    old = old.strip(" .")
+    return (says_when(new) and retimes(old) and _CANCELLED.match(old) is None
+            and _WHEN.search(old) is None)
 
 
 #: A state said of one time ("busy in the evening", "closed on Sunday"); not one said with

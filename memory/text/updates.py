@@ -19,7 +19,8 @@ memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name 
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
 things of one noun, "the SRE team" and "the platform team", or a reading and a level,
 "2%" and "high"; a time ends only a time, so "The deploy is stable now" leaves "... is at
-5pm", and a day a day however said, "Friday" ending "on Thursday"): "The database is
+5pm", and a day a day however said, "Friday" ending "on Thursday", but a time ends
+"postponed", which waited for it): "The database is
 overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
@@ -79,6 +80,7 @@ from tiermem.memory.text.identifiers import (
     names_a_make,
     of_one_kind,
     says_when,
+    sets_the_time,
     with_new_day,
     with_new_hour,
     without_when,
@@ -276,8 +278,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
         # "The deploy is stable now" says how it went, not when it is; "postponed now" or
         # "delayed to 8pm now" says it is no longer when it was, whatever its words hold.
-        if ends_the_time(values[0], values[1]):
-            return True
+        if ends_the_time(values[0], values[1]) or sets_the_time(values[0], values[1]):
+            return True  # "at 5pm" after "postponed" is when it was put off to
         if says_when(values[0]) != says_when(values[1]):
             return False
         if at_other_times(values[0], values[1]):
