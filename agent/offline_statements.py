@@ -40,7 +40,7 @@ from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.resumptions import takes_back_a_cancellation, time_resumed
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.slots import ATTRIBUTE
+from tiermem.memory.text.slots import ATTRIBUTE, member_slots
 from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
@@ -367,9 +367,11 @@ def _of_one_person(fact: str, replaced: list[str]) -> list[str]:
     slot = slot_of(fact)
     if slot is None:
         return replaced
+    # Each of a joint subject ("Tom and Anna work at Globex") is named by name, not otherwise.
     named_otherwise = [old for old in replaced
                        if (old_slot := slot_of(old)) is not None and old_slot != slot
-                       and role_of(old_slot) == role_of(slot)]
+                       and role_of(old_slot) == role_of(slot)
+                       and old_slot not in member_slots(fact)]
     if any(not may_be_same_kin(one, other) for one, other in combinations(named_otherwise, 2)):
         return [old for old in replaced if old not in named_otherwise]
     return replaced

@@ -3,7 +3,8 @@
 ``slot_of(fact)`` names it when that is clear. "User's city is Faro", "User lives in Faro"
 and "User moved to Faro" all set ``user/residence`` (city, address, home and town are one
 attribute), as do "User's wife and User moved to Faro" and "... live in Faro"; "works
-at/for" (or "Tom and User work at") sets ``employer``
+at/for" (or "Tom and User work at") sets ``employer``, and ``member_slots`` each one's
+of a joint subject
 and "works as" or "job is" sets ``job``; "The production region is eu-west-1" sets
 ``/production region``. A fact about a bare person ("User is vegan") or a named entity
 ("Acme is on the Enterprise plan") sets none, because several such facts are true at once;
@@ -20,7 +21,8 @@ import re
 
 from tiermem.memory.text.relations import of_a_couple
 
-__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "role_of", "slot_of"]
+__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "member_slots", "role_of",
+           "slot_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -95,6 +97,19 @@ def slot_of(fact: str) -> str | None:
         return None
     attribute = " ".join(words)
     return f"{owner}/{_SAME_ATTRIBUTE.get(attribute, attribute)}"
+
+
+def member_slots(fact: str) -> list[str]:
+    """The slot each of a joint subject sets ("tom/employer" and "user/employer" of "Tom
+    and User work at Globex"), as each works there now; none for one subject."""
+    # "moved to" is one verb for one subject or two: VERB_SLOT reads it of both
+    joint = _JOINT_VERB_SLOT.match(fact.strip()) or VERB_SLOT.match(fact.strip())
+    if joint is None:
+        return []
+    kind = next(k for k in ("residence", "employer", "job") if joint[k])
+    members = re.split(r"\s+and\s+", joint["owner"].casefold())
+    return [f"{member}/{kind}" for member in members if len(members) > 1
+            and not member.startswith(("the ", "a ", "an ")) and member not in _PRONOUN_OWNERS]
 
 
 def role_of(slot: str) -> str:

@@ -12,7 +12,9 @@ attribute a fact sets, when that is clear. One of the user's named in two ways t
 one person ("User's partner", "User's boyfriend"; "User's brother Tom", "User's older
 brother Tom") is one person to ``replaces``.
 
-``replaces(new, old, change)`` says whether a new fact supersedes an old one:
+``replaces(new, old, change)`` says whether a new fact supersedes an old one (one of a
+joint subject, "Tom and User work at Globex", sets the slot of each of them:
+``member_slots``):
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot (a belief, "User: I think my sister lives in Madrid", the slot of what it holds:
 memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name or code such as
@@ -94,6 +96,7 @@ from tiermem.memory.text.relations import may_be_one_partner
 from tiermem.memory.text.slots import (
     ATTRIBUTE,
     VERB_SLOT,
+    member_slots,
     role_of,
     slot_of,
 )
@@ -261,6 +264,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if change is not None and _diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
     new_slot, old_slot = slot_of(new), slot_of(old)
+    if old_slot is not None and old_slot in member_slots(new):
+        new_slot = old_slot  # "Tom and User work at Globex" ends "Tom works at Initech"
     if old_slot is None and (belief := believed(old)) is not None and believed(new) is None:
         # "My sister lives in Rome now" ends "User: I think my sister lives in Madrid"
         return new_slot is not None and new_slot == slot_of(belief)
