@@ -37,7 +37,11 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.owners import may_be_same_kin
-from tiermem.memory.text.resumptions import takes_back_a_cancellation, time_resumed
+from tiermem.memory.text.resumptions import (
+    at_the_time_said,
+    takes_back_a_cancellation,
+    time_resumed,
+)
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE, member_slots
@@ -259,6 +263,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     resumed = time_resumed(part, [step.after for step in steps],
                                            [step.stated for step in steps])
                     if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
+                        # "back on at 5pm": "back on", and the time moved to 5pm
+                        part, resumed = at_the_time_said(part, resumed)
                         new.setdefault(resumed, kind)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.

@@ -5,9 +5,10 @@ The cancellation retired the time it was due at (memory/text/identifiers.py,
 ``ends_the_time``), and "back on" says no time of its own, so on its own it would leave the
 meeting with none. ``time_resumed`` finds the time the user's recent messages, replayed
 in order, left it due at, so it is held again beside "back on"; one they forgot, denied or
-corrected since is no such time. A time said longer ago than those messages reach stays
-in archival only, marked superseded: guessing one from there could bring back a time the
-user had since changed. Pure functions over strings.
+corrected since is no such time. "Back on at 5pm" says only the hour: ``at_the_time_said``
+moves that time to it, keeping its day, as "at 5pm now" would. A time said longer ago
+than those messages reach stays in archival only, marked superseded: guessing one from
+there could bring back a time the user had since changed. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -15,15 +16,23 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from tiermem.memory.text.identifiers import retimes, says_when
+from tiermem.memory.text.identifiers import (
+    keeps_the_day,
+    retimes,
+    says_when,
+    with_new_day,
+    with_new_hour,
+)
 from tiermem.memory.text.slots import ATTRIBUTE, slot_of
 from tiermem.memory.text.statements import read_statement
 
-__all__ = ["takes_back_a_cancellation", "time_resumed"]
+__all__ = ["at_the_time_said", "takes_back_a_cancellation", "time_resumed"]
 
-#: A state that takes back a cancellation without saying when ("back on", "on again").
+#: A state that takes back a cancellation ("back on", "on again"), and the time it is due
+#: at now when one is said with it ("back on at 5pm").
 _BACK_ON = re.compile(r"(?:back\s+on|on\s+again|happening\s+again|going\s+ahead\s+after\s+all"
-                      r"|no\s+longer\s+cancell?ed|un-?cancell?ed)(?:\s+again)?", re.IGNORECASE)
+                      r"|no\s+longer\s+cancell?ed|un-?cancell?ed)(?:\s+again)?"
+                      r"(?:\s+(?P<when>\S.*))?", re.IGNORECASE)
 
 
 def _value(fact: str) -> str | None:
@@ -35,7 +44,9 @@ def takes_back_a_cancellation(new: str, ended: Sequence[str]) -> bool:
     """Whether ``new`` ("The meeting is back on") takes back a cancellation among ``ended``
     ("The meeting is cancelled") of the same thing."""
     value, slot = _value(new), slot_of(new)
-    return (value is not None and _BACK_ON.fullmatch(value) is not None and slot is not None
+    back_on = _BACK_ON.fullmatch(value) if value is not None else None
+    return (back_on is not None and (back_on["when"] is None or says_when(back_on["when"]))
+            and slot is not None
             and any((old_value := _value(old)) is not None and retimes(old_value)
                     and slot_of(old) == slot for old in ended))
 
@@ -73,3 +84,21 @@ def time_resumed(new: str, held_after: Sequence[Collection[str]],
             due = None
         called_off = calling_off
     return due
+
+
+def at_the_time_said(new: str, resumed: str) -> tuple[str, str]:
+    """``new`` ("The meeting is back on at 5pm") and the time ``resumed`` it is due at
+    again ("The meeting is on Friday at 3pm"), as two facts: "back on" alone, and that
+    time moved to the one ``new`` says, as a time said alone would move it ("... on
+    Friday at 5pm"). Left together, "back on at 5pm" would stay when the hour changed
+    again, and the day would be lost. Both as they are when ``new`` says no time."""
+    value = _value(new)
+    back_on = _BACK_ON.fullmatch(value) if value is not None else None
+    said = ATTRIBUTE.match(resumed.strip())
+    if back_on is None or back_on["when"] is None or said is None:
+        return new, resumed
+    when, due = back_on["when"].strip(" ."), said["value"].strip(" .")
+    moved = (with_new_hour(when, due) or with_new_day(when, due)
+             or (f"{due} {when}" if keeps_the_day(when, due) else when))
+    alone = new.strip()[:new.strip().rindex(back_on["when"])].rstrip()
+    return alone, resumed.strip()[:said.start("value")] + moved
