@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -37,6 +38,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.owners import may_be_same_kin
+from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.resumptions import (
     at_the_time_said,
     takes_back_a_cancellation,
@@ -181,6 +183,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             just_told = added
             just_ended = ({f: k for f, k in held_before.items() if f not in current},
                           {f: k for f, k in before.items() if f not in new})
+        said_before = previous
         previous, before, retired_before = sentence, dict(new), len(retired)
         held_before = dict(current)
         if is_question(sentence):
@@ -197,6 +200,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 new.setdefault(meant, "durable" if durable else kind)
             continue
         statement = read_statement(sentence)
+        if statement.change not in (None, "retraction") and statement.text[:2].casefold() == "it":
+            # "Actually it's on Monday" after "The meeting is on Friday": the meeting's day
+            statement = replace(statement, text=named_for_it(
+                statement.text, said_before or _said_last(recent or []), statement.change))
         if statement.change == "retraction":
             facts = held()
             denied = retracted(statement.denied, list(facts), statement.about)
