@@ -13,6 +13,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from unstorable_helpers import home_with_nuls
 
 from tiermem.agent.place import store_flag
 from tiermem.cli import main
@@ -24,33 +25,10 @@ from tiermem.memory.store.records import DumpRow, DumpTable
 from tiermem.memory.store.transfer import migrate, open_backend
 
 
-def _home_with_nuls(home: Path) -> tuple[int, int]:
-    """An agent home holding a NUL in a fact, a passage and a message, as an older version
-    could store them: the fact's and the passage's ids."""
-    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
-        memory.add_fact("User likes tea", "durable")
-        passage = memory.archival_insert("runbook: restart the worker")
-        memory.process_interaction("my cat is Miso", "Noted.")
-        fact = memory.facts()[0].id
-        with memory.store.transaction():
-            memory.store.execute("UPDATE facts SET text = ? WHERE id = ?",
-                                 ("User likes\x00 tea", fact))
-            memory.store.execute("UPDATE passages SET text = ? WHERE id = ?",
-                                 ("runbook:\x00 restart the worker", passage))
-            # Recall refuses an edit; an older version wrote the NUL as it appended.
-            trigger = memory.store.execute("SELECT sql FROM sqlite_master "
-                                           "WHERE name = 'messages_no_edit'").fetchone()[0]
-            memory.store.execute("DROP TRIGGER messages_no_edit")
-            memory.store.execute("UPDATE messages SET content = ? WHERE id = 1",
-                                 ("my cat\x00 is Miso",))
-            memory.store.execute(trigger)
-    return fact, passage
-
-
 def test_a_nul_an_older_version_stored_is_copied_as_u_fffd_and_named(
         postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "ada"
-    fact, passage = _home_with_nuls(home)
+    fact, passage = home_with_nuls(home)
     assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
     captured = capsys.readouterr()
     assert "content hash" in captured.out

@@ -12,7 +12,9 @@ does. Embeddings are included as base64 float32 by default so a restore needs
 no model; without them (or for another embedder), restore re-embeds with the
 embedder given. ``snapshot_text`` gives the same snapshot as its JSON text, the bytes
 ``json.dumps`` gives, a row at a time (``HierarchicalMemory.write_snapshot``, the chat's
-``/snapshot``), so a memory of any size is written in bounded memory.
+``/snapshot``), so a memory of any size is written in bounded memory. A NUL or a lone
+surrogate an older version stored, which a restore refuses, is held as U+FFFD, as a migrate
+copies it (memory/store/transfer.py), and a warning names each value so changed.
 
 An erasure still owed (a forget asked to erase, killed before the erasure; a
 writer finishes it on opening, so it is seen mostly from a read-only open) is
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,7 +83,7 @@ from tiermem.memory.store.records import (
     DumpTable,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
-from tiermem.memory.store.transfer import held_by
+from tiermem.memory.store.transfer import held_by, storable_rows, storable_text
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
@@ -89,6 +92,7 @@ M = TypeVar("M")
 PROGRESS_EVERY = 1000
 #: The setting that marks a store a restore is filling (``RESTORING_KEY``: what from).
 _MARK = (RESTORING_KEY, "a snapshot")
+_log = logging.getLogger(__name__)
 
 
 class SnapshottedMemory(StoredMemory, Protocol):
@@ -104,9 +108,11 @@ class SnapshottedMemory(StoredMemory, Protocol):
 
 
 def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
-    snapshot = _header(memory, include_vectors)
-    snapshot["tables"] = {table: list(_rows(memory.store, table, include_vectors))
+    replaced: list[str] = []
+    snapshot = _header(memory, include_vectors, replaced)
+    snapshot["tables"] = {table: list(_rows(memory.store, table, include_vectors, replaced))
                           for table in DUMP_TABLES}
+    _say_replaced(replaced)
     return snapshot
 
 
@@ -117,7 +123,8 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
     ``progress("snapshot", done, total)`` is called as rows are written (every
     ``PROGRESS_EVERY`` and at the end)."""
     store = memory.store
-    header = _header(memory, include_vectors)
+    replaced: list[str] = []
+    header = _header(memory, include_vectors, replaced)
     total = sum(store.count_rows(table) for table in DUMP_TABLES) if progress else 0
     # What json.dumps writes for a dict: ", " between items, ": " after keys.
     yield "{" + "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in header.items())
@@ -126,7 +133,7 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
     for n, table in enumerate(DUMP_TABLES):
         yield f'{", " if n else ""}{json.dumps(table)}: ['
         first = True
-        for row in _rows(store, table, include_vectors):
+        for row in _rows(store, table, include_vectors, replaced):
             yield json.dumps(row) if first else ", " + json.dumps(row)
             first = False
             done += 1
@@ -134,12 +141,24 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
                 progress("snapshot", done, total)
         yield "]"
     yield "}}"
+    _say_replaced(replaced)
     if progress is not None:
         progress("snapshot", done, max(total, done))
 
 
-def _header(memory: SnapshottedMemory, include_vectors: bool) -> dict[str, Any]:
-    """Everything of a snapshot but its tables, in the order a snapshot holds it."""
+def _say_replaced(replaced: list[str]) -> None:
+    # As a migrate does (memory/store/transfer.py): a restore refuses a NUL or a lone
+    # surrogate, so a snapshot holding one would be a backup that cannot be used.
+    if replaced:
+        _log.warning("the snapshot holds U+FFFD in place of each NUL or lone surrogate an "
+                     "older version stored, which no store of this version holds: %s; the "
+                     "memory keeps them as they were", ", ".join(replaced))
+
+
+def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: list[str]
+            ) -> dict[str, Any]:
+    """Everything of a snapshot but its tables, in the order a snapshot holds it; each
+    state value held as a restore takes it is named in ``replaced``, as ``_rows`` does."""
     store = memory.store
     if not store.in_transaction and not store.read_only:
         with store.transaction():
@@ -157,7 +176,11 @@ def _header(memory: SnapshottedMemory, include_vectors: bool) -> dict[str, Any]:
         # it covers are in the tables, so without the mark a restore would keep them for good.
         settings["erase_pending"] = owed
     # What the layers above keep with set_state (the agent's context and summary).
-    state = {key.removeprefix("state."): value for key, value in store.settings.items("state.")}
+    state: dict[str, str] = {}
+    for setting, text in store.settings.items("state."):
+        if storable_text(setting) != setting or storable_text(text) != text:
+            replaced.append(f"setting {setting!r}")
+        state[storable_text(setting.removeprefix("state."))] = storable_text(text)
     return {
         "format": SNAPSHOT_FORMAT,
         "config": memory.config.as_json(),
@@ -167,10 +190,11 @@ def _header(memory: SnapshottedMemory, include_vectors: bool) -> dict[str, Any]:
     }
 
 
-def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool
-          ) -> Iterator[dict[str, Any]]:
-    """The rows of ``table`` as a snapshot holds them, one at a time."""
-    for record in store.export_rows(table):
+def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool,
+          replaced: list[str]) -> Iterator[dict[str, Any]]:
+    """The rows of ``table`` as a snapshot holds them, one at a time: as a migrate copies
+    them, each value changed named in ``replaced``."""
+    for record in storable_rows(store, table, replaced):
         if "embedding" in record:
             blob = record["embedding"]
             record["embedding"] = (

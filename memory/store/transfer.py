@@ -49,7 +49,7 @@ from tiermem.memory.store.records import (
 )
 
 __all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
-           "migrate", "migration_target", "open_backend"]
+           "migrate", "migration_target", "open_backend", "storable_rows", "storable_text"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 #: An agent home counts its vector rewrites (``*_vector_generation``, which date its
@@ -86,12 +86,16 @@ def _settings(backend: StorageBackend, replaced: list[str] | None = None
     for key, value in kept:
         if _UNSTORABLE.search(key) or _UNSTORABLE.search(value):
             replaced.append(f"setting {key!r}")
-    return [(_UNSTORABLE.sub(REPLACEMENT_CHARACTER, k), _UNSTORABLE.sub(REPLACEMENT_CHARACTER, v))
-            for k, v in kept]
+    return [(storable_text(k), storable_text(v)) for k, v in kept]
 
 
-def _storable_rows(backend: StorageBackend, table: DumpTable,
-                   replaced: list[str] | None) -> Iterator[DumpRow]:
+def storable_text(value: str) -> str:
+    """``value`` with U+FFFD in place of each NUL and lone surrogate (module docstring)."""
+    return _UNSTORABLE.sub(REPLACEMENT_CHARACTER, value)
+
+
+def storable_rows(backend: StorageBackend, table: DumpTable,
+                  replaced: list[str] | None) -> Iterator[DumpRow]:
     """``table``'s rows, or, given ``replaced``, each as a copy stores it (module docstring),
     with each value changed named in ``replaced`` by its row's id (its place when it has
     none) and column."""
@@ -104,8 +108,8 @@ def _storable_rows(backend: StorageBackend, table: DumpTable,
         if changed:
             replaced.extend(f"{table} {row.get('id', f'row {place}')} ({column})"
                             for column in changed)
-            row = {column: _UNSTORABLE.sub(REPLACEMENT_CHARACTER, value)
-                   if column in changed else value for column, value in row.items()}
+            row = {column: storable_text(value) if column in changed else value
+                   for column, value in row.items()}
         yield row
 
 
@@ -123,7 +127,7 @@ def content_digest(backend: StorageBackend, replaced: list[str] | None = None
     for table in DUMP_TABLES:
         digest.update(f"\x00table {table}\x00".encode())
         count = 0
-        for row in _storable_rows(backend, table, replaced):
+        for row in storable_rows(backend, table, replaced):
             digest.update(_canonical(row) + b"\n")
             count += 1
         rows[table] = count
@@ -271,7 +275,7 @@ def migrate(source: StorageBackend, target: StorageBackend,
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0
-            for batch in _batches(_storable_rows(source, table, []), BATCH):
+            for batch in _batches(storable_rows(source, table, []), BATCH):
                 target.import_rows(table, batch)
                 done += len(batch)
                 if progress is not None:

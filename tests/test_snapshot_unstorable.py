@@ -1,0 +1,74 @@
+"""A snapshot of an agent home holding text a restore refuses.
+
+Older versions stored a NUL in a fact's, a passage's or a message's text, which no store of
+this version holds and a restore refuses. A snapshot holds U+FFFD in its place, as a migrate
+copies it, names each value so changed, and leaves the memory as it was: tiermem never writes
+a snapshot it cannot restore.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+from unstorable_helpers import home_with_nuls
+
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+
+NAMED = ("the snapshot holds U+FFFD in place of each NUL or lone surrogate an older version "
+         "stored, which no store of this version holds: setting 'state.summary', facts "
+         "{fact} (text), passages {passage} (text), messages 1 (content); the memory keeps "
+         "them as they were")
+
+
+def _home_with_nuls(home: Path) -> tuple[int, int]:
+    """``home_with_nuls``, with a NUL in a state value's JSON text too (unescaped)."""
+    fact, passage = home_with_nuls(home)
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.set_state("summary", "the user likes tea")
+        with memory.store.transaction():
+            memory.store.execute("UPDATE meta SET value = ? WHERE key = 'state.summary'",
+                                 ('"the user\x00 likes tea"',))
+    return fact, passage
+
+
+@pytest.mark.parametrize("written", ["write_snapshot", "snapshot"])
+def test_a_nul_an_older_version_stored_is_held_as_u_fffd_and_the_snapshot_restores(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], written: str) -> None:
+    home = tmp_path / "ada"
+    fact, passage = _home_with_nuls(home)
+    file = tmp_path / "s.json"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory, \
+            caplog.at_level(logging.WARNING, logger="tiermem"):
+        if written == "snapshot":
+            file.write_text(json.dumps(memory.snapshot()), encoding="utf-8")
+        else:
+            memory.write_snapshot(file)
+    assert [r.getMessage() for r in caplog.records] == [
+        NAMED.format(fact=fact, passage=passage)]
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "homes"))
+    assert main(["restore", str(file), "--agent", "bea"]) == 0, capsys.readouterr().err
+    with HierarchicalMemory(tmp_path / "homes" / "agents" / "bea",
+                            embedder=HashingEmbedder()) as restored:
+        assert "User likes\ufffd tea" in [f.text for f in restored.facts()]
+        assert restored.archival_search("restart worker").hits[0].text == (
+            "runbook:\ufffd restart the worker")
+        assert restored.get_state("summary") == "the user\ufffd likes tea"
+    with sqlite3.connect(home / "memory.sqlite3") as conn:  # the memory as it was
+        assert conn.execute("SELECT text FROM facts WHERE id = ?",
+                            (fact,)).fetchone() == ("User likes\x00 tea",)
+
+
+def test_a_snapshot_of_storable_text_says_nothing(tmp_path: Path,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    with HierarchicalMemory(tmp_path / "ada", embedder=HashingEmbedder()) as memory, \
+            caplog.at_level(logging.WARNING, logger="tiermem"):
+        memory.add_fact("User likes tea \ufffd", "durable")
+        memory.write_snapshot(tmp_path / "s.json")
+    assert caplog.records == []
