@@ -18,6 +18,7 @@ from snapshot_helpers import restore
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.records import HistoryPoint
 from tiermem.memory.types import Fact
 
@@ -47,6 +48,15 @@ def _point(store: StorageBackend, tick: int) -> None:
     store.history.record(HistoryPoint(tick=tick, created_at=1.7e9, core_facts=1, core_size=3,
                                       durable_in_core=1, archival_passages=0,
                                       recall_messages=2, evictions=0, promotions=0))
+
+
+def _set_back(store: StorageBackend, key: str, value: int) -> None:
+    """``key`` set to ``value`` past the store's checks."""
+    if isinstance(store, PostgresBackend):
+        store.scope.conn.execute("UPDATE tiermem.settings SET value = %s WHERE agent_id = %s "
+                                 "AND key = %s", (str(value), store.scope.agent, key))
+    else:
+        store.execute("UPDATE meta SET value = ? WHERE key = ?", (str(value), key))
 
 
 def _counters(m: HierarchicalMemory) -> tuple[int, int]:
@@ -131,11 +141,64 @@ def test_an_update_writes_back_a_value_stored_past_the_counters(opened: Open) ->
     with opened() as m:
         _a_memory_in_use(m)
         fact = m.store.facts.in_core()[0]
-        with m.store.transaction():  # as a version before the check left it
-            m.store.settings.set("core_seq", fact.entered_core_seq - 1)
+        with m.store.transaction():  # as a version before the checks left it
+            _set_back(m.store, "core_seq", fact.entered_core_seq - 1)
         with m.store.transaction():
             m.store.facts.update(replace(fact, access_count=fact.access_count + 1))
         held = m.store.facts.get(fact.id)
         assert held is not None and held.access_count == fact.access_count + 1
         with pytest.raises(InvalidInputError, match=r"^fact entered_core_seq is"):
             m.store.facts.update(replace(held, entered_core_seq=fact.entered_core_seq + 1))
+
+
+SET_BACK: list[tuple[str, Callable[[int, int], int], str]] = [
+    ("core_seq", lambda seq, tick: seq - 1,
+     "setting 'core_seq' to {value} sets it below a fact's entry into core ({seq}), and a "
+     "snapshot of the memory would not restore; give {seq} or more (it holds {seq})"),
+    ("tick", lambda seq, tick: 0,
+     "setting 'tick' to 0 sets it below the memory's history or a fact's reading of its "
+     "clock ({tick}), and a snapshot of the memory would not restore; give {tick} or more "
+     "(it holds {tick})"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "says"), SET_BACK, ids=[c[0] for c in SET_BACK])
+def test_a_counter_set_below_the_rows_is_refused_and_the_memory_restores(
+        opened: Open, tmp_path: Path, key: str, value: Callable[[int, int], int],
+        says: str) -> None:
+    with opened() as m:
+        _a_memory_in_use(m)
+        seq, tick = _counters(m)
+        before = _held(m), m.store.settings.get(key)
+        given = value(seq, tick)
+        with pytest.raises(InvalidInputError) as refused, m.store.transaction():
+            m.store.settings.set(key, given)
+        assert str(refused.value) == says.format(value=given, seq=seq, tick=tick)
+        assert (_held(m), m.store.settings.get(key)) == before
+        with m.store.transaction():  # not below the rows: a memory may set it so
+            m.store.settings.set(key, seq if key == "core_seq" else tick)
+        with pytest.raises(InvalidInputError, match="give a whole number of 0 or more"):
+            m.store.settings.set(key, "soon")
+        m.write_snapshot(tmp_path / "snap.json")
+    with restore(tmp_path / "snap.json", tmp_path / "restored") as restored:
+        assert restored.recall.search("Miso").hits
+
+
+def test_a_counter_moved_on_costs_one_lookup_and_only_one_set_back_reads_the_rows(
+        tmp_path: Path) -> None:
+    with make_memory(tmp_path / "home") as m:
+        _a_memory_in_use(m)
+        reads: list[str] = []
+        m.store.conn.set_trace_callback(
+            lambda sql: reads.append(sql) if sql.startswith("SELECT") else None)
+        try:
+            with m.store.transaction():
+                m.store.settings.set("tick", m.tick + 1)
+            moved_on = list(reads)
+            reads.clear()
+            with m.store.transaction():
+                m.store.settings.set("tick", m.tick)
+        finally:
+            m.store.conn.set_trace_callback(None)
+        assert len(moved_on) == 1 and "FROM meta" in moved_on[0], moved_on
+        assert len(reads) == 2 and "FROM facts" in reads[1], reads

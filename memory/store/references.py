@@ -9,7 +9,8 @@ the checks run before the write, so a refused write leaves the store as it was.
 
 A fact's marks on the counters its memory keeps (``core_seq``, and on the interaction
 clock ``tick``) must not pass them: a restore refuses a fact that entered core after the
-last entry its memory counted, or was read after its memory's last interaction.
+last entry its memory counted, or was read after its memory's last interaction. Nor may
+a counter be set back below what its rows hold (``check_counter_setting``).
 
 An archived fact needs its passage too, but a fact filed straight into archival is
 written before its passage, which takes the fact's id, and is then given the passage's
@@ -18,6 +19,7 @@ id in the same transaction: written in a transaction, it is checked as that comm
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -69,6 +71,45 @@ def check_fact_counters(fact: Fact, counters: Counters,
         raise InvalidInputError(
             f"fact {field} is {value!r:.40}, past this memory's {key} ({bound}, {meaning}); "
             f"give a value up to it, or set {key!r} first (settings.set) as the memory does")
+
+
+#: The highest marks the rows hold on the counters, read only for a counter set back:
+#: ``core_seq`` (a fact's entry into core), ``tick`` (a history point's), and ``reading``
+#: (a fact's creation or last access, on the memory's clock); None where no row holds one.
+CounterFloors = Callable[[], dict[str, float | None]]
+
+
+def check_counter_setting(key: str, value: object, counters: Counters,
+                          floors: CounterFloors) -> None:
+    """A counter (``core_seq``, ``tick``) set below what the rows hold is refused, as a
+    restore refuses the memory's snapshot. The counters only move on in use, so a value
+    not below the stored one costs the one lookup; a store no memory has opened, or one
+    without the counter yet (a copy writes its rows first), keeps no bound to check."""
+    if key not in ("core_seq", "tick"):
+        return
+    settings = counters()
+    clock, held = settings.get(CLOCK_SETTING), settings.get(key)
+    if clock is None or held is None:
+        return
+    given = str(value)
+    if not given.isascii() or not given.isdigit():
+        raise InvalidInputError(f"setting {key!r} counts the memory's "
+                                f"{'entries into core' if key == 'core_seq' else 'interactions'}"
+                                f": give a whole number of 0 or more, like {held}; got "
+                                f"{value!r:.40}")
+    if not held.isdigit() or int(given) >= int(held):
+        return
+    highest = floors()
+    marks = [highest["core_seq"]] if key == "core_seq" else [
+        highest["tick"], highest["reading"] if clock != WALL else None]
+    bound = max((mark for mark in marks if mark is not None), default=0)
+    if int(given) < bound:
+        what = ("a fact's entry into core" if key == "core_seq"
+                else "the memory's history or a fact's reading of its clock")
+        raise InvalidInputError(
+            f"setting {key!r} to {given} sets it below {what} ({bound:g}), and a snapshot "
+            f"of the memory would not restore; give {math.ceil(bound)} or more (it holds "
+            f"{held})")
 
 
 def check_point_tick(point: HistoryPoint, counters: Counters) -> None:

@@ -9,7 +9,11 @@ from typing import Any
 from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import Event, HistoryPoint
-from tiermem.memory.store.references import COUNTER_SETTINGS, check_point_tick
+from tiermem.memory.store.references import (
+    COUNTER_SETTINGS,
+    check_counter_setting,
+    check_point_tick,
+)
 
 _HISTORY = ("tick", "created_at", "core_facts", "core_size", "durable_in_core",
             "archival_passages", "recall_messages", "evictions", "promotions")
@@ -32,6 +36,17 @@ def stored_counters(scope: Scope) -> dict[str, str]:
     return {str(k): str(v) for k, v in scope.rows(
         "SELECT key, value FROM tiermem.settings WHERE agent_id = %s AND key = ANY(%s)",
         (list(COUNTER_SETTINGS),))}
+
+
+def counter_floors(scope: Scope) -> dict[str, float | None]:
+    """The highest marks the rows hold on the counters (references.CounterFloors)."""
+    row = scope.one(
+        "SELECT (SELECT max(entered_core_seq) FROM tiermem.facts WHERE agent_id = %s), "
+        "(SELECT max(tick) FROM tiermem.history WHERE agent_id = %s), "
+        "(SELECT greatest(max(created_tick), max(last_access)) FROM tiermem.facts "
+        "WHERE agent_id = %s)", (scope.agent, scope.agent))
+    core_seq, tick, reading = row if row is not None else (None, None, None)
+    return {"core_seq": core_seq, "tick": tick, "reading": reading}
 
 
 class PgHistory:
@@ -96,6 +111,8 @@ class PgSettings:
 
     def set(self, key: str, value: object) -> None:
         check_state(key, value)
+        check_counter_setting(key, value, lambda: stored_counters(self.scope),
+                              lambda: counter_floors(self.scope))
         self.scope.run("INSERT INTO tiermem.settings (agent_id, key, value) VALUES (%s, %s, %s) "
                        "ON CONFLICT (agent_id, key) DO UPDATE SET value = excluded.value",
                        (key, str(value)))

@@ -7,7 +7,11 @@ from typing import TYPE_CHECKING
 
 from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.records import Event, HistoryPoint
-from tiermem.memory.store.references import COUNTER_SETTINGS, check_point_tick
+from tiermem.memory.store.references import (
+    COUNTER_SETTINGS,
+    check_counter_setting,
+    check_point_tick,
+)
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -15,6 +19,8 @@ if TYPE_CHECKING:
 # One row of scalar lookups: a write reads it, and it costs less than rows by key IN (...).
 _COUNTERS = "SELECT " + ", ".join("(SELECT value FROM meta WHERE key = ?)"
                                   for _ in COUNTER_SETTINGS)
+_FLOORS = ("SELECT (SELECT max(entered_core_seq) FROM facts), (SELECT max(tick) FROM history),"
+           " (SELECT max(max(created_tick), max(last_access)) FROM facts)")
 _POINT = ("tick, created_at, core_facts, core_size, durable_in_core, archival_passages,"
           " recall_messages, evictions, promotions")
 
@@ -24,6 +30,12 @@ def stored_counters(store: SQLiteStore) -> dict[str, str]:
     row = store.execute(_COUNTERS, COUNTER_SETTINGS).fetchone()
     return {key: str(value) for key, value in zip(COUNTER_SETTINGS, row, strict=True)
             if value is not None}
+
+
+def counter_floors(store: SQLiteStore) -> dict[str, float | None]:
+    """The highest marks the rows hold on the counters (references.CounterFloors)."""
+    core_seq, tick, reading = store.execute(_FLOORS).fetchone()
+    return {"core_seq": core_seq, "tick": tick, "reading": reading}
 
 
 class SQLiteHistory:
@@ -85,6 +97,8 @@ class SQLiteSettings:
 
     def set(self, key: str, value: object) -> None:
         check_state(key, value)
+        check_counter_setting(key, value, lambda: stored_counters(self.store),
+                              lambda: counter_floors(self.store))
         self.store.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
