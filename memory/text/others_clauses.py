@@ -4,7 +4,9 @@ and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds e
 of a fact of the user alone ("User lives in Berlin"), yet none says it of the user; nor
 "I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
-who works at Acme", "the company that I work at") stays.
+who works at Acme", "the company that I work at"), of the fact's own thing ("My dog, who
+is named Rex") or of no one named before it ("That is why I use vim", "I love it, that
+is why ...") stays.
 
 "Nobody except me uses vim" names others only to leave them out: it says the user alone
 uses vim, as "Only I use vim" does (``only_the_user``). Pure functions over strings.
@@ -13,6 +15,9 @@ uses vim, as "Only I use vim" does (``only_the_user``). Pure functions over stri
 from __future__ import annotations
 
 import re
+from collections.abc import Set
+
+from tiermem.memory.text.wording import concepts
 
 __all__ = ["only_the_user", "without_others_clauses"]
 
@@ -26,6 +31,8 @@ _BELIEF_OF_ANOTHER = re.compile(
 #: The user, or what the user says they are, right before "who": "I'm a developer who".
 _USER_BEFORE = re.compile(r"(?:\b(?:i['’]?m|i\s+am|i\s+was|we['’]re|we\s+are|we\s+were)"
                           r"(?:\s+[\w'’-]+){0,3}|\bme)\s*$", re.IGNORECASE)
+#: The word a clause opened at the end of a text is about: "dog" of "My dog, who".
+_ANTECEDENT = re.compile(r"([\w'’-]+)\W*$")
 _USERS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "me", "my",
                     "our", "us"})
 #: Words after "that" that say it opens no clause of its own ("that his", "that this").
@@ -37,14 +44,13 @@ _NO_ONE_BUT_ME = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:but|except(?:\s+
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNORECASE)
 
 
-def without_others_clauses(text: str, *, that_too: bool = True) -> str:
-    """``text`` without the clauses it says of someone else: one opened by "who" (or, with
-    ``that_too``, "that") after someone not the user, or what is known or thought of
-    someone named. Without ``that_too``, "that" may open one of the user's own thing: "I
-    have a dog that is named Rex"."""
+def without_others_clauses(text: str, *, own: Set[str] = frozenset()) -> str:
+    """``text`` without the clauses it says of someone else: one opened by "who" or "that"
+    after someone not the user nor a thing ``own`` names (concepts of a fact: "I have a
+    dog that is named Rex" is of the user's dog), or what is known or thought of someone
+    named."""
     cuts = [match.start() for match in _RELATIVE.finditer(text)
-            if (that_too or match.group(1).casefold() == "who")
-            and _of_another(text, match.group(1), match.group(2), match.start())]
+            if _of_another(text, match.group(1), match.group(2), match.start(), own)]
     cuts += [match.start("whom") for match in _BELIEF_OF_ANOTHER.finditer(text)
              if _verb_like(match.group("verb"))]
     kept, at = [], 0
@@ -57,12 +63,21 @@ def without_others_clauses(text: str, *, that_too: bool = True) -> str:
     return "".join(kept) + text[at:]
 
 
-def _of_another(text: str, opener: str, following: str, start: int) -> bool:
+def _of_another(text: str, opener: str, following: str, start: int,
+                own: Set[str]) -> bool:
     """Whether the clause ``opener`` ("who"/"that") opens at ``start`` is of someone else:
-    not the user after it ("who I met") nor before it ("I'm someone who"), and, after
+    not the user after it ("who I met") nor before it ("I'm someone who"), nor of a thing
+    ``own`` names or of nothing named before it ("That is why I use vim"), and, after
     "that", a verb ("a guy that works", not "that vim plugin")."""
     word = following.casefold().replace("’", "'")
-    if word in _USERS or _USER_BEFORE.search(text[:start]):
+    before = text[:start]
+    antecedent = _ANTECEDENT.search(before)
+    if (word in _USERS or antecedent is None or _USER_BEFORE.search(before)
+            or concepts(antecedent.group(1)) & own):
+        return False
+    # "that" after a comma opens no clause about the word before it: "I love it, that is
+    # why I live in Berlin".
+    if opener.casefold() == "that" and before.rstrip().endswith(","):
         return False
     return opener.casefold() == "who" or _verb_like(following)
 
