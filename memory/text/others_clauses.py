@@ -4,9 +4,9 @@ and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds e
 of a fact of the user alone ("User lives in Berlin"), yet none says it of the user; nor
 "I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
-who works at Acme", "the company that I work at"), of the fact's own thing ("My dog, who
-is named Rex") or of no one named before it ("That is why I use vim", "I love it, that
-is why ...") stays.
+who works at Acme", "I, who live in Berlin, ...", "As a person who uses vim, ...", "the
+company that I work at"), of the fact's own thing ("My dog, who is named Rex") or of no
+one named before it ("That is why I use vim", "I love it, that is why ...") stays.
 
 "Nobody except me uses vim" names others only to leave them out: it says the user alone
 uses vim, as "Only I use vim" does (``only_the_user``). Pure functions over strings.
@@ -28,9 +28,11 @@ _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|us
 _BELIEF_OF_ANOTHER = re.compile(
     r"\b(?i:knows?|knew|thinks?|thought|believes?|believed|heard|says|said|told\s+me)\s+"
     r"(?i:that\s+)?(?!I\b)(?P<whom>[A-Z][\w'’-]*|(?i:he|she|they))\s+(?P<verb>[\w'’-]+)")
-#: The user, or what the user says they are, right before "who": "I'm a developer who".
+#: The user, or what the user says they are, right before "who": "I'm a developer who",
+#: "I, who", and a lead-in the user is: "As a person who", "Being someone who".
 _USER_BEFORE = re.compile(r"(?:\b(?:i['’]?m|i\s+am|i\s+was|we['’]re|we\s+are|we\s+were)"
-                          r"(?:\s+[\w'’-]+){0,3}|\bme)\s*$", re.IGNORECASE)
+                          r"(?:\s+[\w'’-]+){0,3}|\b(?:me|i|we)\s*,|^\s*(?:as|being)\s+"
+                          r"(?:a|an|someone|somebody)(?:\s+[\w'’-]+){0,2})\s*$", re.IGNORECASE)
 #: The word a clause opened at the end of a text is about: "dog" of "My dog, who".
 _ANTECEDENT = re.compile(r"([\w'’-]+)\W*$")
 _USERS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "me", "my",
