@@ -204,7 +204,7 @@ def says(text: str, fact: str) -> bool:
     for opens_sentence, part in parts:
         # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
         # "Nobody except me uses vim" says it of the user alone.
-        own_part = only_the_user(without_others_clauses(part, own=wanted - names)
+        own_part = only_the_user(without_others_clauses(part, own=wanted)
                                  if of_user else part)
         said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part

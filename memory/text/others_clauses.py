@@ -24,10 +24,13 @@ __all__ = ["only_the_user", "without_others_clauses"]
 #: "who" or "that" opening a clause about the one named before it, and the word after.
 _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
                        r"|often)\s+)?([\w'’-]+)", re.IGNORECASE)
-#: What the speaker knows, thinks or heard of someone named after it: "knows Anna uses".
+#: What the speaker knows, thinks, heard or feels of someone named after it: "knows Anna
+#: uses", "noticed Tom uses", "cares that Tom uses".
 _BELIEF_OF_ANOTHER = re.compile(
-    r"\b(?i:knows?|knew|thinks?|thought|believes?|believed|heard|says|said|told\s+me)\s+"
-    r"(?i:that\s+)?(?!I\b)(?P<whom>[A-Z][\w'’-]*|(?i:he|she|they))\s+(?P<verb>[\w'’-]+)")
+    r"\b(?:(?i:knows?|knew|thinks?|thought|believes?|believed|heard|says|said|told\s+me"
+    r"|noticed|realized|learned|remember(?:s|ed)?|forgot|guess|hope|doubt|bet)\s+"
+    r"(?i:that\s+)?|(?i:that)\s+)"
+    r"(?!I\b)(?P<whom>[A-Z][\w'’-]*|(?i:he|she|they))\s+(?P<verb>[\w'’-]+)")
 #: The user, or what the user says they are, right before "who": "I'm a developer who",
 #: "I, who", and a lead-in the user is: "As a person who", "Being someone who".
 _USER_BEFORE = re.compile(r"(?:\b(?:i['’]?m|i\s+am|i\s+was|we['’]re|we\s+are|we\s+were)"
@@ -49,12 +52,12 @@ _CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNOR
 def without_others_clauses(text: str, *, own: Set[str] = frozenset()) -> str:
     """``text`` without the clauses it says of someone else: one opened by "who" or "that"
     after someone not the user nor a thing ``own`` names (concepts of a fact: "I have a
-    dog that is named Rex" is of the user's dog), or what is known or thought of someone
-    named."""
+    dog that is named Rex" is of the user's dog), or what is known, thought or felt of
+    someone named but ``own``'s ("I'm glad that Anna married me")."""
     cuts = [match.start() for match in _RELATIVE.finditer(text)
             if _of_another(text, match.group(1), match.group(2), match.start(), own)]
     cuts += [match.start("whom") for match in _BELIEF_OF_ANOTHER.finditer(text)
-             if _verb_like(match.group("verb"))]
+             if _verb_like(match.group("verb")) and not concepts(match.group("whom")) & own]
     kept, at = [], 0
     for start in sorted(cuts):
         if start < at:
