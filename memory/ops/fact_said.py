@@ -19,7 +19,7 @@ from tiermem.memory.text.asserted import (
 )
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.longer_names import inside_longer_names
-from tiermem.memory.text.mine import kinds_named, opens_with_mine, same_kind
+from tiermem.memory.text.mine import kinds_named, kinds_owned, opens_with_mine, same_kind
 from tiermem.memory.text.moves import (
     left_unsaid,
     lived_before_moving,
@@ -230,8 +230,8 @@ def says(text: str, fact: str) -> bool:
         named_kinds = kinds_named(part)
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
-        # "I have a cat named Rex" names the fact's pet Rex; a puppy named Rex its dog.
-        said |= {word for name, kind in named_kinds.items()
+        # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none.
+        said |= {word for name, kind in kinds_owned(part).items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
         said |= _apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.

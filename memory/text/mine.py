@@ -10,7 +10,7 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["kinds_named", "opens_with_mine", "same_kind"]
+__all__ = ["kinds_named", "kinds_owned", "opens_with_mine", "same_kind"]
 
 
 #: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
@@ -60,6 +60,20 @@ def kinds_named(text: str) -> dict[str, str]:
     of "I have a cat named Rex"."""
     return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
             for name in concepts(match["name"])}
+
+
+#: The user's own, said before a name given to a kind: "my", "mine is", "I have", "we
+#: adopted"; not "I know a guy with" nor "I saw".
+_OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve)?\s+"
+                    r"(?:also\s+|just\s+)?(?:have|had|got|own|owned|adopted|rescued|keep"
+                    r"|kept|bought)\b", re.IGNORECASE)
+
+
+def kinds_owned(text: str) -> dict[str, str]:
+    """``kinds_named`` of ``text`` but only those it says are the user's: a cat of "I have
+    a cat named Rex" or "Mine is a cat named Rex", none of "I saw a cat named Rex"."""
+    return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
+            if _OWNED.search(text, 0, match.end()) for name in concepts(match["name"])}
 
 
 def same_kind(one: str, other: str) -> bool:
