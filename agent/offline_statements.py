@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations
 from typing import NamedTuple
 
+from tiermem.agent.offline_kin import of_one_person, one_of_several
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -35,9 +35,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.introductions import with_introductions
-from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
-from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.resumptions import (
     at_the_time_said,
@@ -46,7 +44,6 @@ from tiermem.memory.text.resumptions import (
 )
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.slots import ATTRIBUTE, member_slots
 from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
@@ -55,9 +52,7 @@ from tiermem.memory.text.statements import (
 )
 from tiermem.memory.text.updates import (
     replaces,
-    role_of,
     said_in_full,
-    slot_of,
     stated_beside,
     with_the_time_kept,
 )
@@ -255,7 +250,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                         new.setdefault(holder, current[holder])
                     continue
                 # "The database is down too" holds beside "... is slow": it ends nothing.
-                replaced = [] if statement.beside else _one_of_several(part, _of_one_person(
+                replaced = [] if statement.beside else one_of_several(part, of_one_person(
                     part, [old for old, holders in facts.items()
                            if holders != [part] and old not in siblings
                            and replaces(part, old, statement.change)]), recent or [])
@@ -371,39 +366,3 @@ def told_last(recent: list[str], held: list[str]) -> list[str]:
         # user told: a second one would take the first back.
         told = [part for fact in _replayed(recent)[-1].stated for part in clauses_of(fact)]
     return told if told and all(part in held for part in told) else []
-
-
-def _of_one_person(fact: str, replaced: list[str]) -> list[str]:
-    """``replaced``, the facts ``fact`` changes, but for those of one of the user's named
-    otherwise when they are of two people: "My partner works at Globex now" may be of the
-    boyfriend or of the girlfriend, and which one, nothing says, so both stay."""
-    slot = slot_of(fact)
-    if slot is None:
-        return replaced
-    # Each of a joint subject ("Tom and Anna work at Globex") is named by name, not otherwise.
-    named_otherwise = [old for old in replaced
-                       if (old_slot := slot_of(old)) is not None and old_slot != slot
-                       and role_of(old_slot) == role_of(slot)
-                       and old_slot not in member_slots(fact)]
-    if any(not may_be_same_kin(one, other) for one, other in combinations(named_otherwise, 2)):
-        return [old for old in replaced if old not in named_otherwise]
-    return replaced
-
-
-def _one_of_several(fact: str, replaced: list[str], recent: list[str]) -> list[str]:
-    """``replaced``, the facts ``fact`` changes, but of the names of two or more of the
-    user's one may have several of ("User's brother is Tom", "... is Sam") only the one
-    the user named last (``recent``: their earlier messages, newest first): "No, my
-    brother is Ben" corrects one brother's name, not both. When no message names one of
-    them alone, which one it corrects nothing says, so all of them stay."""
-    several = [old for old in replaced if another_of_several(fact, old)]
-    if len(several) < 2:
-        return replaced
-    rest = [old for old in replaced if old not in several]
-    for message in recent:
-        named = [old for old in several
-                 if (match := ATTRIBUTE.match(old.strip())) is not None
-                 and re.search(rf"\b{re.escape(match['value'].strip(' .'))}\b", message)]
-        if named:
-            return rest + named if len(named) == 1 else rest
-    return rest
