@@ -6,9 +6,10 @@ What such a statement then changes among the facts held is memory/text/updates.p
 ``read_statement(sentence)`` sorts one sentence into
 
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
-  anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
-  what follows; a bare "Forget that." names nothing, and ``forgets_the_last`` says it
-  points back at what was said last, and a bare "Never forget that." asks for nothing:
+  anymore", "..., forget that", an opening "forget (or delete, erase) my X" (not "don't
+  (let me) forget that ...", which asks to keep what follows; a bare "Forget that." names
+  nothing, and ``forgets_the_last`` says it points back at what was said last, and a bare
+  "Never forget that." asks for nothing:
   ``keeps_the_last``), "I quit my job at Acme", "I stopped eating meat". It states
   no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
   it says is no longer true, and ``about`` whose they are ("I ...": the user's, "My
@@ -79,15 +80,17 @@ _KEPT_BY = re.compile(
     _I)
 
 
+#: The words that may open a request to forget before "forget" itself.
+_FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries"
+                   r"|never\s*mind|no\s+problem|no"
+                   # an acknowledgement of the reply, as a statement may open with one
+                   # ("Thanks, ...")
+                   r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
+                   r"|sounds\s+good)\b[\s,!]*)*")
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
 _BARE_FORGET = re.compile(
-    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries|never\s*mind"
-    r"|no\s+problem|no"
-    # an acknowledgement of the reply, as a statement may open with one ("Thanks, ...")
-    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
-    r"\b[\s,!]*)*"
-    r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+    _FORGET_OPENING + r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
 
 
 #: A request to keep that names nothing ("Never forget that.", "Remember this, please"):
@@ -117,12 +120,22 @@ _TOLD_OF_ONESELF = re.compile(
     r"|sort\s+of)\s+)*$", _I)
 
 
+#: A request that opens by naming what to forget ("Forget my sister", "Forget about the
+#: deploy freeze", "Please delete my address"): only at the start, where it is said to the
+#: assistant, since "My wife will forget my birthday" asks nothing of it. "delete" and
+#: "erase" ask only of what is the speaker's: "Delete the temp files first" is a step told.
+_FORGET_NAMED = re.compile(
+    _FORGET_OPENING + r"(?:forget\s+(?:about\s+)?(?=(?:my|our|the|your)\s+\w)"
+    r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w))", _I)
+
+
 def _asks_to_forget(text: str) -> bool:
     """Whether ``text`` asks to forget: a "forget that" no negation before it keeps, and
-    not one the speaker tells of themselves."""
-    return any(not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
-               for m in _FORGET_CLAUSE.finditer(text)
-               for before in [text[max(0, m.start() - 60):m.start()]])
+    not one the speaker tells of themselves, or an opening "forget my X"."""
+    return _FORGET_NAMED.match(text) is not None or any(
+        not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
+        for m in _FORGET_CLAUSE.finditer(text)
+        for before in [text[max(0, m.start() - 60):m.start()]])
 
 
 _RETRACTION = re.compile(
@@ -133,7 +146,7 @@ _RETRACTION = re.compile(
 )
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
-                                                "quit", "stopped"))
+                                                "quit", "stopped", "delete", "erase"))
 
 #: "No," and "I meant" say, as "sorry" does, that what the speaker said before was wrong
 #: ("No, my son is Eva"): not "No one ...", nor "I meant it" or "I meant to call", where
@@ -248,6 +261,9 @@ def read_statement(sentence: str) -> Statement:
     contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
     if ((contrast is None and _RETRACTION.search(text)) or _asks_to_forget(text)
             or forgets_the_last(text)):  # "Forget this."
+        named = _FORGET_NAMED.match(text)
+        if named is not None:  # "Please forget my sister": the words before deny nothing
+            text = text[named.end():]
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),

@@ -1,0 +1,61 @@
+"""The offline policy on a request that opens by naming what to forget: "Forget my sister"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize("said", ["Forget my sister.", "Please forget my sister.",
+                                  "Forget about my sister!", "Ok, delete my sister.",
+                                  "Erase my sister", "Never mind, forget my sister."])
+def test_it_forgets_the_fact_named_and_stores_no_request(memory: HierarchicalMemory,
+                                                         said: str) -> None:
+    replies = _chat(memory, "My sister is called Ana.", "I'm vegan.", said)
+    # Before, "Forget my sister." was itself kept as the fact "Forget User's sister".
+    assert _core(memory) == {"User is vegan": "durable"}
+    assert "User's sister is called Ana" in replies[-1]
+
+
+def test_a_named_forget_that_matches_nothing_says_so(memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I'm vegan.", "Forget my address.")
+    assert _core(memory) == {"User is vegan": "durable"}
+    assert "Nothing in core memory matched" in replies[-1]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # Said of someone else, or of the speaker's own forgetting, or asked to keep: a fact.
+    ("My wife will forget my birthday.", "User's wife will forget User's birthday"),
+    ("I always forget my keys.", "User: I always forget my keys"),
+    ("Don't forget my passport.", "User's passport"),
+])
+def test_forgetting_told_of_is_no_request(memory: HierarchicalMemory, said: str,
+                                          kept: str) -> None:
+    _chat(memory, "My sister is called Ana.", said)
+    assert _core(memory) == {"User's sister is called Ana": "durable", kept: "durable"}
+
+
+def test_forget_about_the_thing_forgets_it(memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "The deploy freeze runs until Friday.",
+                    "The staging DB is on host db-02.",
+                    "Forget about the deploy freeze, it ended.")
+    assert _core(memory) == {"The staging DB is on host db-02": "short-lived"}
+    assert "The deploy freeze runs until Friday" in replies[-1]
+
+
+def test_a_step_to_delete_files_stays_a_fact(memory: HierarchicalMemory) -> None:
+    # "delete" opens a request to forget only for what is the speaker's: a runbook step
+    # ("Delete the temp files ...") is told, not asked.
+    _chat(memory, "Delete the temp files before deploying.")
+    assert _core(memory) == {"Delete the temp files before deploying": "short-lived"}
