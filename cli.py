@@ -130,7 +130,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command not in HANDLERS:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
-    from tiermem.agent.home import EmptyHomeVariableError, NoSuchAgentError
+    from tiermem.agent.home import EmptyHomeVariableError, HomeNotDirectoryError, NoSuchAgentError
     from tiermem.agent.interrupted import work_done
     from tiermem.agent.library_notes import library_notes
     from tiermem.agent.place import StoreOptionError
@@ -143,7 +143,8 @@ def _run(args: argparse.Namespace) -> int:
             code = handler(args.command)(args, _note)
             work_done(args)  # the writing commands say so themselves, before they return
         return code
-    except (NoSuchAgentError, OutputPathError, StoreOptionError, EmptyHomeVariableError) as exc:
+    except (NoSuchAgentError, OutputPathError, StoreOptionError, EmptyHomeVariableError,
+            HomeNotDirectoryError) as exc:
         return _fail(str(exc), 2)
     except LLMConfigError as exc:
         # The model options or their environment (a base URL without a model, a bad

@@ -33,6 +33,10 @@ class EmptyHomeVariableError(InvalidInputError):
     """``TIERMEM_HOME`` is set to nothing: a usage error, not a quiet ``~/.tiermem``."""
 
 
+class HomeNotDirectoryError(InvalidInputError):
+    """The root of all agent homes exists as something other than a directory."""
+
+
 #: The variable that moves every agent home (and ``tiermem pg``'s server) elsewhere.
 HOME_VARIABLE = "TIERMEM_HOME"
 
@@ -55,9 +59,20 @@ def home_variable() -> str | None:
 
 def tiermem_home() -> Path:
     """The root of all agent homes; ``$TIERMEM_HOME`` overrides ``~/.tiermem``
-    (``EmptyHomeVariableError`` when it is set but empty)."""
+    (``EmptyHomeVariableError`` when it is set but empty, ``HomeNotDirectoryError`` when it
+    is a file). Checked here, so every command refuses a file alike rather than one saying
+    it holds no agents and the next failing to create one in it."""
     given = home_variable()
-    return Path(given).expanduser() if given is not None else Path.home() / ".tiermem"
+    root = Path(given).expanduser() if given is not None else Path.home() / ".tiermem"
+    if root.exists() and not root.is_dir():
+        if given is not None:
+            raise HomeNotDirectoryError(
+                f"{HOME_VARIABLE} is {root}, which is not a directory; set it to the "
+                f"directory to keep agent homes in")
+        raise HomeNotDirectoryError(
+            f"{root}, where agent homes are kept, is not a directory; move it away, or set "
+            f"{HOME_VARIABLE} to the directory to keep them in")
+    return root
 
 
 def agent_home(name: str) -> Path:

@@ -103,11 +103,11 @@ def _interrupted_drop(dsn: str, agent: str, again: str) -> str:
 
 
 def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from tiermem.agent.home import home_variable
+    from tiermem.agent.home import home_variable, tiermem_home
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
-    if args.dir is None:
-        home_variable()  # refused set but empty, as every other command refuses it
+    if args.dir is None and home_variable() is not None:
+        tiermem_home()  # refused empty or a file, as every other command refuses it
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":
         dsn = server.start()
