@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from itertools import pairwise
 
+from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
@@ -18,15 +19,8 @@ from tiermem.memory.text.asserted import (
     spurns,
 )
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.longer_names import inside_longer_names
 from tiermem.memory.text.mine import kinds_named, kinds_owned, opens_with_mine, same_kind
-from tiermem.memory.text.moves import (
-    left_unsaid,
-    lived_before_moving,
-    places_left,
-    places_reached,
-    says_a_move,
-)
+from tiermem.memory.text.moves import places_left, places_reached
 from tiermem.memory.text.others_clauses import only_the_user, without_others_clauses
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import (
@@ -36,16 +30,12 @@ from tiermem.memory.text.plans import (
     without_times,
 )
 from tiermem.memory.text.said_of import (
-    clauses_in,
     goes_on_with,
     head_of,
-    located_apart,
     named_apart,
-    named_where,
     names_in,
     object_of_its_own,
     placed_as_in,
-    places_its_names,
     points_back_to,
     refers_back,
     said_of_each,
@@ -223,9 +213,9 @@ def says(text: str, fact: str) -> bool:
         if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
                            and not of_each)):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
-        said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
+        said &= of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
-        said -= _named_otherwise(part, names, left, timed, liked, reached)
+        said -= named_otherwise(part, names, left, timed, liked, reached)
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
         named_kinds = kinds_named(part)
         said -= {name for name, kind in named_kinds.items()
@@ -269,28 +259,6 @@ def says(text: str, fact: str) -> bool:
     return said_by(together | lent | _names_lent(linked, names, wanted))
 
 
-def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
-                     liked: set[str], reached: set[str]) -> set[str]:
-    """The fact's ``names`` that ``part`` says as something else than the fact does: a month
-    said only as a time ("I married Jane in June" names no June) or as liked ("I love
-    June"; ``liked`` in the whole message, not "I love June. She is my wife."), unless the
-    fact says it as one (``timed``), and, of a fact naming the place a
-    move ``left``, that place said as where a move went ("I moved from Berlin to Munich"
-    left no Munich), or said but as lived in before a move naming none it left ("I visited
-    Berlin, then moved to Munich" left no Berlin), and of one naming where a move
-    ``reached``, that place said but as where it went ("I lived in Berlin, then moved to
-    Munich" moved to no Berlin), and any name said only inside a longer one ("I live in
-    New York" names no York)."""
-    otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
-    otherwise |= inside_longer_names(part, names)
-    otherwise |= names & months_liked(part) & liked - timed
-    if says_a_move(part):
-        otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
-            part) else left - places_left(part)
-        otherwise |= reached - places_reached(part)
-    return otherwise
-
-
 #: A statement that is only someone of the user's: "my wife" of "I love June, my wife.".
 _ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
 #: The name a statement ends with: "I love June".
@@ -327,52 +295,6 @@ def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]
     """The ``names`` of a fact said in statements ``linked`` to one another, when those
     also say more of what it ``wanted``: a name said alone there lends itself to none."""
     return linked & names if linked & (wanted - names) else set()
-
-
-def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
-                 opens_sentence: bool, read: Callable[[str], set[str]],
-                 placed: bool = False) -> set[str]:
-    """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
-    of something they name instead of the fact's ``names``, or of a place of their own:
-    "I live in Munich" or "I live near the river" of "User lives in Berlin" lends "live"
-    neither to "and work in Berlin" nor to "I visited Berlin"; of a fact placing the user
-    at its names, nor "I live alone" unless the part is ``placed`` after a lead-in naming
-    them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither; a move from a
-    place goes on to the fact's (``_moved_on_to``) only as ``read`` says it is so."""
-    placing = places_its_names(fact)
-    kept: set[str] = set()
-    clauses = clauses_in(part, names)
-    for at, clause in enumerate(clauses):
-        own = concepts(clause)
-        if placing and own & names and named_apart(clause, fact, names):
-            continue
-        named = names_in(clause, opens_sentence=opens_sentence and at == 0)
-        # "..., a new flat in Berlin, where we've lived for years" says it of Berlin.
-        where = named_where(clause, clauses[at - 1]) if at else set()
-        elsewhere = bool((named | where) - names) or (
-            not where and located_apart(clause, relation, placing=placing and not placed))
-        # Only a move ``read`` as so goes on: "I'd love to move from Munich, where I
-        # lived, to Berlin" moved nowhere, and "where I lived" is Munich's.
-        elsewhere = elsewhere and not (_moved_on_to(clause, clauses[at + 1:], names)
-                                       and bool(read(clause) & relation))
-        if not (names and own & relation and not own & names and elsewhere):
-            kept |= own
-    return kept
-
-
-#: A move from a place: "I moved from Munich", "we relocated away from Munich".
-_MOVED_FROM = re.compile(r"\b(?:mov|relocat|emigrat)(?:e|es|ed|ing)\s+(?:away\s+)?from\b",
-                         re.IGNORECASE)
-
-
-def _moved_on_to(clause: str, later: list[str], names: set[str]) -> bool:
-    """Whether ``clause`` says a move from a place that a clause ``later`` in its statement
-    goes on with, to ``names`` (a fact's) alone: "I moved from Munich, where I lived, to
-    Berlin" moved to Berlin; "I moved from Munich and visited Berlin" or "..., to be near
-    Berlin" did not."""
-    return _MOVED_FROM.search(clause) is not None and any(
-        re.match(r"(?i:to|into)\s+[A-Z]", going)
-        and names_in(going, opens_sentence=False) == names for going in later)
 
 
 def _statements_of_someone(sentence: str) -> list[str]:
