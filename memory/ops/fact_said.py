@@ -21,7 +21,11 @@ from tiermem.memory.text.asserted import (
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.mine import kinds_named, kinds_owned, opens_with_mine, same_kind
 from tiermem.memory.text.moves import places_left, places_reached
-from tiermem.memory.text.others_clauses import only_the_user, without_others_clauses
+from tiermem.memory.text.others_clauses import (
+    only_the_user,
+    others_clauses,
+    without_others_clauses,
+)
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
@@ -237,9 +241,11 @@ def says(text: str, fact: str) -> bool:
         # "Everyone at Acme knows I work there": "there" may point back in its own part.
         # Living there is no move away from it: "I love Berlin. I live here." left none.
         ahead = re.split(r"\b(?:there|here)\b", part, maxsplit=1, flags=re.IGNORECASE)[0]
+        # "I met Tom, who works at Acme, and I work there too": Tom's clause names the place.
+        earlier = (before_this, ahead, *others_clauses(before_this, own=wanted))
         if not left and said & (wanted - names) and any(
-                points_back_to(part, earlier, names) and not named_apart(earlier, fact, names)
-                for earlier in (before_this, ahead)):
+                points_back_to(part, one, names) and not named_apart(one, fact, names)
+                for one in earlier):
             said |= names
         if spurned and _verb_on_it(part, said & light):
             said |= spurned

@@ -19,7 +19,7 @@ from collections.abc import Set
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["only_the_user", "without_others_clauses"]
+__all__ = ["only_the_user", "others_clauses", "without_others_clauses"]
 
 #: "who" or "that" opening a clause about the one named before it, and the word after.
 _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
@@ -54,18 +54,32 @@ def without_others_clauses(text: str, *, own: Set[str] = frozenset()) -> str:
     after someone not the user nor a thing ``own`` names (concepts of a fact: "I have a
     dog that is named Rex" is of the user's dog), or what is known, thought or felt of
     someone named but ``own``'s ("I'm glad that Anna married me")."""
+    kept, at = [], 0
+    for start, end in _spans_of_others(text, own):
+        kept.append(text[at:start])
+        at = end
+    return "".join(kept) + text[at:]
+
+
+def others_clauses(text: str, *, own: Set[str] = frozenset()) -> list[str]:
+    """The clauses ``without_others_clauses`` cuts out of ``text``: "who works at Acme" of
+    "I met Tom, who works at Acme, and I work there too", the place the user's "there"
+    may point back to."""
+    return [text[start:end] for start, end in _spans_of_others(text, own)]
+
+
+def _spans_of_others(text: str, own: Set[str]) -> list[tuple[int, int]]:
     cuts = [match.start() for match in _RELATIVE.finditer(text)
             if _of_another(text, match.group(1), match.group(2), match.start(), own)]
     cuts += [match.start("whom") for match in _BELIEF_OF_ANOTHER.finditer(text)
              if _verb_like(match.group("verb")) and not concepts(match.group("whom")) & own]
-    kept, at = [], 0
+    spans: list[tuple[int, int]] = []
     for start in sorted(cuts):
-        if start < at:
+        if spans and start < spans[-1][1]:
             continue
         end = _CLAUSE_END.search(text, start)
-        kept.append(text[at:start])
-        at = end.start() if end else len(text)
-    return "".join(kept) + text[at:]
+        spans.append((start, end.start() if end else len(text)))
+    return spans
 
 
 def _of_another(text: str, opener: str, following: str, start: int,
