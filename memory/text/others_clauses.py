@@ -19,7 +19,7 @@ from collections.abc import Set
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["only_the_user", "others_clauses", "without_others_clauses"]
+__all__ = ["is_no_one_but_me", "only_the_user", "others_clauses", "without_others_clauses"]
 
 #: "who" or "that" opening a clause about the one named before it, and the word after.
 _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
@@ -108,7 +108,21 @@ def _verb_like(word: str) -> bool:
         re.fullmatch(r"\w+(?:[^s]s|ed)", folded)))
 
 
+#: Others the user says they are one of: "I'm someone who", "As somebody who". Read as
+#: others, "someone" would make the clause another's.
+_USER_AS_SOMEONE = re.compile(r"(\b(?:i['’]?m|i\s+am|i\s+was)\s+|^\s*as\s+)"
+                              r"(?:someone|somebody)(?=\s+who\b)", re.IGNORECASE)
+
+
 def only_the_user(text: str) -> str:
     """``text`` with "nobody but me" and its like said as the user alone, who is the one
-    it speaks of: "Nobody except me uses vim" as "I alone uses vim"."""
-    return _NO_ONE_BUT_ME.sub("I alone", text)
+    it speaks of: "Nobody except me uses vim" as "I alone uses vim", and "someone" the
+    user says they are as the one they are: "I'm someone who uses vim" as "I'm one who
+    uses vim"."""
+    return _USER_AS_SOMEONE.sub(r"\1one", _NO_ONE_BUT_ME.sub("I alone", text))
+
+
+def is_no_one_but_me(text: str) -> bool:
+    """Whether ``text`` is only "nobody but me" or its like: the start of a subject that
+    may go on with others ("Nobody except me and Tom uses vim")."""
+    return _NO_ONE_BUT_ME.fullmatch(text.strip()) is not None

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from tiermem.memory.text.others_clauses import is_no_one_but_me
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.plans import times_unnamed, without_times
 from tiermem.memory.text.wording import concepts
@@ -108,7 +109,10 @@ def _apart_from_named(part: str) -> list[str]:
         # A name followed by a verb or "'s" ("Ana lives", "Ana's son", "Acme is hiring")
         # opens a statement of theirs, not the user's; "Ana and I" stays the user's.
         owner = owner_of(after)
-        if owner is not None and not owner.user and joint.start() > start:
+        # "Nobody except me and Tom uses vim": the user and Tom are one subject.
+        with_me = joint.group().strip().casefold() == "and" and is_no_one_but_me(
+            part[start:joint.start()])
+        if owner is not None and not owner.user and joint.start() > start and not with_me:
             pieces.append(part[start:joint.start()])
             start = joint.end()
     pieces.append(part[start:])
