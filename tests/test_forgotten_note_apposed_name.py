@@ -17,3 +17,8 @@ def test_a_month_liked_or_someone_else_is_no_wife() -> None:
     assert not says("I love June, my favourite month.", WIFE)
     assert not says("I love June, my son.", WIFE)
     assert not says("I love June.", WIFE)
+
+
+def test_a_wife_named_states_no_marriage() -> None:
+    assert not says("I love June, my wife.", "User is married to June")
+    assert not says("I love June. She is my wife.", "User is married to June")
