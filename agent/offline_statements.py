@@ -35,6 +35,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.introductions import with_introductions
+from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.resumptions import (
@@ -258,7 +259,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 # "... on Monday now" the hour.
                 part = next((kept for old in replaced
                              if (kept := with_the_time_kept(part, old)) is not None), part)
+                # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
+                shares = {share: {**current, **new}[facts[old][0]] for old in replaced
+                          for share in shares_kept(part, old)}
                 durable = retire(replaced, facts, keep=part)
+                for share, share_kind in _not_forgotten(shares, forgotten).items():
+                    new.setdefault(share, share_kind)
                 # "The meeting is back on" after "... cancelled" is due when it was again.
                 if takes_back_a_cancellation(part, replaced):
                     steps = _replayed(recent or [])

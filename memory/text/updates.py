@@ -14,7 +14,8 @@ brother Tom") is one person to ``replaces``.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one (one of a
 joint subject, "Tom and User work at Globex", sets the slot of each of them:
-``member_slots``):
+``member_slots``, and a value of one of them ends it when the others' share can stand
+alone: memory/text/joint_shares.py):
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot (a belief, "User: I think my sister lives in Madrid", the slot of what it holds:
 memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name or code such as
@@ -87,6 +88,7 @@ from tiermem.memory.text.identifiers import (
     with_new_hour,
     without_when,
 )
+from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
@@ -266,6 +268,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
         new_slot = old_slot  # "Tom and User work at Globex" ends "Tom works at Initech"
+    elif new_slot is not None and new_slot in member_slots(old) and shares_kept(new, old):
+        # "Tom works at Acme" ends "Tom and Anna work at Globex", Anna's share kept apart;
+        # "Tom and his wife ..." has no share that names her alone, so it stays.
+        old_slot = new_slot
     if old_slot is None and (belief := believed(old)) is not None and believed(new) is None:
         # "My sister lives in Rome now" ends "User: I think my sister lives in Madrid"
         return new_slot is not None and new_slot == slot_of(belief)
