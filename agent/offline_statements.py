@@ -19,7 +19,7 @@ through the real tool dispatch.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -40,6 +40,7 @@ from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.resumptions import (
     at_the_time_said,
+    brought_back_with,
     takes_back_a_cancellation,
     time_resumed,
 )
@@ -208,7 +209,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 # was; of several, which one nothing says, so the reply asks.
                 told = (told_last(recent or [], list(facts)) if just_told is None else
                         [part for fact in just_told for part in clauses_of(fact)])
-                denied = told if len(told) == 1 else []
+                brought = brought_back_with(told, [*told, *_stated_by_last(recent or [],
+                                                                           facts)])
+                own = [part for part in told if part not in brought]
+                denied = [*own, *brought] if len(own) == 1 else []
             news = as_news(sentence)
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
@@ -353,6 +357,17 @@ def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
         return {}
     last = steps[-1]
     return {fact: last.before[fact] for fact in last.ended if fact not in core}
+
+
+def _stated_by_last(recent: list[str], held: Collection[str]) -> list[str]:
+    """The statements of ``held`` the user's last message (``recent``: their earlier
+    messages, newest first) stated that none held before it did, as replayed."""
+    steps = _replayed(recent)
+    if not steps:
+        return []
+    last = steps[-1]
+    return [part for fact in last.stated if fact not in last.before
+            for part in clauses_of(fact) if part in held]
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:

@@ -26,7 +26,8 @@ from tiermem.memory.text.identifiers import (
 from tiermem.memory.text.slots import ATTRIBUTE, slot_of
 from tiermem.memory.text.statements import read_statement
 
-__all__ = ["at_the_time_said", "takes_back_a_cancellation", "time_resumed"]
+__all__ = ["at_the_time_said", "brought_back_with", "takes_back_a_cancellation",
+           "time_resumed"]
 
 #: A state that takes back a cancellation ("back on", "on again"), and the time it is due
 #: at now when one is said with it ("back on at 5pm").
@@ -49,6 +50,18 @@ def takes_back_a_cancellation(new: str, ended: Sequence[str]) -> bool:
             and slot is not None
             and any((old_value := _value(old)) is not None and retimes(old_value)
                     and slot_of(old) == slot for old in ended))
+
+
+def brought_back_with(told: Collection[str], stated: Collection[str]) -> list[str]:
+    """The facts of ``stated`` saying when a thing is due that a "back on" among ``told``
+    brought back with it ("The meeting is at 3pm" beside "The meeting is back on"): the
+    user said no such time then, so taking "back on" back takes it back too, or it would
+    stay beside the cancellation held again."""
+    resumed = {slot for fact in told if (value := _value(fact)) is not None
+               and _BACK_ON.fullmatch(value) and (slot := slot_of(fact)) is not None}
+    return [fact for fact in dict.fromkeys(stated) if slot_of(fact) in resumed
+            and (value := _value(fact)) is not None and says_when(value)
+            and not _BACK_ON.fullmatch(value)]
 
 
 def _cancellations(slot: str, held: Collection[str]) -> set[str]:
