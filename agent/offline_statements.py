@@ -277,6 +277,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
                         # "back on at 5pm": "back on", and the time moved to 5pm
                         part, resumed = at_the_time_said(part, resumed)
+                        # "on Monday", said while it was called off, is "on Monday at
+                        # 3pm" now that the hour it had is brought back with it.
+                        facts = held()
+                        retire([old for old in facts if old != resumed
+                                and replaces(resumed, old, None)], facts)
                         new.setdefault(resumed, kind)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.

@@ -25,6 +25,7 @@ from tiermem.memory.text.identifiers import (
 )
 from tiermem.memory.text.slots import ATTRIBUTE, slot_of
 from tiermem.memory.text.statements import read_statement
+from tiermem.memory.text.updates import with_the_time_kept
 
 __all__ = ["at_the_time_said", "brought_back_with", "takes_back_a_cancellation",
            "time_resumed"]
@@ -90,7 +91,12 @@ def time_resumed(new: str, held_after: Sequence[Collection[str]],
         newly = (_cancellations(slot, stated[at]) if stated is not None
                  else calling_off - called_off)
         if times:
-            due = times[-1]
+            # "on Monday now" said while called off moves the time the cancellation
+            # ended ("on Friday at 3pm") to that day, keeping its hour, as it would have
+            # moved the time held.
+            moved = (with_the_time_kept(times[-1], due)
+                     if due is not None and calling_off else None)
+            due = moved or times[-1]
         elif due is not None and not newly:
             # Gone with nothing calling the thing off anew, as "at 4pm now" said while it
             # was called off, then "Forget that.": the user took that time back.
