@@ -16,7 +16,8 @@ brother Tom") is one person to ``replaces``.
 joint subject, "Tom and User work at Globex", sets the slot of each of them:
 ``member_slots``, and a value of one of them ends it when the others' share can stand
 alone: memory/text/joint_shares.py):
-one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
+one says the other with "not" or "no longer" ("User is not vegetarian", "User doesn't like
+tea"); or they set the same
 slot (a belief, "User: I think my sister lives in Madrid", the slot of what it holds:
 memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
@@ -177,8 +178,31 @@ def _names_over_state(new: str, old: str) -> bool:
 
 
 
+#: A verb denied with "do" ("User doesn't live in Lisbon"), which says it bare.
+_DO_NOT = re.compile(rf"\b(?P<do>do|does)(?:\s+not\b|n{_APOS}t\b)\s+(?P<verb>[a-z]+)\b", _I)
+
+
+def _said_without_do(fact: str) -> str:
+    """``fact`` with a verb denied with "do" said as when affirmed, the "not" left in:
+    "User doesn't live in Lisbon" -> "User lives not in Lisbon", whose words are those of
+    "User lives in Lisbon" and "not"."""
+    def affirmed(said: re.Match[str]) -> str:
+        verb = said["verb"]
+        if said["do"].casefold() == "do":
+            return f"{verb} not"
+        if verb.casefold() in ("have", "do", "go"):
+            return {"have": "has", "do": "does", "go": "goes"}[verb.casefold()] + " not"
+        if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+            return f"{verb}es not"
+        return (f"{verb[:-1]}ies not" if re.search(r"[^aeiou]y$", verb, _I)
+                else f"{verb}s not")
+    return _DO_NOT.sub(affirmed, fact)
+
+
 def _negation_of(new: str, old: str) -> bool:
-    """Whether one fact says the other with "not" ("User is not vegetarian")."""
+    """Whether one fact says the other with "not" ("User is not vegetarian", "User
+    doesn't live in Lisbon")."""
+    new, old = _said_without_do(new), _said_without_do(old)
     plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
                             for t in (new, old))
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
