@@ -13,7 +13,8 @@ work, need, want, use, own, speak, "I moved"/"I relocated" -> "{speaker}
 moved"/"{speaker} relocated", and "I don't"/"I do not" -> "{speaker} doesn't"/"{speaker}
 does not". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
-is Dana and I live in Lisbon") is rewritten the same way, except inside a
+is Dana and I live in Lisbon", or with "also": "..., I also work there" -> "User also
+works there", ``LATEST`` only) is rewritten the same way, except inside a
 quotation, after "says," and the like, and in "my wife and I", where "I" alone
 becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
 does in a later clause that says the speaker came, went or got back, or returned ("User
@@ -177,6 +178,19 @@ def _in_joint_subject(found: re.Match[str], version: int) -> bool:
             and _joint_subject(version).search(before) is not None)
 
 
+#: "..., I also work there": a later clause's "I" with "also" before a head verb.
+_I_ALSO = re.compile(r"i\s+also\s+(?=\w)", _IGNORECASE)
+
+
+def _head_after_also(rest: str, speaker: str, version: int) -> tuple[str, int] | None:
+    """The head "I also" opens (``rest``: what follows it) as told of ``speaker``: "work
+    there" -> "User also works", and how many characters of ``rest`` it replaces."""
+    opening = head(f"I {rest}", speaker, version)
+    if opening is None or opening[0].startswith(f"{speaker}'s"):
+        return None  # "I also my ..." opens no head
+    return f"{speaker} also{opening[0][len(speaker):]}", opening[1] - 2
+
+
 def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     """``text`` with the first person that opens a clause after ``start`` rewritten as a
     head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
@@ -192,6 +206,11 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
             continue
         opens = _opens_clause(before, version)
         opening = head(text[found.start():], speaker, version) if opens else None
+        also = _I_ALSO.match(text, found.start()) if version >= LATEST else None
+        if opening is None and opens and also is not None:
+            opening = _head_after_also(text[also.end():], speaker, version)
+            if opening is not None:
+                opening = opening[0], opening[1] + also.end() - found.start()
         if (opening is None and version >= LATEST and opens
                 and _RETURN.match(text[found.start():])):
             opening = speaker, 1
