@@ -28,9 +28,10 @@ things of one noun, "the SRE team" and "the platform team", or a reading and a l
 overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
-states they are in, "vegan" too, unless said with a change cue (with one, a diet ends
-another of ``_DIETS``, the user's too: "User is vegetarian" ends "User is vegan", and
-only those: "pregnant" leaves "vegan"); a
+states they are in, "vegan" too, unless said with a change cue (with one, a lasting
+state ends only one of its kind, the user's too: "User is vegetarian" ends "User is
+vegan", and "tired" leaves "pregnant", which leaves "vegan":
+memory/text/lasting_states.py); a
 person's name, what they are ("a nurse") and a state or an age never replace each other
 ("User's partner is vegan" or "User's son is 5" leaves "... is Tom";
 memory/text/kin_values.py), and an age, a height or a weight ends only one of the same
@@ -91,6 +92,7 @@ from tiermem.memory.text.identifiers import (
 )
 from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
+from tiermem.memory.text.lasting_states import diet_changed, lasting_beside_state
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
@@ -240,37 +242,6 @@ def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str,
     return may_be_same_kin(new, old)
 
 
-#: Diets that say what one eats of animals, of which one holds at a time: "User is
-#: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
-_DIETS = frozenset({"vegan", "vegetarian", "pescatarian", "pescetarian", "flexitarian"})
-
-
-def _diets_of(new: str, old: str) -> tuple[str, str] | None:
-    """What ``new`` and ``old`` say one subject is ("vegan", "a nurse"), when both say it
-    of the same subject; None otherwise."""
-    said = [ATTRIBUTE.match(fact.strip().rstrip(".!")) for fact in (new, old)]
-    if said[0] is None or said[1] is None:
-        return None
-    if said[0]["subject"].casefold() != said[1]["subject"].casefold():
-        return None
-    new_value, old_value = (re.sub(r"^an?\s+", "", match["value"].strip(), flags=_I).casefold()
-                            for match in (said[0], said[1]))
-    return new_value, old_value
-
-
-def _diet_changed(new: str, old: str) -> bool:
-    """Whether ``new`` gives one subject another diet than ``old`` does (``_DIETS``)."""
-    values = _diets_of(new, old)
-    return values is not None and values[0] != values[1] and set(values) <= _DIETS
-
-
-def _diet_beside_state(new: str, old: str) -> bool:
-    """Whether one of ``new`` and ``old`` gives a diet and the other another state of the
-    same subject: "User's wife is pregnant now" says nothing of what she eats."""
-    values = _diets_of(new, old)
-    return values is not None and len(set(values) & _DIETS) == 1
-
-
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
@@ -287,7 +258,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return False
     if _negation_of(new, old) or moved_from(new, old):
         return True
-    if change is not None and _diet_changed(new, old):
+    if change is not None and diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
@@ -338,8 +309,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             # cue says one of them ended; a second brother named is one more brother.
             return same_look and not ((_value_kind(new) == "plain" and of_someone(new))
                                       or another_of_several(new, old))
-        if _diet_beside_state(new, old):
-            return False  # only another diet ends a diet (above)
+        if lasting_beside_state(new, old, of_someone(new)):
+            return False  # "tired now" leaves "pregnant": only its own kind ends one
         if not same_look and of_someone(new):
             # "My partner is vegan now" says how Tom is, not who; "My sister is pregnant
             # now", how the nurse is, not what she does

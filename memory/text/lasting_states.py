@@ -1,0 +1,69 @@
+"""States of a person that last until one of their own kind follows: a diet, a
+pregnancy, whether one is married, whether one works.
+
+A person is in many states at once, and "now" says that one of them changed, not which:
+"My wife is tired now" says how she feels today, and she is no less pregnant for it. So a
+state of one of these kinds ends only another of the same kind ("User is vegetarian now"
+ends "User is vegan", "User's brother is married now" ends "... is engaged"), and one of
+another kind, lasting or passing, leaves it. Two passing states ("tired", "sick") still end
+each other with a change cue, as how one is now: keeping both would hold a contradiction
+("sick" and "better"). memory/text/updates.py's ``replaces`` asks these questions. Pure
+functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.slots import ATTRIBUTE
+
+__all__ = ["DIETS", "diet_changed", "lasting_beside_state"]
+
+#: Diets that say what one eats of animals, of which one holds at a time: "User is
+#: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
+DIETS = frozenset({"vegan", "vegetarian", "pescatarian", "pescetarian", "flexitarian"})
+#: Each kind of lasting state, whose states end one another and nothing else; diets first.
+_LASTING = (
+    DIETS,
+    frozenset({"pregnant", "expecting"}),
+    frozenset({"single", "engaged", "married", "divorced", "separated", "widowed"}),
+    frozenset({"employed", "unemployed", "self-employed", "retired"}),
+)
+
+
+def _values_of(new: str, old: str) -> tuple[str, str] | None:
+    """What ``new`` and ``old`` say one subject is ("vegan", "a nurse"), when both say it
+    of the same subject; None otherwise."""
+    said = [ATTRIBUTE.match(fact.strip().rstrip(".!")) for fact in (new, old)]
+    if said[0] is None or said[1] is None:
+        return None
+    if said[0]["subject"].casefold() != said[1]["subject"].casefold():
+        return None
+    new_value, old_value = (
+        re.sub(r"^an?\s+", "", match["value"].strip(), flags=re.IGNORECASE).casefold()
+        for match in (said[0], said[1]))
+    return new_value, old_value
+
+
+def diet_changed(new: str, old: str) -> bool:
+    """Whether ``new`` gives one subject another diet than ``old`` does (``DIETS``)."""
+    values = _values_of(new, old)
+    return values is not None and values[0] != values[1] and set(values) <= DIETS
+
+
+def _kind_of(value: str) -> int | None:
+    return next((at for at, kind in enumerate(_LASTING) if value in kind), None)
+
+
+def lasting_beside_state(new: str, old: str, of_a_person: bool) -> bool:
+    """Whether one of ``new`` and ``old`` gives one subject a lasting state and the other a
+    state of another kind: "User's wife is tired now" says nothing of her pregnancy, nor
+    "User's wife is pregnant now" of what she eats. Said of a thing (``of_a_person``
+    False), only a diet lasts: "The server is retired now" ends "... is overloaded"."""
+    values = _values_of(new, old)
+    if values is None:
+        return False
+    kinds = [_kind_of(value) for value in values]
+    if not of_a_person:
+        kinds = [kind if kind == 0 else None for kind in kinds]
+    return kinds[0] != kinds[1]
