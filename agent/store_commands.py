@@ -265,7 +265,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
               f"{report.digest[:16]} matches")
         if report.replaced:
             note(f"copied with U+FFFD in place of each NUL or lone surrogate an older version "
-                 f"stored, which no store of this version holds: {', '.join(report.replaced)};"
+                 f"stored, which no store of this version holds: {report.replaced};"
                  f" the source keeps them as they were")
         if copied is not None:
             note(copied)

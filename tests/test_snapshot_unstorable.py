@@ -14,11 +14,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from unstorable_helpers import home_with_nuls
+from unstorable_helpers import edit_messages, home_with_nuls
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.unstorable import Replaced
 
 NAMED = ("the snapshot holds U+FFFD in place of each NUL or lone surrogate an older version "
          "stored, which no store of this version holds: setting 'state.summary', facts "
@@ -72,3 +73,28 @@ def test_a_snapshot_of_storable_text_says_nothing(tmp_path: Path,
         memory.add_fact("User likes tea \ufffd", "durable")
         memory.write_snapshot(tmp_path / "s.json")
     assert caplog.records == []
+
+
+def test_many_values_changed_are_counted_past_the_first_few_ids(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # Named one by one, thousands of such messages made a line of hundreds of KB.
+    home = tmp_path / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        for turn in range(3):
+            memory.process_interaction(f"my cat is Miso {turn}", "Noted.")
+        with memory.store.transaction():
+            edit_messages(memory, "UPDATE messages SET content = content || ?", ("\x00",))
+        with caplog.at_level(logging.WARNING, logger="tiermem"):
+            memory.write_snapshot(tmp_path / "s.json")
+    assert [r.getMessage() for r in caplog.records] == [
+        "the snapshot holds U+FFFD in place of each NUL or lone surrogate an older version "
+        "stored, which no store of this version holds: messages 1, 2, 3 and 3 more "
+        "(content); the memory keeps them as they were"]
+
+
+def test_thousands_of_values_changed_make_one_short_line() -> None:
+    replaced = Replaced()
+    for message in range(1, 5001):
+        replaced.add("messages", str(message), "content")
+    replaced.add("setting", repr("state.summary"))
+    assert str(replaced) == "messages 1, 2, 3 and 4,997 more (content), setting 'state.summary'"

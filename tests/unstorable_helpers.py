@@ -21,11 +21,16 @@ def home_with_nuls(home: Path) -> tuple[int, int]:
                                  ("User likes\x00 tea", fact))
             memory.store.execute("UPDATE passages SET text = ? WHERE id = ?",
                                  ("runbook:\x00 restart the worker", passage))
-            # Recall refuses an edit; an older version wrote the NUL as it appended.
-            trigger = memory.store.execute("SELECT sql FROM sqlite_master "
-                                           "WHERE name = 'messages_no_edit'").fetchone()[0]
-            memory.store.execute("DROP TRIGGER messages_no_edit")
-            memory.store.execute("UPDATE messages SET content = ? WHERE id = 1",
-                                 ("my cat\x00 is Miso",))
-            memory.store.execute(trigger)
+            edit_messages(memory, "UPDATE messages SET content = ? WHERE id = 1",
+                          ("my cat\x00 is Miso",))
     return fact, passage
+
+
+def edit_messages(memory: HierarchicalMemory, statement: str, params: tuple[str, ...]) -> None:
+    """Run ``statement`` on recall, which refuses an edit: an older version wrote a NUL as
+    it appended."""
+    trigger = memory.store.execute("SELECT sql FROM sqlite_master "
+                                   "WHERE name = 'messages_no_edit'").fetchone()[0]
+    memory.store.execute("DROP TRIGGER messages_no_edit")
+    memory.store.execute(statement, params)
+    memory.store.execute(trigger)

@@ -83,7 +83,8 @@ from tiermem.memory.store.records import (
     DumpTable,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
-from tiermem.memory.store.transfer import held_by, storable_rows, storable_text
+from tiermem.memory.store.transfer import held_by, storable_rows
+from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
@@ -108,7 +109,7 @@ class SnapshottedMemory(StoredMemory, Protocol):
 
 
 def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
-    replaced: list[str] = []
+    replaced = Replaced()
     snapshot = _header(memory, include_vectors, replaced)
     snapshot["tables"] = {table: list(_rows(memory.store, table, include_vectors, replaced))
                           for table in DUMP_TABLES}
@@ -123,7 +124,7 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
     ``progress("snapshot", done, total)`` is called as rows are written (every
     ``PROGRESS_EVERY`` and at the end)."""
     store = memory.store
-    replaced: list[str] = []
+    replaced = Replaced()
     header = _header(memory, include_vectors, replaced)
     total = sum(store.count_rows(table) for table in DUMP_TABLES) if progress else 0
     # What json.dumps writes for a dict: ", " between items, ": " after keys.
@@ -146,16 +147,16 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
         progress("snapshot", done, max(total, done))
 
 
-def _say_replaced(replaced: list[str]) -> None:
+def _say_replaced(replaced: Replaced) -> None:
     # As a migrate does (memory/store/transfer.py): a restore refuses a NUL or a lone
     # surrogate, so a snapshot holding one would be a backup that cannot be used.
     if replaced:
         _log.warning("the snapshot holds U+FFFD in place of each NUL or lone surrogate an "
                      "older version stored, which no store of this version holds: %s; the "
-                     "memory keeps them as they were", ", ".join(replaced))
+                     "memory keeps them as they were", replaced)
 
 
-def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: list[str]
+def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: Replaced
             ) -> dict[str, Any]:
     """Everything of a snapshot but its tables, in the order a snapshot holds it; each
     state value held as a restore takes it is named in ``replaced``, as ``_rows`` does."""
@@ -178,8 +179,8 @@ def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: list[str
     # What the layers above keep with set_state (the agent's context and summary).
     state: dict[str, str] = {}
     for setting, text in store.settings.items("state."):
-        if storable_text(setting) != setting or storable_text(text) != text:
-            replaced.append(f"setting {setting!r}")
+        if not (is_storable(setting) and is_storable(text)):
+            replaced.add("setting", repr(setting))
         state[storable_text(setting.removeprefix("state."))] = storable_text(text)
     return {
         "format": SNAPSHOT_FORMAT,
@@ -191,7 +192,7 @@ def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: list[str
 
 
 def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool,
-          replaced: list[str]) -> Iterator[dict[str, Any]]:
+          replaced: Replaced) -> Iterator[dict[str, Any]]:
     """The rows of ``table`` as a snapshot holds them, one at a time: as a migrate copies
     them, each value changed named in ``replaced``."""
     for record in storable_rows(store, table, replaced):

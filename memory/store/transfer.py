@@ -7,9 +7,9 @@ counted and hashed again inside that transaction. When the counts or the
 content hash differ from the source's, the transaction rolls back and the
 target is left as it was.
 
-A NUL or a lone surrogate an older version stored in an agent home is copied as U+FFFD:
-PostgreSQL's text holds no NUL, UTF-8 no lone surrogate, and this version stores neither
-anywhere. The report names each value so changed; the source keeps them as they were.
+A NUL or a lone surrogate an older version stored in an agent home is copied as U+FFFD
+(memory/store/unstorable.py). The report names the values so changed; the source keeps them
+as they were.
 
 Until that transaction commits the target is marked (``MIGRATING_KEY``), so a
 copy cut short is never taken for an empty memory. ``migration_target`` makes a
@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,9 +46,10 @@ from tiermem.memory.store.records import (
     DumpRow,
     DumpTable,
 )
+from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
 
 __all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
-           "migrate", "migration_target", "open_backend", "storable_rows", "storable_text"]
+           "migrate", "migration_target", "open_backend", "storable_rows"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 #: An agent home counts its vector rewrites (``*_vector_generation``, which date its
@@ -59,9 +59,6 @@ STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
                           "passages_vector_generation", "messages_vector_generation",
                           *UNFINISHED_COPY_KEYS})
 BATCH = 5000
-#: What a copy holds in place of a character no store of this version holds.
-REPLACEMENT_CHARACTER = "\ufffd"
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 Progress = Callable[[str, int, int], None]
 
@@ -69,48 +66,36 @@ Progress = Callable[[str, int, int], None]
 @dataclass
 class MigrationReport:
     """What was copied: rows per table, settings, the content hash both sides share, and
-    each value copied with U+FFFD in place of a NUL or a lone surrogate (``replaced``, as
-    ``facts 3 (text)`` or ``setting 'KEY'``)."""
+    the values copied with U+FFFD in place of a NUL or a lone surrogate (``replaced``, said
+    as ``facts 3 (text)`` or ``setting 'KEY'``)."""
 
     rows: dict[str, int] = field(default_factory=dict)
     settings: int = 0
     digest: str = ""
-    replaced: list[str] = field(default_factory=list)
+    replaced: Replaced = field(default_factory=Replaced)
 
 
-def _settings(backend: StorageBackend, replaced: list[str] | None = None
+def _settings(backend: StorageBackend, replaced: Replaced | None = None
               ) -> list[tuple[str, str]]:
     kept = [(k, v) for k, v in backend.settings.items() if k not in STORAGE_KEYS]
     if replaced is None:
         return kept
     for key, value in kept:
-        if _UNSTORABLE.search(key) or _UNSTORABLE.search(value):
-            replaced.append(f"setting {key!r}")
+        if not (is_storable(key) and is_storable(value)):
+            replaced.add("setting", repr(key))
     return [(storable_text(k), storable_text(v)) for k, v in kept]
 
 
-def storable_text(value: str) -> str:
-    """``value`` with U+FFFD in place of each NUL and lone surrogate (module docstring)."""
-    return _UNSTORABLE.sub(REPLACEMENT_CHARACTER, value)
-
-
 def storable_rows(backend: StorageBackend, table: DumpTable,
-                  replaced: list[str] | None) -> Iterator[DumpRow]:
+                  replaced: Replaced | None) -> Iterator[DumpRow]:
     """``table``'s rows, or, given ``replaced``, each as a copy stores it (module docstring),
-    with each value changed named in ``replaced`` by its row's id (its place when it has
+    with each value changed added to ``replaced`` by its row's id (its place when it has
     none) and column."""
     if replaced is None:
         yield from backend.export_rows(table)
         return
     for place, row in enumerate(backend.export_rows(table), start=1):
-        changed = [column for column, value in row.items()
-                   if isinstance(value, str) and _UNSTORABLE.search(value)]
-        if changed:
-            replaced.extend(f"{table} {row.get('id', f'row {place}')} ({column})"
-                            for column in changed)
-            row = {column: storable_text(value) if column in changed else value
-                   for column, value in row.items()}
-        yield row
+        yield replaced.row(table, str(row.get("id", f"row {place}")), row)
 
 
 def _canonical(row: DumpRow) -> bytes:
@@ -118,10 +103,10 @@ def _canonical(row: DumpRow) -> bytes:
                       sort_keys=True, separators=(",", ":")).encode()
 
 
-def content_digest(backend: StorageBackend, replaced: list[str] | None = None
+def content_digest(backend: StorageBackend, replaced: Replaced | None = None
                    ) -> tuple[dict[str, int], int, str]:
     """Rows per table, settings, and a SHA-256 of every row and setting in order; given
-    ``replaced``, of them as a copy stores them, each value changed named in it."""
+    ``replaced``, of them as a copy stores them, each value changed added to it."""
     digest = hashlib.sha256()
     rows: dict[str, int] = {}
     for table in DUMP_TABLES:
@@ -260,7 +245,7 @@ def migrate(source: StorageBackend, target: StorageBackend,
             progress: Progress | None = None) -> MigrationReport:
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
     check_filled(source)
-    replaced: list[str] = []
+    replaced = Replaced()
     counts, settings, digest = content_digest(source, replaced)
     held = held_by(target)
     if held:
@@ -275,12 +260,12 @@ def migrate(source: StorageBackend, target: StorageBackend,
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0
-            for batch in _batches(storable_rows(source, table, []), BATCH):
+            for batch in _batches(storable_rows(source, table, Replaced()), BATCH):
                 target.import_rows(table, batch)
                 done += len(batch)
                 if progress is not None:
                     progress(table, done, counts[table])
-        for key, value in _settings(source, []):
+        for key, value in _settings(source, Replaced()):
             target.settings.set(key, value)
         target.settings.delete(list(UNFINISHED_COPY_KEYS))
         copied, copied_settings, copied_digest = content_digest(target)
