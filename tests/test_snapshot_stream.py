@@ -129,7 +129,7 @@ def _error(snap: Any) -> str:
 
 
 @pytest.mark.parametrize("edit", [
-    lambda s: s["tables"]["facts"][0].update(text="\x00"),
+    lambda s: s["settings"].update(embedder_id="\x00"),
     lambda s: s["tables"]["facts"][0].update(extra=1),
     lambda s: s["tables"]["passages"].append(s["tables"]["passages"][0]),
     lambda s: s["tables"].update(facts=3),

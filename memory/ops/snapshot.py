@@ -13,8 +13,9 @@ no model; without them (or for another embedder), restore re-embeds with the
 embedder given. ``snapshot_text`` gives the same snapshot as its JSON text, the bytes
 ``json.dumps`` gives, a row at a time (``HierarchicalMemory.write_snapshot``, the chat's
 ``/snapshot``), so a memory of any size is written in bounded memory. A NUL or a lone
-surrogate an older version stored, which a restore refuses, is held as U+FFFD, as a migrate
-copies it (memory/store/transfer.py), and a warning names each value so changed.
+surrogate an older version stored is held as U+FFFD, as a migrate copies it
+(memory/store/unstorable.py), and a warning names the values so changed; a restore holds one
+that a snapshot an older version wrote holds the same way, and says so too.
 
 An erasure still owed (a forget asked to erase, killed before the erasure; a
 writer finishes it on opening, so it is seen mostly from a read-only open) is
@@ -148,8 +149,9 @@ def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
 
 
 def _say_replaced(replaced: Replaced) -> None:
-    # As a migrate does (memory/store/transfer.py): a restore refuses a NUL or a lone
-    # surrogate, so a snapshot holding one would be a backup that cannot be used.
+    # As a migrate does (memory/store/transfer.py): the restore of an earlier version
+    # refuses a NUL or a lone surrogate, so a snapshot holding one would be a backup that
+    # version cannot use.
     if replaced:
         _log.warning("the snapshot holds U+FFFD in place of each NUL or lone surrogate an "
                      "older version stored, which no store of this version holds: %s; the "
@@ -310,6 +312,10 @@ def _committed(read: ReadSnapshot, progress: Progress | None) -> None:
     transaction committed, or its database renamed into the home); what is left is
     opening it, and a caller stopped from here on must not say it left the memory as it
     was."""
+    if read.checked.replaced:
+        _log.warning("restored with U+FFFD in place of each NUL or lone surrogate the "
+                     "snapshot holds, which no store of this version holds: %s; the snapshot "
+                     "keeps them as they were", read.checked.replaced)
     if progress is not None:
         rows = sum(read.checked.rows.values())
         progress("committed", rows, rows)

@@ -30,6 +30,7 @@ from tiermem.memory.ops.snapshot_models import (
 )
 from tiermem.memory.ops.snapshot_source import Table
 from tiermem.memory.store.records import tombstone_norm
+from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
 from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.validation import UNIT_TOLERANCE
 
@@ -137,6 +138,11 @@ class SnapshotChecks:
         self.context = {"clock": raw_config.get("clock") if isinstance(raw_config, dict)
                         else None}
         self.header: Snapshot | None = None
+        #: Each value held with U+FFFD in place of a NUL or a lone surrogate, which an older
+        #: version wrote into a snapshot and no store of this version holds.
+        self.replaced = Replaced()
+        if isinstance(data.get("state"), dict):
+            data = {**data, "state": self._storable_state(data["state"])}
         errors: list[Any] = []
         try:
             self.header = Snapshot.model_validate(data, context=self.context)
@@ -172,6 +178,8 @@ class SnapshotChecks:
                                          "msg": "Extra inputs are not permitted"})
             return
         self.order.append(table)
+        if isinstance(value, list):
+            value = Table(iter(value))
         if not isinstance(value, Table):
             try:
                 Tables.model_validate({table: value}, context=self.context)
@@ -187,13 +195,23 @@ class SnapshotChecks:
         for i, raw in enumerate(value.rows):
             count = i + 1
             try:
-                row = model.model_validate(raw, context=self.context)
+                row = model.model_validate(storable_row(table, i, raw, self.replaced),
+                                           context=self.context)
             except ValidationError as exc:
                 found.extend(_slim(e, ("tables", table, i))
                              for e in exc.errors(include_url=False))
                 continue
             self._row(table, i, row)
         self.rows[table] = count
+
+    def _storable_state(self, state: dict[Any, Any]) -> dict[Any, Any]:
+        held = {}
+        for key, value in state.items():
+            if any(isinstance(v, str) and not is_storable(v) for v in (key, value)):
+                self.replaced.add("setting", repr(f"state.{key}"))
+            held[storable_text(key) if isinstance(key, str) else key] = (
+                storable_text(value) if isinstance(value, str) else value)
+        return held
 
     def _first(self, check: str, error: SnapshotError) -> None:
         self._failed.setdefault(check, error)
@@ -274,7 +292,7 @@ class SnapshotChecks:
             raise self._failed["clock"]
         return CheckedSnapshot(config, snapshot.settings, dict(snapshot.state),
                                snapshot.include_vectors, dict(self.rows), self.context,
-                               tuple(self.order))
+                               tuple(self.order), self.replaced)
 
     def _check_across_rows(self, settings: Settings) -> None:
         for table in ROW_MODELS:
@@ -323,6 +341,18 @@ class SnapshotChecks:
         if settings.tick < self._last_tick:
             raise _fail("settings.tick", f"is {settings.tick}, below the history's "
                                          f"{self._last_tick}")
+
+
+def storable_row(table: str, i: int, raw: Any, replaced: Replaced) -> Any:
+    """Row ``i`` of ``table`` as it is restored: a NUL or a lone surrogate an older version
+    wrote held as U+FFFD, as a migrate and a snapshot hold it, each value changed added to
+    ``replaced`` by the row's id (its place when it has none)."""
+    if not isinstance(raw, dict):
+        return raw
+    given = raw.get("id")
+    name = str(given) if isinstance(given, int) and not isinstance(given, bool) else \
+        f"row {i + 1}"
+    return replaced.row(table, name, raw)
 
 
 def _slim(error: Any, place: tuple[Any, ...]) -> dict[str, Any]:

@@ -6,11 +6,13 @@ refused by name, so no key of the JSON ever reaches SQL) and check every
 value against the limits the live API applies (memory/validation.py: text
 size, and the larger size of a stored state value; NUL, valid UTF-8; finite
 numbers; times of dates in the years 1 to 9999; ids within SQLite's
-integers). A time that is no such date as seconds can only be milliseconds
-(older versions stored some): it is divided by 1000, then checked again, and
-stored as seconds. So are a fact's creation and last access on a memory whose
-clock is "wall" (on the default clock they count interactions, and only have
-to be finite and not negative, as its eviction tick does), and the time a
+integers). A NUL or a lone surrogate in a row's text or a state value, which an
+older version could write, never reaches them: it is held as U+FFFD, as a migrate
+copies it (memory/ops/snapshot_checks.py ``storable_row``). A time that is no such
+date as seconds can only be milliseconds (older versions stored some): it is divided
+by 1000, then checked again, and stored as seconds. So are a fact's creation and last
+access on a memory whose clock is "wall" (on the default clock they count interactions,
+and only have to be finite and not negative, as its eviction tick does), and the time a
 passage's metadata says its fact was superseded.
 ``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
 against them, then checks its vectors and what must hold across rows.
@@ -26,7 +28,7 @@ into format 2's shape before these models see it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -40,6 +42,7 @@ from pydantic import (
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.store.records import SUPERSEDED_AT
+from tiermem.memory.store.unstorable import Replaced
 from tiermem.memory.validation import (
     EARLIEST_TIME,
     HASH_PATTERN,
@@ -365,3 +368,5 @@ class CheckedSnapshot:
     context: dict[str, Any]
     #: The tables in the order the snapshot holds them.
     order: tuple[str, ...] = ()
+    #: The values restored with U+FFFD in place of a NUL or a lone surrogate.
+    replaced: Replaced = field(default_factory=Replaced)

@@ -36,7 +36,7 @@ from pydantic import ValidationError
 
 from tiermem.memory.config import MemoryConfig, decode_meta
 from tiermem.memory.errors import NEWER_TIERMEM, InvalidConfigError, SnapshotError
-from tiermem.memory.ops.snapshot_checks import FactNorms, SnapshotChecks
+from tiermem.memory.ops.snapshot_checks import FactNorms, SnapshotChecks, storable_row
 from tiermem.memory.ops.snapshot_models import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -45,6 +45,7 @@ from tiermem.memory.ops.snapshot_models import (
 )
 from tiermem.memory.ops.snapshot_source import DictSource, NotStreamable, Table
 from tiermem.memory.store.records import DumpTable
+from tiermem.memory.store.unstorable import Replaced
 
 # The models live in memory.ops.snapshot_models; callers may import them from here too.
 __all__ = ["ROW_MODELS", "SNAPSHOT_FORMAT", "CheckedSnapshot", "check_snapshot",
@@ -205,7 +206,9 @@ def _rows_again(table: str, rows: Iterator[Any], checked: CheckedSnapshot
     try:
         for i, raw in enumerate(rows):
             try:
-                row = model.model_validate(raw, context=checked.context)
+                # Held as the check held it; the values changed were named then.
+                row = model.model_validate(storable_row(table, i, raw, Replaced()),
+                                           context=checked.context)
                 norm = norms.of(i, row) if table == "facts" else None
             except (ValidationError, SnapshotError):
                 raise _changed() from None

@@ -1,9 +1,9 @@
 """Characters an older version stored that no store of this version holds.
 
 PostgreSQL's text holds no NUL, UTF-8 no lone surrogate, and this version stores neither
-anywhere, yet an agent home an older version wrote may hold them. No command can rewrite
-such a value (none can be typed), so a migrate and a snapshot each hold U+FFFD in place of
-every one, and say which values they changed
+anywhere, yet an agent home an older version wrote, or a snapshot it took, may hold them.
+No command can rewrite such a value (none can be typed), so a migrate, a snapshot and a
+restore each hold U+FFFD in place of every one, and say which values they changed
 (``Replaced``): a count per table and column with the first few ids, so that thousands of
 changed messages make one short line, not one naming each.
 """
