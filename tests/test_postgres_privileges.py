@@ -7,6 +7,7 @@ import re
 import shlex
 import uuid
 from collections.abc import Iterator
+from urllib.parse import quote, urlencode
 
 import psycopg
 import pytest
@@ -118,3 +119,48 @@ def test_an_upgrade_by_a_role_that_only_writes_rows_names_the_owner_to_run_it(
         memory.add_fact("the database runs postgres 16", "durable")
         assert sorted(f.text for f in memory.facts()) == [
             "the database runs postgres 16", "the staging cluster runs in eu-west-1"]
+
+
+#: A password as a user's DSN may hold it: a "/" is written "%2F" in a URL.
+_PASSWORD = "Weak/Secret-42"
+
+
+def _with_password(dsn: str, role: str, form: str) -> str:
+    """``dsn`` connecting as ``role`` with ``_PASSWORD``, as a URL or as key=value pairs."""
+    if form == "key=value":
+        return make_conninfo(dsn, user=role, password=_PASSWORD)
+    parts = conninfo_to_dict(dsn)
+    query = urlencode({k: v for k, v in parts.items()
+                       if k not in ("user", "password", "dbname") and v is not None})
+    return (f"postgresql://{role}:{quote(_PASSWORD, safe='')}@/{quote(parts['dbname'])}"
+            f"?{query}")
+
+
+@pytest.mark.parametrize("form", ["url", "key=value"])
+def test_the_advice_to_run_the_upgrade_as_the_owner_never_shows_the_password(
+        postgres_dsn: str, weak_role: str, capsys: pytest.CaptureFixture[str],
+        form: str) -> None:
+    # The advice gives the DSN back with the owner as its user: never with the password
+    # of the login it was given, in either form a DSN is written.
+    with _open(postgres_dsn, read_only=False) as memory:
+        memory.add_fact("the staging cluster runs in eu-west-1", "durable")
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(f"ALTER ROLE {weak_role} PASSWORD '{_PASSWORD}'")
+        admin.execute(f"GRANT USAGE ON SCHEMA tiermem TO {weak_role}")
+        admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA tiermem"
+                      f" TO {weak_role}")
+    _set_back(postgres_dsn)  # as an older tiermem left it
+    weak = _with_password(postgres_dsn, weak_role, form)
+    with psycopg.connect(weak) as conn:  # the DSN is a working one, the password in it
+        assert conn.info.user == weak_role and conn.info.password == _PASSWORD
+    with pytest.raises(StoreError, match="only their owner may do") as info:
+        _open(weak, read_only=False)
+    assert main(["upgrade", "--agent", "bob", "--store", weak]) == 1
+    said = f"{info.value}\n{capsys.readouterr().err}"
+    assert "only their owner may do" in said.split("\n", 1)[1], said
+    for shown in (_PASSWORD, quote(_PASSWORD, safe="")):
+        assert shown not in said, said
+    advised = re.search(r"run `(tiermem upgrade [^`]*)` once", said)
+    assert advised is not None, said
+    command = shlex.split(advised[1])
+    assert "password" not in conninfo_to_dict(command[command.index("--store") + 1])
