@@ -19,8 +19,15 @@ from tiermem.memory.text.asserted import (
     spurns,
 )
 from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.longer_names import inside_longer_names
 from tiermem.memory.text.mine import kinds_named, kinds_owned, opens_with_mine, same_kind
-from tiermem.memory.text.moves import places_left, places_reached
+from tiermem.memory.text.moves import (
+    left_unsaid,
+    lived_before_moving,
+    places_left,
+    places_reached,
+    says_a_move,
+)
 from tiermem.memory.text.others_clauses import (
     only_the_user,
     others_clauses,
@@ -61,6 +68,8 @@ _GENERIC = frozenset(concepts(
     " mornings evening evenings night nights usually always often sometimes regularly"
     " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
     " pills capsule capsules dose doses attend attends attended named called"))
+#: The concepts of a move, which a word of living shares ("residence").
+_A_MOVE = frozenset(concepts("moved relocated emigrated"))
 #: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
 #: "User attends Lincoln Elementary".
 _SAID_ALIKE = (frozenset(concepts("attend attends go goes")),)
@@ -137,11 +146,12 @@ def says(text: str, fact: str) -> bool:
     on: "I moved from Munich, where I lived, to Berlin"; the place a move leaves is not
     where it went: not "User moved from Berlin", nor when the move is only wished or denied:
     "I might move from Berlin", nor a place said before a move naming none it left but as
-    lived in: "I visited Berlin, then moved" left none), and a statement of someone named
-    ("..., and Ana lives in Berlin", "I visited Anna, who lives in Berlin", "Nobody but me
-    knows Anna uses vim") is theirs; each said to be so, not wished, planned,
-    supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``) unless the fact
-    is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
+    lived in: "I visited Berlin, then moved" left none, and living there is no move from it:
+    "I lived in Berlin", but "... Then I moved to Munich." after it left it), and a
+    statement of someone named ("..., and Ana lives in Berlin", "I visited Anna, who lives
+    in Berlin", "Nobody but me knows Anna uses vim") is theirs; each said to be so, not
+    wished, planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
+    unless the fact is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
     ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
     "he", "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
     the user's, of others ("Everyone I know has a dog named Rex", "Everyone but me ...";
@@ -220,6 +230,13 @@ def says(text: str, fact: str) -> bool:
         said &= of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
         said -= named_otherwise(part, names, left, timed, liked, reached)
+        # "I live in Berlin" or "I lived in Berlin" shares "residence" with "User moved
+        # from Berlin" but says no move from it; "... Then I moved to Munich." after it
+        # left the place lived in.
+        if left and not says_a_move(part):
+            said -= _A_MOVE
+        elif left and left_unsaid(part) and (lived := _lived_before(part, before_this, left)):
+            said |= lived | wanted & _A_MOVE
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
         named_kinds = kinds_named(part)
         said -= {name for name, kind in named_kinds.items()
@@ -277,6 +294,14 @@ def _apposed_name(part: str, before: str) -> set[str]:
     only = _ONLY_MINE.fullmatch(part)
     name = _NAME_LAST.search(before) if only and relation_of(only["relation"]) else None
     return concepts(name.group(1)) if name else set()
+
+
+def _lived_before(part: str, before: str, left: set[str]) -> set[str]:
+    """The places of ``left`` (a fact's) that ``part``, a move naming none it left, left
+    as lived in by the statement ``before`` it: "I lived in Berlin. Then I moved to
+    Munich."; not "I lived in New Berlin. ...", a name inside a longer one."""
+    return (left & lived_before_moving(f"{before} {part}") - lived_before_moving(part)
+            - inside_longer_names(before, left))
 
 
 def _verb_on_it(part: str, verbs: set[str]) -> bool:
