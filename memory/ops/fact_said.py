@@ -139,10 +139,10 @@ def says(text: str, fact: str) -> bool:
     married." after a statement of the user naming only her, and "... I married her in
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
-    is Rex." names no dog of the user's, nor "I like dogs. Mine is a cat named Rex.", a name
-    given to another kind, but "Mine is a mutt named Rex" one, and "Mine is a cat named
-    Rex" a pet Rex), but a clause saying the fact
-    of another name ("I live in Munich") lends none of its words (but a move from it goes
+    is Rex." names no dog of the user's, nor "I saw a dog named Rex.", nor "I like dogs.
+    Mine is a cat named Rex.", a name given to another kind, but "Mine is a mutt named
+    Rex" one, and "Mine is a cat named Rex" a pet Rex), but a clause saying the fact of
+    another name ("I live in Munich") lends none of its words (but a move from it goes
     on: "I moved from Munich, where I lived, to Berlin"; the place a move leaves is not
     where it went: not "User moved from Berlin", nor when the move is only wished or denied:
     "I might move from Berlin", nor a place said before a move naming none it left but as
@@ -241,9 +241,13 @@ def says(text: str, fact: str) -> bool:
         named_kinds = kinds_named(part)
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
-        # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none.
-        said |= {word for name, kind in kinds_owned(part).items()
+        # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
+        # nor "I saw a dog named Rex" the user's dog Rex.
+        owned = kinds_owned(own_part)
+        said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
+        if of_user:
+            said -= named_kinds.keys() - owned.keys()
         said |= _apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):

@@ -49,9 +49,10 @@ def opens_with_mine(statement: str, before: str = "") -> bool:
 
 
 #: A name given to one of a kind: "a cat named Rex", "My cat is called Rex", "User's dog is
-#: named Rex".
-_NAMED_KIND = re.compile(r"\b(?i:an?|the|my|our|user['’]s)\s+(?:[a-z]+\s+)?(?!(?:is|was)\b)"
-                         r"(?P<kind>[a-z]+)\s+(?:(?i:is|was)\s+)?(?:named|called)\s+"
+#: named Rex", "a dog that is named Rex".
+_NAMED_KIND = re.compile(r"\b(?i:an?|the|my|our|user['’]s)\s+(?:[a-z]+\s+)?"
+                         r"(?!(?:is|was|that|which|who)\b)(?P<kind>[a-z]+)\s+"
+                         r"(?:(?:that|which|who)\s+)?(?:(?i:is|was)\s+)?(?:named|called)\s+"
                          r"(?P<name>[A-Z][\w'’-]*)")
 
 
@@ -63,10 +64,11 @@ def kinds_named(text: str) -> dict[str, str]:
 
 
 #: The user's own, said before a name given to a kind: "my", "mine is", "I have", "we
-#: adopted"; not "I know a guy with" nor "I saw".
+#: adopted", "I alone has" (``only_the_user``'s "Nobody but me has"); not "I know a guy
+#: with" nor "I saw".
 _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve)?\s+"
-                    r"(?:also\s+|just\s+)?(?:have|had|got|own|owned|adopted|rescued|keep"
-                    r"|kept|bought)\b", re.IGNORECASE)
+                    r"(?:also\s+|just\s+|alone\s+)?(?:have|has|had|got|own|owned|adopted"
+                    r"|rescued|keep|kept|bought)\b", re.IGNORECASE)
 
 
 def kinds_owned(text: str) -> dict[str, str]:
