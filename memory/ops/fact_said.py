@@ -30,6 +30,7 @@ from tiermem.memory.text.moves import (
 )
 from tiermem.memory.text.others_clauses import (
     only_the_user,
+    opens_as_the_user,
     others_clauses,
     without_others_clauses,
 )
@@ -108,6 +109,9 @@ def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
     question or of someone else; ``read`` gives them (``asserted_concepts``: only those
     of its parts that say it is so)."""
     own = owner_of(sentence)
+    if own is None and opens_as_the_user(sentence):
+        # "As someone who uses vim daily" is the user's, not "Tom uses vim".
+        own = Owner(user=True, words=frozenset(re.findall(r"[\w'’-]+", sentence.casefold())))
     if own is not None and not own.user and is_others(own.name or ""):
         # "Everyone has a dog, mine is Rex": others, no one named Everyone; ``read``
         # tells what of it is the user's.
@@ -149,7 +153,9 @@ def says(text: str, fact: str) -> bool:
     lived in: "I visited Berlin, then moved" left none, and living there is no move from it:
     "I lived in Berlin", but "... Then I moved to Munich." after it left it), and a
     statement of someone named ("..., and Ana lives in Berlin", "I visited Anna, who lives
-    in Berlin", "Nobody but me knows Anna uses vim") is theirs; each said to be so, not
+    in Berlin", "Nobody but me knows Anna uses vim", also of a fact of Tom's: "Nobody but
+    me and Tom knows Anna uses vim") is theirs, and "As someone who uses vim, ..." the
+    user's; each said to be so, not
     wished, planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
     unless the fact is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
     ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
@@ -190,6 +196,8 @@ def says(text: str, fact: str) -> bool:
     # "We" after a name is the user and them, of a fact tying the user to someone.
     of_user = whose is not None and whose.user and not whose.relations
     tied = of_user and not alone
+    # The one named a fact of someone else is of ("Tom" of "Tom uses vim").
+    named_subject = concepts(whose.name) if whose and not whose.user and whose.name else set()
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
                    moving=a_move_of_its_own(fact), leaving=bool(left))
@@ -208,8 +216,9 @@ def says(text: str, fact: str) -> bool:
     for opens_sentence, part in parts:
         # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
         # "Nobody except me uses vim" says it of the user alone.
-        own_part = only_the_user(without_others_clauses(part, own=wanted)
-                                 if of_user else part)
+        # "Nobody but me and Tom knows Anna uses vim" is Anna's, not "Tom uses vim".
+        own_part = only_the_user(without_others_clauses(part, own=wanted | named_subject)
+                                 if of_user or named_subject else part)
         said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part
         if said is None or spurns(part, fact):

@@ -9,7 +9,8 @@ company that I work at"), of the fact's own thing ("My dog, who is named Rex") o
 one named before it ("That is why I use vim", "I love it, that is why ...") stays.
 
 "Nobody except me uses vim" names others only to leave them out: it says the user alone
-uses vim, as "Only I use vim" does (``only_the_user``). Pure functions over strings.
+uses vim, as "Only I use vim" does (``only_the_user``), and "As someone who uses vim,
+..." is the user's own (``opens_as_the_user``). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from collections.abc import Set
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["is_no_one_but_me", "only_the_user", "others_clauses", "without_others_clauses"]
+__all__ = ["is_no_one_but_me", "only_the_user", "opens_as_the_user", "others_clauses",
+           "without_others_clauses"]
 
 #: "who" or "that" opening a clause about the one named before it, and the word after.
 _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
@@ -120,6 +122,17 @@ def only_the_user(text: str) -> str:
     user says they are as the one they are: "I'm someone who uses vim" as "I'm one who
     uses vim"."""
     return _USER_AS_SOMEONE.sub(r"\1one", _NO_ONE_BUT_ME.sub("I alone", text))
+
+
+#: A lead-in that is the user: "As someone who", "Being a person who".
+_USER_LEAD_IN = re.compile(r"^\s*(?:as|being)\s+(?:a|an|someone|somebody|one)\b"
+                           r"(?:\s+[\w'’-]+){0,2}?\s+who\b", re.IGNORECASE)
+
+
+def opens_as_the_user(text: str) -> bool:
+    """Whether ``text`` opens with a lead-in that is the user ("As someone who uses vim
+    daily"): what it says is the user's, though it names no one."""
+    return _USER_LEAD_IN.match(text) is not None
 
 
 def is_no_one_but_me(text: str) -> bool:
