@@ -19,7 +19,7 @@ from tiermem.memory.store.postgres.connection import public_dsn
 from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
-from tiermem.memory.store.records import Message, Passage, RowFilter
+from tiermem.memory.store.records import Passage, RowFilter
 
 DIM = 16
 
@@ -174,13 +174,16 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_rows(
     postgres_schema_at_version(monkeypatch, 1)
     backend = PostgresBackend(postgres_dsn, "old")
     try:
+        # Written in SQL, as that release wrote them: today's append reads columns
+        # (forgotten_at) its schema lacks.
+        rows = ([(1, f"the harbour crane {i}") for i in range(40)]
+                + [(2, f"kelp {i}") for i in range(20)])
         with backend.transaction():
-            backend.messages.append_many([
-                Message(turn=1, role="user", content=f"the harbour crane {i}", created_at=1.0)
-                for i in range(40)])
-            backend.messages.append_many([
-                Message(turn=2, role="user", content=f"kelp {i}", created_at=1.0)
-                for i in range(20)])
+            for new_id, (turn, content) in enumerate(rows, start=1):
+                backend.conn.execute(
+                    "INSERT INTO tiermem.messages (agent_id, id, turn, role, content,"
+                    " created_at) VALUES (%s, %s, %s, 'user', %s, 1.0)",
+                    (backend.agent_id, new_id, turn, content))
     finally:
         backend.close()
     monkeypatch.undo()
