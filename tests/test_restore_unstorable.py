@@ -21,6 +21,7 @@ from snapshot_helpers import facts_of, restore, row_index, small_snapshot
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.snapshot import read_snapshot
 
@@ -88,3 +89,30 @@ def test_a_snapshot_of_storable_text_restores_saying_nothing(
     with caplog.at_level(logging.WARNING, logger="tiermem"), restore(small_snapshot()):
         pass
     assert caplog.records == []
+
+
+@pytest.mark.parametrize("as_file", [False, True])
+def test_state_keys_that_would_merge_into_one_are_refused_by_name(
+        tmp_path: Path, as_file: bool) -> None:
+    # "note\0" and "note\ud800" are two keys in the file, but one once each is held as
+    # U+FFFD: taking both would keep one value and silently drop the other.
+    snap = small_snapshot()
+    snap["state"]["note\x00"] = json.dumps({"text": "first"})
+    snap["state"]["note\ud800"] = json.dumps({"text": "second"})
+    source: Any = snap
+    if as_file:
+        source = tmp_path / "old.json"
+        source.write_text(json.dumps(snap), encoding="utf-8")
+    with pytest.raises(SnapshotError) as refused:
+        read_snapshot(source)
+    assert "'note\\x00' and 'note\\ud800'" in str(refused.value)
+    assert "rename or remove one of them" in str(refused.value)
+    assert refused.value.fields == ("state.note\ufffd",)
+
+
+def test_a_key_already_holding_u_fffd_and_one_that_would_are_refused() -> None:
+    snap = small_snapshot()
+    snap["state"]["note\ufffd"] = json.dumps({"text": "first"})
+    snap["state"]["note\x00"] = json.dumps({"text": "second"})
+    with pytest.raises(SnapshotError, match="'note\ufffd' and 'note\\\\x00'"):
+        read_snapshot(snap)

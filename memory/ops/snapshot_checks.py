@@ -141,6 +141,7 @@ class SnapshotChecks:
         #: Each value held with U+FFFD in place of a NUL or a lone surrogate, which an older
         #: version wrote into a snapshot and no store of this version holds.
         self.replaced = Replaced()
+        self._failed: dict[str, SnapshotError] = {}
         if isinstance(data.get("state"), dict):
             data = {**data, "state": self._storable_state(data["state"])}
         errors: list[Any] = []
@@ -157,7 +158,6 @@ class SnapshotChecks:
         self.rows = dict.fromkeys(ROW_MODELS, 0)
         self.order: list[str] = []
         self._ids = {table: array("q") for table in ROW_MODELS}
-        self._failed: dict[str, SnapshotError] = {}
         self._norms = FactNorms()
         self._norm_hashes: dict[str, int] = {}
         self._fact_passages: list[tuple[int, int | None, bool]] = []
@@ -206,11 +206,16 @@ class SnapshotChecks:
 
     def _storable_state(self, state: dict[Any, Any]) -> dict[Any, Any]:
         held = {}
+        given: dict[Any, Any] = {}
         for key, value in state.items():
             if any(isinstance(v, str) and not is_storable(v) for v in (key, value)):
                 self.replaced.add("setting", repr(f"state.{key}"))
-            held[storable_text(key) if isinstance(key, str) else key] = (
-                storable_text(value) if isinstance(value, str) else value)
+            storable = storable_text(key) if isinstance(key, str) else key
+            if storable in given:
+                # One value would silently take the other's place.
+                self._first("state keys", _merged_keys(given[storable], key, storable))
+            given.setdefault(storable, key)
+            held[storable] = storable_text(value) if isinstance(value, str) else value
         return held
 
     def _first(self, check: str, error: SnapshotError) -> None:
@@ -277,6 +282,8 @@ class SnapshotChecks:
         errors.extend(self._extra_errors)
         if errors or self.header is None:
             raise _snapshot_error(errors)
+        if "state keys" in self._failed:
+            raise self._failed["state keys"]
         snapshot = self.header
         try:
             config = MemoryConfig.parse(snapshot.config)
@@ -341,6 +348,15 @@ class SnapshotChecks:
         if settings.tick < self._last_tick:
             raise _fail("settings.tick", f"is {settings.tick}, below the history's "
                                          f"{self._last_tick}")
+
+
+def _merged_keys(first: str, second: str, storable: str) -> SnapshotError:
+    where = f"state.{storable}"
+    return SnapshotError(
+        f"invalid snapshot: state keys {first!r} and {second!r} are both {storable!r} once "
+        f"U+FFFD is held in place of each NUL or lone surrogate, which no store of this "
+        f"version holds, so one value would be lost: rename or remove one of them in the "
+        f"snapshot file and restore it again", (where,))
 
 
 def storable_row(table: str, i: int, raw: Any, replaced: Replaced) -> Any:
