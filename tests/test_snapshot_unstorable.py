@@ -18,7 +18,11 @@ from unstorable_helpers import edit_messages, home_with_nuls
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.snapshot import snapshot_text
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.transfer import held_by, migrate
 from tiermem.memory.store.unstorable import Replaced
 
 NAMED = ("the snapshot holds U+FFFD in place of each NUL or lone surrogate an older version "
@@ -98,3 +102,40 @@ def test_thousands_of_values_changed_make_one_short_line() -> None:
         replaced.add("messages", str(message), "content")
     replaced.add("setting", repr("state.summary"))
     assert str(replaced) == "messages 1, 2, 3 and 4,997 more (content), setting 'state.summary'"
+
+
+def _home_with_merging_state_keys(home: Path) -> None:
+    """A home holding state keys "note\\0" and "note\\ufffd", as an older version could:
+    two keys, one once the NUL is held as U+FFFD."""
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes tea", "durable")
+        with memory.store.transaction():
+            for key, text in (("state.note\x00", "first"), ("state.note\ufffd", "second")):
+                memory.store.execute("INSERT INTO meta(key, value) VALUES (?, ?)",
+                                     (key, json.dumps({"text": text})))
+
+
+def test_a_snapshot_that_would_lose_one_of_two_state_keys_is_refused_by_name(
+        tmp_path: Path) -> None:
+    _home_with_merging_state_keys(tmp_path / "home")
+    with HierarchicalMemory(tmp_path / "home", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(StoreError) as refused:
+            memory.snapshot()
+        assert "'state.note\\x00' and 'state.note\ufffd'" in str(refused.value)
+        assert "delete one of them" in str(refused.value)
+        with pytest.raises(StoreError, match=r"'state\.note\\x00' and"):
+            "".join(snapshot_text(memory))
+
+
+def test_a_copy_that_would_lose_one_of_two_state_keys_is_refused_by_name(
+        tmp_path: Path) -> None:
+    _home_with_merging_state_keys(tmp_path / "home")
+    source, target = SQLiteStore(tmp_path / "home"), SQLiteStore(None)
+    try:
+        with pytest.raises(StoreError) as refused:
+            migrate(source, target)
+        assert "'state.note\\x00' and 'state.note\ufffd'" in str(refused.value)
+        assert held_by(target) == ()
+    finally:
+        source.close()
+        target.close()

@@ -85,7 +85,13 @@ from tiermem.memory.store.records import (
 )
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.transfer import held_by, storable_rows
-from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
+from tiermem.memory.store.unstorable import (
+    Replaced,
+    is_storable,
+    merged_keys,
+    merged_settings_error,
+    storable_text,
+)
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
@@ -180,7 +186,11 @@ def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: Replaced
         settings["erase_pending"] = owed
     # What the layers above keep with set_state (the agent's context and summary).
     state: dict[str, str] = {}
-    for setting, text in store.settings.items("state."):
+    state_settings = store.settings.items("state.")
+    merged = merged_keys(setting for setting, _ in state_settings)
+    if merged is not None:
+        raise merged_settings_error(*merged, "a snapshot")
+    for setting, text in state_settings:
         if not (is_storable(setting) and is_storable(text)):
             replaced.add("setting", repr(setting))
         state[storable_text(setting.removeprefix("state."))] = storable_text(text)

@@ -30,7 +30,12 @@ from tiermem.memory.ops.snapshot_models import (
 )
 from tiermem.memory.ops.snapshot_source import Table
 from tiermem.memory.store.records import tombstone_norm
-from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
+from tiermem.memory.store.unstorable import (
+    Replaced,
+    is_storable,
+    merged_keys,
+    storable_text,
+)
 from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.validation import UNIT_TOLERANCE
 
@@ -205,17 +210,16 @@ class SnapshotChecks:
         self.rows[table] = count
 
     def _storable_state(self, state: dict[Any, Any]) -> dict[Any, Any]:
+        merged = merged_keys(key for key in state if isinstance(key, str))
+        if merged is not None:
+            # One value would silently take the other's place.
+            self._first("state keys", _merged_keys(*merged))
         held = {}
-        given: dict[Any, Any] = {}
         for key, value in state.items():
             if any(isinstance(v, str) and not is_storable(v) for v in (key, value)):
                 self.replaced.add("setting", repr(f"state.{key}"))
-            storable = storable_text(key) if isinstance(key, str) else key
-            if storable in given:
-                # One value would silently take the other's place.
-                self._first("state keys", _merged_keys(given[storable], key, storable))
-            given.setdefault(storable, key)
-            held[storable] = storable_text(value) if isinstance(value, str) else value
+            held[storable_text(key) if isinstance(key, str) else key] = (
+                storable_text(value) if isinstance(value, str) else value)
         return held
 
     def _first(self, check: str, error: SnapshotError) -> None:
@@ -350,7 +354,8 @@ class SnapshotChecks:
                                          f"{self._last_tick}")
 
 
-def _merged_keys(first: str, second: str, storable: str) -> SnapshotError:
+def _merged_keys(first: str, second: str) -> SnapshotError:
+    storable = storable_text(first)
     where = f"state.{storable}"
     return SnapshotError(
         f"invalid snapshot: state keys {first!r} and {second!r} are both {storable!r} once "

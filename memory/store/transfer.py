@@ -46,7 +46,13 @@ from tiermem.memory.store.records import (
     DumpRow,
     DumpTable,
 )
-from tiermem.memory.store.unstorable import Replaced, is_storable, storable_text
+from tiermem.memory.store.unstorable import (
+    Replaced,
+    is_storable,
+    merged_keys,
+    merged_settings_error,
+    storable_text,
+)
 
 __all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
            "migrate", "migration_target", "open_backend", "storable_rows"]
@@ -80,6 +86,9 @@ def _settings(backend: StorageBackend, replaced: Replaced | None = None
     kept = [(k, v) for k, v in backend.settings.items() if k not in STORAGE_KEYS]
     if replaced is None:
         return kept
+    merged = merged_keys(key for key, _ in kept)
+    if merged is not None:
+        raise merged_settings_error(*merged, "a copy")
     for key, value in kept:
         if not (is_storable(key) and is_storable(value)):
             replaced.add("setting", repr(key))

@@ -11,9 +11,13 @@ changed messages make one short line, not one naming each.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["REPLACEMENT_CHARACTER", "Replaced", "is_storable", "storable_text"]
+from tiermem.memory.errors import StoreError
+
+__all__ = ["REPLACEMENT_CHARACTER", "Replaced", "is_storable", "merged_keys",
+           "merged_settings_error", "storable_text"]
 
 #: What is held in place of a character no store of this version holds.
 REPLACEMENT_CHARACTER = "\ufffd"
@@ -30,6 +34,30 @@ def storable_text(value: str) -> str:
 def is_storable(value: str) -> bool:
     """Whether ``value`` holds no NUL and no lone surrogate."""
     return _UNSTORABLE.search(value) is None
+
+
+def merged_keys(keys: Iterable[str]) -> tuple[str, str] | None:
+    """The first two of ``keys`` that are one key once each NUL and lone surrogate is held
+    as U+FFFD (``"a\\0"`` and ``"a\\ud800"``), or None: holding both would keep one value
+    and lose the other."""
+    seen: dict[str, str] = {}
+    for key in keys:
+        held = storable_text(key)
+        if held in seen:
+            return seen[held], key
+        seen[held] = key
+    return None
+
+
+def merged_settings_error(first: str, second: str, what: str) -> StoreError:
+    """The refusal of ``what`` (``"a snapshot"``, ``"a copy"``) of a memory holding the
+    settings ``first`` and ``second`` (``merged_keys``)."""
+    return StoreError(
+        f"cannot take {what}: the memory holds the settings {first!r} and {second!r}, an "
+        f"older version stored them, and they are one key, {storable_text(first)!r}, once "
+        f"U+FFFD is held in place of each NUL or lone surrogate, which no store of this "
+        f"version holds, so one value would be lost: delete one of them from the meta "
+        f"table of the agent home's memory.sqlite3 (sqlite3), then run this again")
 
 
 class Replaced:
