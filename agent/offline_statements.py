@@ -38,6 +38,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.referents import named_for_it
+from tiermem.memory.text.regradings import regraded
 from tiermem.memory.text.resumptions import (
     at_the_time_said,
     brought_back_with,
@@ -157,7 +158,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 for old in held()):
             # "I'm not vegan, I'm vegetarian": read whole, the denial ends nothing held
             # and the fact it denies stays beside it.
-            return parts
+            return regraded(parts)
         return [sentence]
 
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
