@@ -30,9 +30,9 @@ What such a statement then changes among the facts held is memory/text/updates.p
 - or a plain statement, returned as it is.
 
 ``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
-that a retraction joined to another statement ("I'm not vegetarian anymore, I eat fish now")
-can be read alone. How a stored compound fact splits into its statements is
-memory/text/clauses.py's.
+that a retraction joined to another statement ("I'm not vegetarian anymore, I eat fish now",
+"... anymore but I eat fish now") can be read alone. How a stored compound fact splits into
+its statements is memory/text/clauses.py's.
 """
 
 from __future__ import annotations
@@ -213,9 +213,10 @@ _NOT_THIS_BUT = re.compile(
 #: a hyphen with none joins words ("well-known").
 _DASH = r"\s[-–—]|(?<=\w)[–—]"
 #: Where a clause of the speaker's own opens after another: a comma, semicolon or dash
-#: ("and", "but" or "so" may follow), then "I", "I'm", "my" or "we".
+#: ("and", "but" or "so" may follow), or a bare "but", then "I", "I'm", "my" or "we".
 _OWN_CLAUSE = re.compile(
-    rf"\s*(?:[,;]|{_DASH})\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
+    rf"(?:\s*(?:[,;]|{_DASH})\s*(?:(?:and|but|so)\s+)?|\s+but\s+)"
+    rf"(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
 
 
 #: A clause that only points back to the one before it ("..., my wife does", "..., we
