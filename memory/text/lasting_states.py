@@ -17,7 +17,7 @@ import re
 
 from tiermem.memory.text.slots import ATTRIBUTE
 
-__all__ = ["DIETS", "diet_changed", "lasting_beside_state"]
+__all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state"]
 
 #: Diets that say what one eats of animals, of which one holds at a time: "User is
 #: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
@@ -67,3 +67,22 @@ def lasting_beside_state(new: str, old: str, of_a_person: bool) -> bool:
     if not of_a_person:
         kinds = [kind if kind == 0 else None for kind in kinds]
     return kinds[0] != kinds[1]
+
+
+#: Being without work, which a job held ends and which ends a job held.
+_WITHOUT_WORK = frozenset({"unemployed", "retired"})
+#: A job said with a verb ("User's brother works at Acme", "User works as a nurse").
+_WORKS = re.compile(r"^(?P<subject>.+?)\s+works?\s+(?:at|for|as|in)\b", re.IGNORECASE)
+
+
+def job_changed(new: str, old: str) -> bool:
+    """Whether one of ``new`` and ``old`` says a subject is without work and the other
+    that it works somewhere: "User's brother is unemployed now" ends "... works at Acme",
+    and "... works at Acme now" ends "... is unemployed"; kept, core would hold both."""
+    for without, job in ((new, old), (old, new)):
+        state, works = ATTRIBUTE.match(without.strip().rstrip(".!")), _WORKS.match(job.strip())
+        if (state is not None and works is not None
+                and state["value"].strip().casefold() in _WITHOUT_WORK
+                and state["subject"].casefold() == works["subject"].casefold()):
+            return True
+    return False

@@ -92,7 +92,7 @@ from tiermem.memory.text.identifiers import (
 )
 from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
-from tiermem.memory.text.lasting_states import diet_changed, lasting_beside_state
+from tiermem.memory.text.lasting_states import diet_changed, job_changed, lasting_beside_state
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
@@ -258,7 +258,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return False
     if _negation_of(new, old) or moved_from(new, old):
         return True
-    if change is not None and diet_changed(new, old):
+    if change is not None and (diet_changed(new, old) or job_changed(new, old)):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
