@@ -58,7 +58,7 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.sentences import chunk_text, split_sentences
-from tiermem.memory.text.statements import forgets_the_last, keeps_the_last
+from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import read_statement
 
@@ -104,6 +104,42 @@ MAX_QUERY_CHARS = 500
 #: Tools whose plain-text result says what they stored.
 _STORING_TOOLS = frozenset({"core_memory_append", "core_memory_replace",
                             "archival_memory_insert"})
+
+
+def _retired_this_turn(messages: list[dict[str, Any]]) -> list[str]:
+    """The facts the calls since the user's message retired without an error."""
+    start = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    failed = {m.get("tool_call_id") for m in messages[start + 1:]
+              if m["role"] == "tool" and (m.get("content") or "").startswith("Error:")}
+    retired = []
+    for message in messages[start + 1:]:
+        for call in message.get("tool_calls") or []:
+            if call["function"]["name"] != "core_memory_replace" or call["id"] in failed:
+                continue
+            try:
+                arguments = json.loads(call["function"].get("arguments") or "{}")
+            except ValueError:
+                continue
+            if not arguments.get("new_content") and arguments.get("old_content"):
+                retired.append(str(arguments["old_content"]))
+    return retired
+
+
+def _kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> list[str]:
+    """For a request to forget, where what it retired still is: archival keeps a retired
+    fact as a past one, which a user asking to forget private data must be told, with the
+    way to remove it for good."""
+    if not any(as_news(s) is None for s in split_sentences(user_text)):
+        return []
+    retired = _retired_this_turn(messages)
+    if len(retired) == 1:
+        return [f'(offline) I keep "{retired[0]}" in archival as a past fact; to remove it '
+                f"for good: /forget {retired[0]} in the chat, or tiermem forget."]
+    if retired:
+        quoted = "; ".join(f'"{fact}"' for fact in retired)
+        return [f"(offline) I keep {quoted} in archival as past facts; to remove one for "
+                "good: /forget TEXT in the chat, or tiermem forget."]
+    return []
 
 
 def _question_text(text: str) -> str:
@@ -278,6 +314,7 @@ class OfflinePolicy:
         if errors:
             parts.append("Could not store everything: " + " ".join(errors))
         parts += correction_notes(messages, user_text)
+        parts += _kept_in_archival_note(messages, user_text)
         if any(_REMINDER.match(s) for s in split_sentences(user_text)):
             parts.append(REMINDER_NOTE)
         elif any(_CALL_BACK.match(s) and asks_a_call(s) for s in split_sentences(user_text)):

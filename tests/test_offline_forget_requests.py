@@ -102,3 +102,24 @@ def test_a_request_to_forget_what_core_does_not_hold_stores_nothing(
     reply = _chat(memory, request_text)[0]
     assert list(_core(memory)) == []
     assert reply == "(offline) Nothing in core memory matched that, so nothing changed."
+
+
+@pytest.mark.parametrize("said", [("My locker code is 1234.", "Forget my locker code."),
+                                  ("My locker code is 1234.", "Forget that.")])
+def test_a_forget_request_says_the_fact_stays_in_archival_and_how_to_remove_it(
+        memory: HierarchicalMemory, said: tuple[str, str]) -> None:
+    # Retired, not removed: a user asking to forget private data is told so, with the way
+    # to remove it for good, which then works as told.
+    reply = _chat(memory, *said)[-1]
+    note = [line for line in reply.splitlines() if "archival as a past fact" in line]
+    assert note == ['(offline) I keep "User\'s locker code is 1234" in archival as a past '
+                    "fact; to remove it for good: /forget User's locker code is 1234 in the "
+                    "chat, or tiermem forget."]
+    assert memory.forget("User's locker code is 1234").outcome == "matched"
+    assert not memory.archival_search("locker code")
+
+
+def test_a_retraction_that_asks_no_forgetting_adds_no_archival_note(
+        memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I work at Acme.", "I no longer work at Acme.")[-1]
+    assert "archival as a past fact" not in reply
