@@ -155,6 +155,7 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
             "total": evictions,
             "per_interaction": evictions / interactions if interactions else None,
             "recent_per_interaction": recent_evictions,
+            "retirements": store.history.retirements(),
         },
         "promotions": {
             "total": promotions,

@@ -214,7 +214,9 @@ class FactLifecycle:
         Searches still find it, marked with when it stopped being current; it is not
         promoted back by search hits, only by being stated again (``reassert``).
         """
-        self._to_archival(fact)
+        # Not an eviction: the fact left core for being untrue, not for room, and counted
+        # so it would read as pressure on a core that is nearly empty.
+        self._to_archival(fact, evicted=False)
         assert fact.passage_id is not None  # _to_archival gave it one
         self.archival.update_metadata(fact.passage_id, {SUPERSEDED_AT: self.clock.now()})
         self.journal.record("retire", fact, "superseded: no longer current")
@@ -226,7 +228,7 @@ class FactLifecycle:
         passage = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
         return passage is not None and SUPERSEDED_AT in passage.metadata
 
-    def _to_archival(self, fact: Fact, norm: str | None = None) -> None:
+    def _to_archival(self, fact: Fact, norm: str | None = None, evicted: bool = True) -> None:
         now = self.clock.now()
         if fact.passage_id is None:
             fact.passage_id = self.archival.insert(
@@ -238,8 +240,9 @@ class FactLifecycle:
             self.archival.replace_text(fact.passage_id, archived_text(fact.text))
         fact.tier = "archival"
         fact.evicted_at, fact.evicted_tick = now, float(self.clock.tick)
-        fact.evictions += 1
-        self.journal.totals["evictions"] += 1
+        if evicted:
+            fact.evictions += 1
+            self.journal.totals["evictions"] += 1
         fact.cycles += fact.promotions > 0
         fact.hits_since_eviction = 0
         self.core.save(fact, norm)

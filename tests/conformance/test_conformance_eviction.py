@@ -47,7 +47,8 @@ def test_every_evicted_fact_is_searchable_in_archival(backend: Backend) -> None:
         evicted = [f for f in m.facts() if f.tier == "archival"]
         assert len(evicted) == 9
         for fact in evicted:
-            assert fact.evictions == 1 and fact.evicted_at is not None
+            # The retired one was not evicted for room (test_conformance_retirements.py).
+            assert fact.evictions == (fact.text != texts[-1]) and fact.evicted_at is not None
             hits = [h for h in m.archival_search(fact.text, k=10).hits if h.fact_id == fact.id]
             assert len(hits) == 1, fact.text
             hit = hits[0]

@@ -281,6 +281,10 @@ class HistoryStore(Protocol):
         """How many evict events concern a fact that is durable now."""
         ...
 
+    def retirements(self) -> int:
+        """How many retire events there are: facts moved to archival as no longer true."""
+        ...
+
 
 class ForgetStore(Protocol):
     """Tombstones (the contract's rules), the audit of forget requests, and the hashes of the

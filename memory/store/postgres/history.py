@@ -98,6 +98,10 @@ class PgHistory:
             "ON f.agent_id = e.agent_id AND f.id = e.fact_id "
             "WHERE e.agent_id = %s AND e.kind = 'evict' AND f.durability = 'durable'"))
 
+    def retirements(self) -> int:
+        return int(self.scope.value(
+            "SELECT count(*) FROM tiermem.events WHERE agent_id = %s AND kind = 'retire'"))
+
 
 class PgSettings:
     """memory.store.contract.SettingsStore over ``tiermem.settings``."""

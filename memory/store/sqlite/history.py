@@ -84,6 +84,10 @@ class SQLiteHistory:
             "SELECT count(*) FROM events e JOIN facts f ON f.id = e.fact_id"
             " WHERE e.kind = 'evict' AND f.durability = 'durable'").fetchone()[0])
 
+    def retirements(self) -> int:
+        return int(self.store.execute(
+            "SELECT count(*) FROM events WHERE kind = 'retire'").fetchone()[0])
+
 
 class SQLiteSettings:
     """memory.store.contract.SettingsStore over the ``meta`` table."""

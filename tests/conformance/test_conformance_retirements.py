@@ -1,0 +1,23 @@
+"""Retirements: a fact moved to archival as no longer true is counted apart from the
+evictions that made room in core, so a nearly empty core shows no eviction pressure."""
+
+from __future__ import annotations
+
+from backends import Backend
+
+
+def test_a_retired_fact_counts_as_a_retirement_not_an_eviction(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts", policy="lru") as m:
+        m.add_fact("User lives in Lisbon", "durable")
+        m.replace_in_core("User lives in Lisbon", "")  # "I moved", "Forget that."
+        m.add_fact("User works at Acme", "durable")
+        m.replace_in_core("User works at Acme", "")
+        report = m.diagnostics()
+        assert report["evictions"]["total"] == 0
+        assert report["evictions"]["retirements"] == 2
+        assert m.totals["evictions"] == 0
+        # A fact pushed out for room is still an eviction, beside the retirements.
+        for text in ("basil note", "cedar note", "dune note"):
+            m.add_fact(text, "durable")
+        report = m.diagnostics()
+        assert (report["evictions"]["total"], report["evictions"]["retirements"]) == (1, 2)
