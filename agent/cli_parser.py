@@ -279,6 +279,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """``argv`` parsed; a mistake is reported with the usage of the command it was made
     in (argparse reports unknown options with the top-level usage), and exits 2."""
     parser = build_parser()
+    if argv and argv[0] in _READ_IN_CHAT:
+        slash = _READ_IN_CHAT[argv[0]]
+        parser.error(f"no command {argv[0]!r}: memory is read in `tiermem chat --agent NAME`, "
+                     f"with {' or '.join(slash)} (piped too: echo '{slash[0]}' | tiermem chat "
+                     f"--agent NAME); `tiermem --help` lists the commands")
     args, extra = parser.parse_known_args(argv)
     command = _subcommand(parser, args.command)
     if extra:
@@ -297,6 +302,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         command.error("name the benchmark to run: `tiermem eval locomo` (`tiermem eval "
                       "locomo --help` lists its options)")
     return args
+
+
+#: Words taken for commands that read memory, which only the chat's slash commands do.
+_READ_IN_CHAT = {"core": ("/core",), "archival": ("/archival QUERY",),
+                 "recall": ("/recall QUERY",), "search": ("/archival QUERY", "/recall QUERY")}
 
 
 def _subcommand(parser: argparse.ArgumentParser | None,

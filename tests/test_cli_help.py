@@ -156,3 +156,17 @@ def test_the_skill_card_names_every_tool_the_model_is_given() -> None:
     named = set(re.findall(r"`([a-z_]+)`", listed))
     given = {schema["function"]["name"] for schema in memory_toolbox().schemas()}
     assert named == given
+
+
+@pytest.mark.parametrize(("command", "slash"), [("core", "/core"),
+                                                ("search", "/archival QUERY or /recall QUERY")])
+def test_a_command_that_would_read_memory_points_to_the_chat(
+        capsys: pytest.CaptureFixture[str], command: str, slash: str) -> None:
+    # No command reads core or searches outside the chat: argparse's bare "invalid choice"
+    # left the user guessing where that is.
+    with pytest.raises(SystemExit) as stopped:
+        cli.run([command, "x"])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith(f"tiermem: error: no command '{command}': memory is read in "
+                           f"`tiermem chat --agent NAME`, with {slash} (piped too: echo '")
