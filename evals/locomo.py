@@ -244,7 +244,10 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
         elif path.is_file():
             files.append(path)
         else:
-            raise DataError(f"no LoCoMo data at {path}")
+            raise DataError(f"no LoCoMo data at {path}: --data takes LoCoMo JSON files or "
+                            "folders of them (one conversation per file, or the released "
+                            "locomo10.json, in the data folder of "
+                            "https://github.com/snap-research/locomo)")
     # A file named twice (itself and in its directory) is read once.
     unique: dict[Path, Path] = {}
     for file in files:

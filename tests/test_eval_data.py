@@ -95,3 +95,14 @@ def test_dropped_evidence_is_said_once(tmp_path: Path,
     said = ("evidence ids that name no turn of their conversation, dropped: 3 (by conversation, "
             "7: 3); questions left with no evidence, which retrieval does not score: 1")
     assert error.count("dropped") == 1 and said in " ".join(error.split())
+
+
+def test_a_data_path_that_is_not_there_says_what_it_must_hold(tmp_path: Path) -> None:
+    # The bare "no LoCoMo data at PATH" gave no next step: what --data takes, and where
+    # the data comes from.
+    with pytest.raises(DataError) as refused:
+        load_conversations([tmp_path / "nonexistent"])
+    assert str(refused.value) == (
+        f"no LoCoMo data at {tmp_path / 'nonexistent'}: --data takes LoCoMo JSON files or "
+        "folders of them (one conversation per file, or the released locomo10.json, in the "
+        "data folder of https://github.com/snap-research/locomo)")
