@@ -83,10 +83,11 @@ def single_line(text: str) -> str:
 
 
 def validate_agent_name(name: Any) -> str:
-    """An agent name is a short slug: letters, digits, '.', '_' and '-', no path parts."""
+    """An agent name is a short slug: ASCII letters, digits, '.', '_' and '-', no path
+    parts."""
     if not isinstance(name, str) or not _AGENT_NAME.fullmatch(name) or ".." in name:
         raise InvalidInputError(
-            f"invalid agent name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            f"invalid agent name {name!r}: use 1-64 ASCII letters, digits, '.', '_' or '-', "
             f"starting with a letter or digit (no '/', '..' or spaces)"
         )
     return name

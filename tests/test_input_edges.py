@@ -157,3 +157,10 @@ def test_empty_tags_a_model_sends_are_left_out_not_refused(memory: HierarchicalM
         texts = sorted(r["text"] for r in json.loads(found.content)["results"])
         assert texts == (["the VPN rotates keys on fridays"] if "vpn" in tags else
                          ["the VPN has no tags here", "the VPN rotates keys on fridays"]), texts
+
+
+def test_an_agent_name_with_a_non_ascii_letter_says_ascii_letters() -> None:
+    # "ü" is a letter, so "use letters" read as if it were allowed.
+    with pytest.raises(InvalidInputError) as refused:
+        validate_agent_name("ünï")
+    assert "use 1-64 ASCII letters, digits" in str(refused.value)
