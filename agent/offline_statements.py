@@ -35,7 +35,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.introductions import with_introductions
-from tiermem.memory.text.joint_shares import shares_kept
+from tiermem.memory.text.joint_shares import shares_kept, shares_not_denied
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -224,10 +224,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                                                        forgotten)),
                               current, new, retired)
                 for part, kind in kinds.items():
-                    # "not allergic to shellfish" leaves the peanuts of a list of two.
+                    # "not allergic to shellfish" leaves the peanuts of a list of two,
+                    # "I no longer work at Globex" Tom's share of "Tom and User work at ..."
                     rest = still_held(part, statement.denied)
-                    if rest is not None:
-                        new.setdefault(rest, kind)
+                    for holds in ([rest] if rest is not None
+                                  else shares_not_denied(part, statement.about)):
+                        new.setdefault(holds, kind)
                 continue
             # Nothing held says what it denies: dropping it would lose what the user
             # said ("I can't eat gluten anymore"), so it is stored as said; a request

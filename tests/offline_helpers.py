@@ -8,7 +8,7 @@ from typing import Any
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.memory import HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 def chat(memory: HierarchicalMemory, *messages: str) -> list[str]:
@@ -33,6 +33,14 @@ def said(memory: HierarchicalMemory, *steps: str) -> str:
 def core_of(memory: HierarchicalMemory) -> dict[str, str]:
     """Core's facts, text -> durability."""
     return {f.text: f.durability for f in memory.core}
+
+
+def core_after(*messages: str) -> list[str]:
+    """Core's facts, sorted, once the offline policy has heard each message in turn, in
+    a memory of its own."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, *messages)
+        return sorted(core_of(memory))
 
 
 class RecordingPolicy(OfflinePolicy):

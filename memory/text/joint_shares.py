@@ -4,7 +4,8 @@ now", "Tom and User work at Globex" still says Tom works at Globex.
 A change of one member's value ends the joint fact (memory/text/updates.py,
 ``replaces``), as it no longer holds of all of them; dropped whole, it would take with it
 what it said of the others, though the user said nothing new of them. ``shares_kept``
-gives each of them that share as a fact of its own. A member named only through a
+gives each of them that share as a fact of its own, as ``shares_not_denied`` does when
+one member's retraction ("I no longer work at Globex") retires it. A member named only through a
 pronoun ("Tom and his wife") gets none: "His wife works at Globex" alone would name no one.
 Pure functions over strings.
 """
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.slots import member_slots, slot_of
 
-__all__ = ["shares_kept"]
+__all__ = ["shares_kept", "shares_not_denied"]
 
 #: Two people and the verb both are the subject of, in the plural.
 _JOINT = re.compile(
@@ -36,18 +38,38 @@ def shares_kept(new: str, old: str) -> list[str]:
     """What the joint fact ``old`` ("Tom and User work at Globex"), which ``new`` ("User
     works at Acme") ends, says of each member ``new`` does not set a value for ("Tom works
     at Globex"); none when ``old`` is of one subject or ``new`` is of every member."""
+    changed = set(member_slots(new)) or {slot_of(new) or ""}
+    return _all_named([share for slot, share in _shares(old) if slot not in changed])
+
+
+def shares_not_denied(old: str, about: Owner | None) -> list[str]:
+    """What the joint fact ``old`` ("Tom and User work at Globex"), which a retraction of
+    ``about`` ("I no longer work at Globex": the user) retires, says of each other member
+    ("Tom works at Globex"); none when it is unclear whom the retraction is about."""
+    if about is None:
+        return []
+    shares = [share for _, share in _shares(old)]
+    kept = [share for share in shares if share is None
+            or not may_be_one(about, owner_of(share))]
+    return _all_named(kept) if len(kept) < len(shares) else []
+
+
+def _shares(old: str) -> list[tuple[str, str | None]]:
+    """Each member's slot and share of the joint fact ``old`` (None for one named only
+    through a pronoun); none when it is of one subject."""
     joint = _JOINT.match(old.strip())
     slots = member_slots(old)
     if joint is None or len(slots) != 2:
         return []
-    changed = set(member_slots(new)) or {slot_of(new) or ""}
     verb = re.sub(r"^\w+", lambda word: _SINGULAR.get(word[0].casefold(), word[0]),
                   joint["verb"])
-    kept = []
-    for owner, slot in zip((joint["first"], joint["second"]), slots, strict=True):
-        if slot in changed:
-            continue
-        if _UNNAMED.match(owner):
-            return []  # "His wife works at Globex" would say whose wife nowhere
-        kept.append(f"{owner[:1].upper()}{owner[1:]} {verb} {joint['value'].rstrip()}")
-    return kept
+    return [(slot, None if _UNNAMED.match(owner)
+             else f"{owner[:1].upper()}{owner[1:]} {verb} {joint['value'].rstrip()}")
+            for owner, slot in zip((joint["first"], joint["second"]), slots, strict=True)]
+
+
+def _all_named(shares: list[str | None]) -> list[str]:
+    """``shares``, or none when one is of a member named only through a pronoun: "His
+    wife works at Globex" would say whose wife nowhere."""
+    named = [share for share in shares if share is not None]
+    return named if len(named) == len(shares) else []
