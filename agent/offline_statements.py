@@ -9,7 +9,8 @@ user only while no other name is held. A slip corrected ("Sorry, I meant Portlan
 Seattle": memory/text/corrections.py) retires the fact that said it and appends it as
 meant. The statements of a compound fact count one by one (memory/text/clauses.py). A
 bare "Forget that" takes back the statement just told, a correction's or a "too"'s as read
-when said, and holds again what it replaced, unless the memory forgot that since.
+when said, and holds again what it replaced, unless the memory forgot that since
+(agent/offline_restored.py).
 
 Everything here reads strings and returns them: the policy (agent/offline.py) turns the
 result into ``core_memory_replace`` and ``core_memory_append`` calls, so every change goes
@@ -25,6 +26,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from tiermem.agent.offline_kin import of_one_person, one_of_several
+from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -219,10 +221,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                 retire(denied, facts)
                 if denied and forgets_the_last(sentence):
-                    _put_back(just_ended if just_told is not None
-                              else ({}, _not_forgotten(_ended_by_last(recent or [], current),
-                                                       forgotten)),
-                              current, new, retired)
+                    put_back(just_ended if just_told is not None
+                             else ({}, not_forgotten(_ended_by_last(recent or [], current),
+                                                     forgotten)),
+                             current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two,
                     # "I no longer work at Globex" Tom's share of "Tom and User work at ..."
@@ -270,14 +272,14 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
                           for share in shares_kept(part, old)}
                 durable = retire(replaced, facts, keep=part)
-                for share, share_kind in _not_forgotten(shares, forgotten).items():
+                for share, share_kind in not_forgotten(shares, forgotten).items():
                     new.setdefault(share, share_kind)
                 # "The meeting is back on" after "... cancelled" is due when it was again.
                 if takes_back_a_cancellation(part, replaced):
                     steps = _replayed(recent or [])
                     resumed = time_resumed(part, [step.after for step in steps],
                                            [step.stated for step in steps])
-                    if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
+                    if resumed is not None and not_forgotten({resumed: kind}, forgotten):
                         # "back on at 5pm": "back on", and the time moved to 5pm
                         part, resumed = at_the_time_said(part, resumed)
                         # "on Monday", said while it was called off, is "on Monday at
@@ -292,28 +294,6 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                             part)
                 new.setdefault(part, "durable" if durable else kind)
     return retired, new
-
-
-def _put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, str],
-              new: dict[str, str], retired: list[str]) -> None:
-    """Hold again the facts a sentence taken back had ended: ``ended`` is those it took
-    from ``current`` (the core) and those it took from ``new`` (this message's)."""
-    from_core, from_message = ended
-    for fact, kind in from_core.items():
-        if fact in retired:
-            retired.remove(fact)
-            current[fact] = kind
-    for fact, kind in from_message.items():
-        new.setdefault(fact, kind)
-
-
-def _not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None
-                   ) -> dict[str, str]:
-    """``facts`` but those the memory forgot: putting one back would store it again, and
-    an append in the user's stead would lift what keeps extraction from storing it."""
-    if forgotten is None:
-        return facts
-    return {fact: kind for fact, kind in facts.items() if not forgotten(fact)}
 
 
 def _said_last(recent: list[str]) -> str | None:

@@ -1,0 +1,33 @@
+"""What a fact taken back puts back: "Forget that." after "I moved to Porto" holds
+"User lives in Lisbon" again, as it was before the move ended it, unless the memory forgot
+it since. Both work on the offline policy's facts to retire and to append
+(agent/offline_statements.py) in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["not_forgotten", "put_back"]
+
+
+def put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, str],
+             new: dict[str, str], retired: list[str]) -> None:
+    """Hold again the facts a sentence taken back had ended: ``ended`` is those it took
+    from ``current`` (the core) and those it took from ``new`` (this message's)."""
+    from_core, from_message = ended
+    for fact, kind in from_core.items():
+        if fact in retired:
+            retired.remove(fact)
+            current[fact] = kind
+    for fact, kind in from_message.items():
+        new.setdefault(fact, kind)
+
+
+def not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None
+                  ) -> dict[str, str]:
+    """``facts`` but those the memory forgot: putting one back would store it again, and
+    an append in the user's stead would lift what keeps extraction from storing it."""
+    if forgotten is None:
+        return facts
+    return {fact: kind for fact, kind in facts.items() if not forgotten(fact)}
