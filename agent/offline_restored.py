@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tiermem.memory.text.joint_shares import member_shares
+
 __all__ = ["not_forgotten", "put_back"]
 
 
 def put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, str],
              new: dict[str, str], retired: list[str]) -> None:
     """Hold again the facts a sentence taken back had ended: ``ended`` is those it took
-    from ``current`` (the core) and those it took from ``new`` (this message's)."""
+    from ``current`` (the core) and those it took from ``new`` (this message's); a joint
+    fact held again retires the share of each member held apart."""
     from_core, from_message = ended
     for fact, kind in from_core.items():
         if fact in retired:
@@ -22,6 +25,13 @@ def put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, st
             current[fact] = kind
     for fact, kind in from_message.items():
         new.setdefault(fact, kind)
+    for fact in [*from_core, *from_message]:
+        # "I work at Acme now" split "Tom works at Globex" off "Tom and User work at
+        # Globex": held again, the joint fact says it, and the split is taken back too.
+        for share in member_shares(fact):
+            if current.pop(share, None) is not None:
+                retired.append(share)
+            new.pop(share, None)
 
 
 def not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None

@@ -37,7 +37,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.introductions import with_introductions
-from tiermem.memory.text.joint_shares import shares_kept, shares_not_denied
+from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -210,8 +210,13 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             if forgets_the_last(sentence):
                 # "Forget that." names nothing: it is the fact just told, when only one
                 # was; of several, which one nothing says, so the reply asks.
+                # A member's share split off a joint fact it ended is no statement of
+                # its own: putting the joint fact back takes it back (put_back).
+                split = {share for ended in just_ended for fact in ended
+                         for share in member_shares(fact)}
                 told = (told_last(recent or [], list(facts)) if just_told is None else
-                        [part for fact in just_told for part in clauses_of(fact)])
+                        [part for fact in just_told for part in clauses_of(fact)
+                         if part not in split])
                 brought = brought_back_with(told, [*told, *_stated_by_last(recent or [],
                                                                            facts)])
                 own = [part for part in told if part not in brought]

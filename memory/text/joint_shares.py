@@ -5,8 +5,10 @@ A change of one member's value ends the joint fact (memory/text/updates.py,
 ``replaces``), as it no longer holds of all of them; dropped whole, it would take with it
 what it said of the others, though the user said nothing new of them. ``shares_kept``
 gives each of them that share as a fact of its own, as ``shares_not_denied`` does when
-one member's retraction ("I no longer work at Globex") retires it. A member named only through a
-pronoun ("Tom and his wife") gets none: "His wife works at Globex" alone would name no one.
+one member's retraction ("I no longer work at Globex") retires it; ``member_shares`` is
+every member's, which the joint fact says again when held again. A member named only
+through a pronoun ("Tom and his wife") gets none: "His wife works at Globex" alone would
+name no one.
 Pure functions over strings.
 """
 
@@ -17,7 +19,7 @@ import re
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.slots import member_slots, slot_of
 
-__all__ = ["shares_kept", "shares_not_denied"]
+__all__ = ["member_shares", "shares_kept", "shares_not_denied"]
 
 #: Two people and the verb both are the subject of, in the plural.
 _JOINT = re.compile(
@@ -52,6 +54,12 @@ def shares_not_denied(old: str, about: Owner | None) -> list[str]:
     kept = [share for share in shares if share is None
             or not may_be_one(about, owner_of(share))]
     return _all_named(kept) if len(kept) < len(shares) else []
+
+
+def member_shares(old: str) -> list[str]:
+    """What the joint fact ``old`` says of each of its members, as facts of their own;
+    none when it is of one subject or names a member only through a pronoun."""
+    return _all_named([share for _, share in _shares(old)])
 
 
 def _shares(old: str) -> list[tuple[str, str | None]]:
