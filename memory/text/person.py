@@ -14,7 +14,10 @@ moved"/"{speaker} relocated", and "I don't"/"I do not" -> "{speaker} doesn't"/"{
 does not". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon", or with "also": "..., I also work there" -> "User also
-works there", ``LATEST`` only) is rewritten the same way, except inside a
+works there", ``LATEST`` only) is rewritten the same way, as is a verb of the table that
+shares the head's subject ("I live in Lisbon and work there" -> "User lives in Lisbon and
+works there", ``LATEST`` only; not "I want to live ... and work", whose "work" is the
+infinitive's), except inside a
 quotation, after "says," and the like, and in "my wife and I", where "I" alone
 becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
 does in a later clause that says the speaker came, went or got back, or returned ("User
@@ -223,6 +226,31 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     return text
 
 
+#: "... and work there" after a head of the speaker's: a verb of the head table that shares
+#: the head's subject, so it is told of the speaker too ("User lives in Lisbon and works
+#: there"). ``between`` is what lies from the head to it: a first conjunction with no
+#: comma, clause word or infinitive before it ("I want to live and work in Lisbon": the
+#: "work" is the infinitive's).
+_SHARED_SUBJECT_VERB = re.compile(
+    r"(?P<between>[^,;:\"“]*?),?\s(?:and|but)\s+(?:also\s+|still\s+|now\s+)?(?P<verb>"
+    + "|".join(_HEAD_VERBS + NEWER_HEAD_VERBS) + r")\b", _IGNORECASE)
+#: What in ``between`` says the verb is not of the head's subject: a clause word, or an
+#: infinitive ("to live", not "to Lisbon" nor "to the city").
+_NOT_THE_HEADS_SUBJECT = re.compile(
+    r"\b(?:and|but|or|who|whom|that|which|where|when|how|if|because|while|since|though"
+    r"|although|so|to\s+(?!(?:the|a|an|my|his|her|their|our|its|this|that)\b)(?-i:[a-z])\w*)\b",
+    _IGNORECASE)
+
+
+def _shared_subject_verb(told: str, start: int) -> str:
+    """``told`` with a verb that shares the subject of the head ending at ``start`` told
+    in the third person: "User lives in Lisbon and work there" -> "... and works there"."""
+    shared = _SHARED_SUBJECT_VERB.match(told, start)
+    if shared is None or _NOT_THE_HEADS_SUBJECT.search(shared["between"]):
+        return told
+    return f"{told[:shared.start('verb')]}{shared['verb']}s{told[shared.end('verb'):]}"
+
+
 def third_person(text: str, speaker: str, version: int = LATEST) -> str:
     """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
     the first person that opens a later clause; a sentence that opens otherwise but speaks
@@ -236,6 +264,10 @@ def third_person(text: str, speaker: str, version: int = LATEST) -> str:
         rest = (text if version == FIRST
                 else _later_clauses(text, opening[1], speaker, version))
         told = _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
+        if version >= LATEST and not opening[0].startswith(possessive) and not (
+                _HEAD_DONT.match(text)):
+            # "I don't live in Lisbon and work there": "work" is the negation's
+            told = _shared_subject_verb(told, len(opening[0]))
         if version >= LATEST and any(
                 not _PAST_THE_HEAD_CLAUSE.search(told, 0, found.start())
                 for found in _OTHER_FIRST_PERSON.finditer(told)):
