@@ -55,6 +55,7 @@ from tiermem.memory.text.statements import (
     own_clauses,
     read_statement,
 )
+from tiermem.memory.text.there import placed
 from tiermem.memory.text.updates import (
     replaces,
     said_in_full,
@@ -165,8 +166,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
 
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
     # and "it starts at 2am" say something of X only together.
-    sentences = with_ellipses_filled(with_introductions(with_said_about(split_sentences(text))),
-                                     _said_last(recent or []))
+    # "I live in Lisbon. I also work there." works in Lisbon.
+    sentences = placed(with_ellipses_filled(with_introductions(with_said_about(
+        split_sentences(text))), _said_last(recent or [])))
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.

@@ -1,0 +1,41 @@
+"""Where "there" is when the sentence before it says the one place the user lives: "I live
+in Lisbon. I also work there." works in Lisbon.
+
+Stored as said, "User works there" names nowhere a later question can find. ``placed``
+reads "there" as the place of the sentence right before it in the same message, and only
+when that sentence is the user's own statement of where they live or moved, of a single
+place named and nothing else, and the sentence with "there" says the user works, studies
+or teaches there: "I live in Lisbon and Porto. I work there." names two places, and "I
+go there" would not be "in Lisbon". Anything else is left as said. Pure functions over
+strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["placed"]
+
+_I = re.IGNORECASE
+#: A place named: one to four capitalised words ("Lisbon", "New York", "St. Petersburg").
+_PLACE = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*)){0,3}"
+#: How the user says where they live: "I live in", "I moved to", "I'm based in".
+_LIVE_IN = r"i(?:\s+(?:now\s+)?live\s+in|\s+(?:moved|relocated)\s+to|(?:['’]m|\s+am)\s+based\s+in)"
+#: The user saying where they live, and nothing else: "I live in Lisbon.", "I moved to
+#: Porto!"
+_WHERE_I_LIVE = re.compile(rf"^\s*{_LIVE_IN}\s+(?P<place>{_PLACE})\s*[.!]?\s*$", _I)
+#: The user doing there what one does in a place: "I also work there", "I study there too".
+_THERE = re.compile(r"^(?P<before>\s*i\s+(?:also\s+)?(?:work|study|teach)\s+)there\b", _I)
+
+
+def placed(sentences: list[str]) -> list[str]:
+    """``sentences``, those of one message in order, with the "there" of "I (also) work
+    there" said as the place the sentence before it says the user lives ("I also work in
+    Lisbon"), when that is the one place it names."""
+    told = list(sentences)
+    for at in range(1, len(told)):
+        lives = _WHERE_I_LIVE.match(sentences[at - 1])
+        there = _THERE.match(told[at])
+        if lives is not None and there is not None:
+            told[at] = f"{there['before']}in {lives['place']}{told[at][there.end():]}"
+    return told
