@@ -45,6 +45,7 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
 @pytest.mark.parametrize(("said", "stored"), [
     (["My wife is vegan. I am too."], ["User's wife is vegan", "User is vegan"]),
     (["My wife is vegan and I am too."], ["User's wife is vegan", "User is vegan"]),
+    (["My wife is vegan. So am I."], ["User's wife is vegan", "User is vegan"]),
     (["My wife is vegan.", "Me too."], ["User's wife is vegan"]),
     (["My wife likes jazz and I do too."], ["User's wife likes jazz", "User likes jazz"]),
     (["My wife has a dog, and so do I."], ["User's wife has a dog", "User has a dog"]),
