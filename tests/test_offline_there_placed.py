@@ -29,3 +29,20 @@ def test_there_is_the_place_said_just_before(said: str, now: list[str]) -> None:
 def test_there_with_no_single_place_of_the_users_is_left_as_said(sentences: list[str]
                                                                  ) -> None:
     assert placed(sentences) == sentences
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # What follows "there" stays in the fact: the stop ending the sentence before is not
+    # carried into it, where it would cut the fact in two ("no longer" a fact of its own).
+    ("I live in Lisbon. I work there no longer.",
+     ["User lives in Lisbon", "User works in Lisbon no longer"]),
+    ("I live in Lisbon. I also work there for Acme.",
+     ["User lives in Lisbon", "User works in Lisbon for Acme"]),
+])
+def test_there_placed_keeps_the_rest_of_its_sentence(said: str, now: list[str]) -> None:
+    assert core_after(said) == now
+
+
+def test_the_place_put_for_there_leaves_the_stop_of_its_sentence() -> None:
+    assert placed(["I live in St. Petersburg.", "I work there today."]) == [
+        "I live in St. Petersburg.", "I work in St. Petersburg today."]

@@ -18,7 +18,9 @@ __all__ = ["placed"]
 
 _I = re.IGNORECASE
 #: A place named: one to four capitalised words ("Lisbon", "New York", "St. Petersburg").
-_PLACE = r"(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*)){0,3}"
+#: Each word is matched as short as it can be, so the stop ending the sentence is not
+#: taken into the place: put in the middle of the next sentence, it would end it there.
+_PLACE = r"(?-i:[A-Z][\w'’.-]*?)(?:\s+(?-i:[A-Z][\w'’.-]*?)){0,3}"
 #: How the user says where they live: "I live in", "I moved to", "I'm based in".
 _LIVE_IN = r"i(?:\s+(?:now\s+)?live\s+in|\s+(?:moved|relocated)\s+to|(?:['’]m|\s+am)\s+based\s+in)"
 #: The user saying where they live, and nothing else: "I live in Lisbon.", "I moved to
