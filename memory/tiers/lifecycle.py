@@ -243,7 +243,9 @@ class FactLifecycle:
         if evicted:
             fact.evictions += 1
             self.journal.totals["evictions"] += 1
-        fact.cycles += fact.promotions > 0
+            # A retirement ends no cycle either: a state said on and off again ("the
+            # freeze is on") would read as eviction that cannot hold its facts.
+            fact.cycles += fact.promotions > 0
         fact.hits_since_eviction = 0
         self.core.save(fact, norm)
 

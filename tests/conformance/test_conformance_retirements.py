@@ -21,3 +21,17 @@ def test_a_retired_fact_counts_as_a_retirement_not_an_eviction(backend: Backend)
             m.add_fact(text, "durable")
         report = m.diagnostics()
         assert (report["evictions"]["total"], report["evictions"]["retirements"]) == (1, 2)
+
+
+def test_a_fact_said_and_retired_over_and_over_is_no_promote_evict_cycle(
+        backend: Backend) -> None:
+    # Each statement brings the retired fact back to core; its retirement that follows is
+    # no eviction, so no cycle, and the flag that would have tuning changed stays down.
+    with backend.memory() as m:
+        for _ in range(3):
+            m.add_fact("the deploy freeze is on", "durable")
+            m.replace_in_core("the deploy freeze is on", "")
+        report = m.diagnostics()
+        assert report["evictions"]["retirements"] == 3
+        assert report["promotions"]["promote_evict_cycles"] == 0
+        assert "promote_evict_cycles" not in [flag["name"] for flag in report["red_flags"]]
