@@ -19,7 +19,7 @@ import re
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.slots import member_slots, slot_of
 
-__all__ = ["member_shares", "shares_kept", "shares_not_denied"]
+__all__ = ["member_shares", "of_no_member", "shares_kept", "shares_not_denied"]
 
 #: Two people and the verb both are the subject of, in the plural.
 _JOINT = re.compile(
@@ -54,6 +54,17 @@ def shares_not_denied(old: str, about: Owner | None) -> list[str]:
     kept = [share for share in shares if share is None
             or not may_be_one(about, owner_of(share))]
     return _all_named(kept) if len(kept) < len(shares) else []
+
+
+def of_no_member(about: Owner | None, old: str) -> bool:
+    """Whether ``about`` ("Ana" of "Ana no longer works at Globex") is clearly none of the
+    members of the joint fact ``old`` ("Tom and User work at Globex"), whose owner alone
+    is unclear: what is said of Ana then says nothing of theirs."""
+    if about is None:
+        return False
+    shares = [share for _, share in _shares(old)]
+    return bool(shares) and all(share is not None and not may_be_one(about, owner_of(share))
+                                for share in shares)
 
 
 def member_shares(old: str) -> list[str]:
