@@ -57,7 +57,8 @@ class Scenario:
     questions: tuple[Question, ...] = ()
     #: Text fragments of facts that must be in core at the end.
     durable_in_core: tuple[str, ...] = ()
-    #: Fragments of facts that entered core, were evicted, and are findable in archival.
+    #: Fragments of facts that entered core, were evicted or retired as no longer true, and
+    #: are findable in archival.
     rotated_to_archival: tuple[str, ...] = ()
     #: Fragments that must not be in core at the end (superseded or transient facts).
     not_in_core: tuple[str, ...] = ()

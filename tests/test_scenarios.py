@@ -52,6 +52,16 @@ def test_personal_address_change_supersedes_old_address() -> None:
     assert "12 Elm Street" in last and "3 Oak Avenue" not in last
 
 
+def test_a_fact_retired_as_no_longer_true_has_rotated_through_core() -> None:
+    # A move retires the old home to archival without counting an eviction: it still left
+    # core, and the check says so.
+    moved = Scenario("moved", "a move", (Day("day 1", ("I live in Lisbon.", "I moved to Porto.")),),
+                     rotated_to_archival=("Lisbon",))
+    result = run_scenario(moved, embedder=HashingEmbedder())
+    [check] = [c for c in result.checks if c.name.startswith("rotated")]
+    assert (check.passed, check.detail) == (True, "moved out of core and found by archival search")
+
+
 def test_a_failing_expectation_is_reported() -> None:
     base = all_scenarios()["customer-support"]
     broken = dataclasses.replace(
