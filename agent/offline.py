@@ -57,6 +57,7 @@ from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
+from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
@@ -111,18 +112,23 @@ def _retired_this_turn(messages: list[dict[str, Any]]) -> list[str]:
     start = max(i for i, m in enumerate(messages) if m["role"] == "user")
     failed = {m.get("tool_call_id") for m in messages[start + 1:]
               if m["role"] == "tool" and (m.get("content") or "").startswith("Error:")}
-    retired = []
+    retired, held_again = [], set()
     for message in messages[start + 1:]:
         for call in message.get("tool_calls") or []:
-            if call["function"]["name"] != "core_memory_replace" or call["id"] in failed:
+            name = call["function"]["name"]
+            if name not in ("core_memory_replace", "core_memory_append") or call["id"] in failed:
                 continue
             try:
                 arguments = json.loads(call["function"].get("arguments") or "{}")
             except ValueError:
                 continue
-            if not arguments.get("new_content") and arguments.get("old_content"):
+            if name == "core_memory_append":
+                held_again.update(member_shares(str(arguments.get("content") or "")))
+            elif not arguments.get("new_content") and arguments.get("old_content"):
                 retired.append(str(arguments["old_content"]))
-    return retired
+    # "Tom works at Globex", retired as the joint fact put back says it again, is no past
+    # fact: it is as true as before.
+    return [fact for fact in retired if fact not in held_again]
 
 
 def _kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> list[str]:

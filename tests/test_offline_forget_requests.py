@@ -123,3 +123,14 @@ def test_a_retraction_that_asks_no_forgetting_adds_no_archival_note(
         memory: HierarchicalMemory) -> None:
     reply = _chat(memory, "I work at Acme.", "I no longer work at Acme.")[-1]
     assert "archival as a past fact" not in reply
+
+
+def test_a_share_the_joint_fact_put_back_says_again_is_not_called_a_past_fact(
+        memory: HierarchicalMemory) -> None:
+    # "Forget that." puts "Tom and User work at Globex" back and retires Tom's share held
+    # apart, which is as true as before: only the user's job taken back is a past fact.
+    reply = _chat(memory, "Tom and I work at Globex.", "I work at Acme now.", "Forget that.")[-1]
+    note = [line for line in reply.splitlines() if "in archival as" in line]
+    assert note == ['(offline) I keep "User works at Acme" in archival as a past fact; to '
+                    "remove it for good: /forget User works at Acme in the chat, or tiermem "
+                    "forget."]
