@@ -138,6 +138,11 @@ def _kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> li
     if not any(as_news(s) is None for s in split_sentences(user_text)):
         return []
     retired = _retired_this_turn(messages)
+    if len(retired) == 1 and (retired[0].lstrip().startswith("-")
+                              or not retired[0].isprintable()):
+        # Typed after /forget, "--erase wipes the disk" would erase "wipes the disk".
+        return [f'(offline) I keep "{retired[0]}" in archival as a past fact; to remove it '
+                "for good: tiermem forget - with its whole text on standard input."]
     if len(retired) == 1:
         return [f'(offline) I keep "{retired[0]}" in archival as a past fact; to remove it '
                 f"for good: /forget {retired[0]} in the chat, or tiermem forget."]

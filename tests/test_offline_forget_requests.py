@@ -134,3 +134,13 @@ def test_a_share_the_joint_fact_put_back_says_again_is_not_called_a_past_fact(
     assert note == ['(offline) I keep "User works at Acme" in archival as a past fact; to '
                     "remove it for good: /forget User works at Acme in the chat, or tiermem "
                     "forget."]
+
+
+def test_a_fact_read_as_an_option_after_slash_forget_is_not_offered_to_it(
+        memory: HierarchicalMemory) -> None:
+    # "/forget --erase wipes the disk" would erase "wipes the disk", not forget this fact.
+    reply = _chat(memory, "--erase wipes the disk.", "Forget that.")[-1]
+    note = [line for line in reply.splitlines() if "in archival as" in line]
+    assert note == ['(offline) I keep "--erase wipes the disk" in archival as a past fact; to '
+                    "remove it for good: tiermem forget - with its whole text on standard "
+                    "input."]
