@@ -36,6 +36,7 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.openings import with_said_about
@@ -167,8 +168,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
     # and "it starts at 2am" say something of X only together.
     # "I live in Lisbon. I also work there." works in Lisbon.
-    sentences = placed(with_ellipses_filled(with_introductions(with_said_about(
-        split_sentences(text))), _said_last(recent or [])))
+    # "I'm not on call anymore, Priya is" says Priya is on call.
+    sentences = with_handed_over(placed(with_ellipses_filled(with_introductions(
+        with_said_about(split_sentences(text))), _said_last(recent or []))))
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.

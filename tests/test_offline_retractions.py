@@ -79,30 +79,33 @@ def test_a_retraction_of_one_liking_keeps_the_other(memory: HierarchicalMemory) 
     assert _core(memory) == {"User hates country music": "durable"}
 
 
-@pytest.mark.parametrize("retraction", ["I don't work at Google anymore, my wife does.",
-                                        "I don't work at Google anymore - my brother does too"])
 def test_a_retraction_joined_to_a_clause_that_points_back_is_read_whole(
-        memory: HierarchicalMemory, retraction: str) -> None:
-    # Cut off, "my wife does" was stored as the fact "User's wife does", which says nothing.
-    _chat(memory, "I work at Google.", retraction)
+        memory: HierarchicalMemory) -> None:
+    # Cut off, "my brother does too" was stored as the fact "User's brother does", which
+    # says nothing.
+    _chat(memory, "I work at Google.", "I don't work at Google anymore - my brother does too")
     assert list(_core(memory)) == []
     assert "work at Google anymore" in _chat(memory, "Who works at Google?")[0]
 
 
-@pytest.mark.parametrize(("said", "retraction", "question"), [
+@pytest.mark.parametrize(("said", "retraction", "question", "taken_over"), [
     ("I'm on call this week for the payments cluster.", "I'm not on call anymore, Priya is.",
-     "Am I on call?"),
+     "Am I on call?", "Priya is on call"),
     ("I'm the incident commander for the outage.",
-     "I'm no longer the incident commander, Marco Rossi is.", "Who is the incident commander?"),
+     "I'm no longer the incident commander, Marco Rossi is.", "Who is the incident commander?",
+     "Marco Rossi is the incident commander"),
+    ("I work at Google.", "I don't work at Google anymore, my wife does.",
+     "Who works at Google?", "User's wife works at Google"),
 ])
 def test_a_retraction_someone_else_takes_over_retires_the_fact(
-        memory: HierarchicalMemory, said: str, retraction: str, question: str) -> None:
+        memory: HierarchicalMemory, said: str, retraction: str, question: str,
+        taken_over: str) -> None:
     # The name taken over was counted as denied, so too little of the fact was denied:
-    # it stayed current, quoted beside the retraction stored as a fact.
+    # it stayed current, quoted beside the retraction stored as a fact. The one who took
+    # it over holds it now.
     reply = _chat(memory, said, retraction, question)[-1]
-    assert list(_core(memory)) == []
-    assert reply.splitlines()[1:] == [line for line in reply.splitlines()[1:]
-                                      if line.endswith(retraction)]
+    assert list(_core(memory)) == [taken_over]
+    assert reply.splitlines()[1:] == [f"- From core memory: {taken_over}"]
 
 
 def test_a_question_about_who_is_on_call_quotes_no_request_for_a_call(

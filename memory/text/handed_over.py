@@ -1,0 +1,87 @@
+"""What the user no longer does and someone else does: "I don't work at Google anymore, but
+my wife still does" says two things, that the user's job ended and that the wife works at
+Google.
+
+Read whole, the sentence is a retraction and the other person's share of it ("my wife
+still does") is lost with it. ``with_handed_over`` says such a sentence as the two it
+joins: the user's denial alone ("I don't work at Google anymore.") and the other person's
+statement in full ("My wife works at Google."). Only a denial of the user's own, followed
+by one other person (a "my X" or a name) and the auxiliary that fits it ("does" after
+"don't work", "is" after "I'm not"), is split; anything else is left as said. Pure
+functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["with_handed_over"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+#: How long a time the denial may say it has stopped for.
+_STOPPED = r"(?:\s+any\s?more|\s+now)?"
+#: Someone else: "my wife", "my older sister", "Priya", "Tom Smith"; not a pronoun, which
+#: would need the sentence before it to name anyone.
+_OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!still\b|now\b)[a-z-]+)?"
+          r"|(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))?)")
+#: What separates the two: a comma or "but"; no mark at all only right after "anymore",
+#: where the denial plainly ends ("I'm not on call anymore Priya is").
+_JOIN = r"(?:\s*[,;]\s*(?:but\s+)?|\s+but\s+)"
+_ANYMORE_JOIN = r"(?:\s*[,;]?\s*(?:but\s+)?)"
+_AUX = r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)\s*[.!]?\s*$"
+#: "I don't work at Google anymore, but my wife still does".
+_DOES = re.compile(
+    rf"^\s*i\s+(?:don{_APOS}?t|do\s+not|no\s+longer)\s+(?P<verb>[a-z]+)\s+(?P<rest>.+?)"
+    rf"(?:(?:\s+any\s?more){_ANYMORE_JOIN}|{_STOPPED}{_JOIN}){_OTHER}{_AUX}", _I)
+#: "I'm not on call anymore, Priya is".
+_IS = re.compile(
+    rf"^\s*i(?:{_APOS}m|\s+am)\s+(?:not|no\s+longer)\s+(?P<rest>.+?)"
+    rf"(?:(?:\s+any\s?more){_ANYMORE_JOIN}|{_STOPPED}{_JOIN}){_OTHER}{_AUX}", _I)
+#: Verbs whose third person is not the base form with an "s".
+_THIRD_PERSON = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+_NO_VERB = frozenset({"think", "know", "mean", "say", "want", "care", "mind"})
+_PLURAL_AUX = frozenset({"do", "are"})
+_PRONOUNS = frozenset({"i", "he", "she", "it", "they", "we", "you"})
+
+
+def with_handed_over(sentences: list[str]) -> list[str]:
+    """``sentences`` with each one that denies something of the user and says someone
+    else still has it ("I'm not on call anymore, Priya is") said as the two it joins."""
+    told: list[str] = []
+    for sentence in sentences:
+        told.extend(_handed_over(sentence) or [sentence])
+    return told
+
+
+def _handed_over(sentence: str) -> list[str] | None:
+    """The denial and the other person's statement ``sentence`` joins, or None."""
+    does, is_ = _DOES.match(sentence), _IS.match(sentence)
+    found = does or is_
+    if found is None or found["other"].casefold() in _PRONOUNS:
+        return None
+    other, aux, rest = found["other"], found["aux"].casefold(), found["rest"].strip()
+    if (does is not None) != (aux in {"does", "do"}):
+        return None  # "I don't smoke, Tom is" pairs nothing it could repeat
+    plural = aux in _PLURAL_AUX
+    if does is not None:
+        verb = does["verb"].casefold()
+        if verb in _NO_VERB:
+            return None  # "I don't think so, my wife does" is an opinion, not a fact
+        said = f"{verb if plural else _third_person(verb)} {rest}"
+    else:
+        said = f"{'are' if plural else 'is'} {rest}"
+    denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;"),
+                    flags=_I).rstrip(" ,;")
+    return [f"{denial}.", f"{other[:1].upper()}{other[1:]} {said}."]
+
+
+def _third_person(verb: str) -> str:
+    """``verb`` as said of one other person: "work" is "works", "teach" "teaches"."""
+    if verb in _THIRD_PERSON:
+        return _THIRD_PERSON[verb]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return f"{verb}es"
+    if re.search(r"[^aeiou]y$", verb):
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"
