@@ -53,6 +53,7 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
+    names_what_to_forget,
     own_clauses,
     read_statement,
 )
@@ -210,7 +211,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 statement.text, said_before or _said_last(recent or []), statement.change))
         if statement.change == "retraction":
             facts = held()
-            denied = retracted(statement.denied, list(facts), statement.about)
+            denied = retracted(statement.denied, list(facts), statement.about,
+                               every=names_what_to_forget(sentence))
             if forgets_the_last(sentence):
                 # "Forget that." names nothing: it is the fact just told, when only one
                 # was; of several, which one nothing says, so the reply asks.

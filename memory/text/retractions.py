@@ -3,10 +3,11 @@
 ``retracted(denied, facts, about)`` picks, among the facts that may be of the one the
 retraction is about (``about``: memory/text/owners.py; "My sister is not allergic to
 shellfish anymore" leaves the user's allergies), those holding the most of what it denies
-(at least 60%), and among those the ones with the least else besides; ``still_held(fact, denied)``
-is what such a fact listing several items still says without the denied ones. ``denied``
-is the concepts (memory/text/wording.py) a retraction read by memory/text/statements.py says
-are no longer true. Pure functions over strings.
+(at least 60%), and among those the ones with the least else besides (all of them for a
+request that names what to forget); ``still_held(fact, denied)`` is what such a fact
+listing several items still says without the denied ones. ``denied`` is the concepts
+(memory/text/wording.py) a retraction read by memory/text/statements.py says are no
+longer true. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -52,10 +53,11 @@ def _own_concepts(fact: str) -> set[str]:
     return own | {_REPORTING} if _REPORTS_TO.search(fact) else own
 
 
-def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None
-              ) -> list[str]:
+def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None,
+              every: bool = False) -> list[str]:
     """The facts a retraction denying ``denied`` of ``about`` retires (none if nothing
-    matches well)."""
+    matches well); with ``every``, each that holds enough of it, as a request naming what
+    to forget ("Forget my sister") asks for all of them, not the best match alone."""
     if not denied:
         return []
     scored = []
@@ -72,6 +74,8 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
             scored.append(((held / len(denied), held / len(own)), fact))
     if not scored:
         return []
+    if every:
+        return [fact for _, fact in scored]
     best = max(score for score, _ in scored)
     return [fact for score, fact in scored if score == best]
 

@@ -44,8 +44,8 @@ from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "as_news", "forgets_the_last", "keeps_the_last", "own_clauses",
-           "read_statement"]
+__all__ = ["Statement", "as_news", "forgets_the_last", "keeps_the_last", "names_what_to_forget",
+           "own_clauses", "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -105,6 +105,12 @@ _BARE_KEEP = re.compile(
 def forgets_the_last(sentence: str) -> bool:
     """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
     return _BARE_FORGET.match(sentence) is not None
+
+
+def names_what_to_forget(sentence: str) -> bool:
+    """Whether ``sentence`` opens by naming what to forget ("Forget my sister"): every
+    fact about it goes, not only the one that says the least else."""
+    return _FORGET_NAMED.match(sentence.strip()) is not None
 
 
 def keeps_the_last(sentence: str) -> bool:
