@@ -30,14 +30,32 @@ _WHERE_I_LIVE = re.compile(rf"^\s*{_LIVE_IN}\s+(?P<place>{_PLACE})\s*[.!]?\s*$",
 _THERE = re.compile(r"^(?P<before>\s*i\s+(?:also\s+)?(?:work|study|teach)\s+)there\b", _I)
 
 
+#: Where the user's second clause opens after a comma: "I live in Lisbon, I also work there".
+_OWN_CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=i\s)", _I)
+
+
 def placed(sentences: list[str]) -> list[str]:
     """``sentences``, those of one message in order, with the "there" of "I (also) work
     there" said as the place the sentence before it says the user lives ("I also work in
-    Lisbon"), when that is the one place it names."""
-    told = list(sentences)
+    Lisbon"), when that is the one place it names. A comma joining the two ("I live in
+    Lisbon, I also work there") joins two sentences: stored as one fact, a move away from
+    Lisbon ended the job with it, and "User also works there" alone names nowhere."""
+    told = [part for sentence in sentences for part in _apart(sentence)]
+    sentences = list(told)
     for at in range(1, len(told)):
         lives = _WHERE_I_LIVE.match(sentences[at - 1])
         there = _THERE.match(told[at])
         if lives is not None and there is not None:
             told[at] = f"{there['before']}in {lives['place']}{told[at][there.end():]}"
     return told
+
+
+def _apart(sentence: str) -> list[str]:
+    """``sentence`` as the two it joins when it is "I live in X, I (also) work there"."""
+    joins = list(_OWN_CLAUSE_AFTER_COMMA.finditer(sentence))
+    if len(joins) != 1:
+        return [sentence]
+    lives, there = sentence[:joins[0].start()], sentence[joins[0].end():]
+    if _WHERE_I_LIVE.match(lives) is None or _THERE.match(there) is None:
+        return [sentence]
+    return [lives, there]
