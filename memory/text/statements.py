@@ -150,6 +150,14 @@ _RETRACTION = re.compile(
     rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
+#: Leaving a workplace ("I left Globex", "I've left my job at Acme last month"): it ends
+#: where the user works. "I left Paris" may be a trip, so what it denies is always working
+#: there too, of which a home in Paris holds too little to be retired.
+_LEFT_A_JOB = re.compile(
+    rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
+    r"(?P<place>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}|my\s+job\s+at\s+\S.*?)"
+    r"(?:\s+(?:last\s+(?:week|month|year)|in\s+\w+|(?:a|an|one|two|three|\d+)\s+\w+\s+ago))?"
+    r"\W*$", _I)
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
@@ -266,12 +274,15 @@ def read_statement(sentence: str) -> Statement:
     text = sentence.strip()
     leading = _LEADING_CUE.match(text)
     contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
-    if ((contrast is None and _RETRACTION.search(text)) or _asks_to_forget(text)
-            or forgets_the_last(text)):  # "Forget this."
+    left_a_job = _LEFT_A_JOB.match(text)
+    if ((contrast is None and (_RETRACTION.search(text) or left_a_job is not None))
+            or _asks_to_forget(text) or forgets_the_last(text)):  # "Forget this."
         named = _FORGET_NAMED.match(text)
         if named is not None:  # "Please forget my sister": the words before deny nothing
             text = text[named.end():]
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
+        if left_a_job is not None:  # not when it was left: "last month" is no workplace
+            denied = concepts(left_a_job["place"]) | concepts("work")
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))
