@@ -155,7 +155,8 @@ def says(text: str, fact: str) -> bool:
     statement of someone named ("..., and Ana lives in Berlin", "I visited Anna, who lives
     in Berlin", "Nobody but me knows Anna uses vim", also of a fact of Tom's: "Nobody but
     me and Tom knows Anna uses vim") is theirs, and "As someone who uses vim, ..." the
-    user's; each said to be so, not
+    user's, and a message naming no one a fact is of says nothing of them ("My dog is
+    called Rex" of "Tom has a dog named Rex"); each said to be so, not
     wished, planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
     unless the fact is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
     ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
@@ -198,6 +199,10 @@ def says(text: str, fact: str) -> bool:
     tied = of_user and not alone
     # The one named a fact of someone else is of ("Tom" of "Tom uses vim").
     named_subject = concepts(whose.name) if whose and not whose.user and whose.name else set()
+    # "My dog is called Rex." or "There is a dog named Rex." says nothing of Tom's dog: a
+    # fact of someone named needs them named, before any "he" or "she" may be them.
+    if named_subject and not named_subject & concepts(text):
+        return False
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
                    moving=a_move_of_its_own(fact), leaving=bool(left))

@@ -1,0 +1,40 @@
+"""A fact of someone named needs them named in the message: "My dog is called Rex.", "We
+adopted a dog named Rex." and "There is a dog named Rex next door." say nothing of "Tom
+has a dog named Rex", while "Tom has a dog named Rex." and "I met Tom. He has a dog named
+Rex." do."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.fact_said import says
+
+TOMS_DOG = "Tom has a dog named Rex"
+
+
+@pytest.mark.parametrize("text", [
+    "My dog is called Rex.",
+    "We adopted a dog named Rex.",
+    "There is a dog named Rex next door.",
+    "He has a dog named Rex.",
+])
+def test_a_message_naming_no_tom_says_nothing_of_his_dog(text: str) -> None:
+    assert not says(text, TOMS_DOG)
+
+
+def test_my_sister_is_no_one_named() -> None:
+    assert not says("My sister works at Acme.", "Ana works at Acme")
+
+
+@pytest.mark.parametrize("text", [
+    "Tom has a dog named Rex.",
+    "Tom's dog is called Rex.",
+    "I met Tom. He has a dog named Rex.",
+])
+def test_tom_or_he_after_him_still_says_it(text: str) -> None:
+    assert says(text, TOMS_DOG)
+
+
+def test_the_users_own_dog_is_still_the_users() -> None:
+    assert says("My dog is called Rex.", "User has a dog named Rex")
+    assert says("My sister Ana works at Acme.", "Ana works at Acme")
