@@ -151,7 +151,8 @@ def says(text: str, fact: str) -> bool:
     where it went: not "User moved from Berlin", nor when the move is only wished or denied:
     "I might move from Berlin", nor a place said before a move naming none it left but as
     lived in: "I visited Berlin, then moved" left none, and living there is no move from it:
-    "I lived in Berlin", but "... Then I moved to Munich." after it left it), and a
+    "I lived in Berlin", but "... Then I moved to Munich." after it left it, nor a move
+    there: "I live in Berlin" says no "User moved to Berlin"), and a
     statement of someone named ("..., and Ana lives in Berlin", "I visited Anna, who lives
     in Berlin", "Nobody but me knows Anna uses vim", also of a fact of Tom's: "Nobody but
     me and Tom knows Anna uses vim") is theirs, and "As someone who uses vim, ..." the
@@ -245,9 +246,9 @@ def says(text: str, fact: str) -> bool:
                              placed) | kin
         said -= named_otherwise(part, names, left, timed, liked, reached)
         # "I live in Berlin" or "I lived in Berlin" shares "residence" with "User moved
-        # from Berlin" but says no move from it; "... Then I moved to Munich." after it
-        # left the place lived in.
-        if left and not says_a_move(part):
+        # from Berlin" or "User moved to Berlin" but says no move, the user maybe born
+        # there; "... Then I moved to Munich." after it left the place lived in.
+        if (left or reached) and not says_a_move(part):
             said -= _A_MOVE
         elif left and left_unsaid(part) and (lived := _lived_before(part, before_this, left)):
             said |= lived | wanted & _A_MOVE
