@@ -20,7 +20,13 @@ from tiermem.memory.text.asserted import (
 )
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.longer_names import inside_longer_names
-from tiermem.memory.text.mine import kinds_named, kinds_owned, opens_with_mine, same_kind
+from tiermem.memory.text.mine import (
+    kinds_met,
+    kinds_named,
+    kinds_owned,
+    opens_with_mine,
+    same_kind,
+)
 from tiermem.memory.text.moves import (
     left_unsaid,
     lived_before_moving,
@@ -143,7 +149,8 @@ def says(text: str, fact: str) -> bool:
     married." after a statement of the user naming only her, and "... I married her in
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
-    is Rex." names no dog of the user's, nor "I saw a dog named Rex.", nor "I like dogs.
+    is Rex." names no dog of the user's, nor "I saw a dog named Rex.", "I saw a dog. His
+    name is Rex." or "I walked a neighbour's dog named Rex.", nor "I like dogs.
     Mine is a cat named Rex.", a name given to another kind, but "Mine is a mutt named
     Rex" one, and "Mine is a cat named Rex" a pet Rex), but a clause saying the fact of
     another name ("I live in Munich") lends none of its words (but a move from it goes
@@ -223,8 +230,10 @@ def says(text: str, fact: str) -> bool:
         # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
         # "Nobody except me uses vim" says it of the user alone.
         # "Nobody but me and Tom knows Anna uses vim" is Anna's, not "Tom uses vim".
-        own_part = only_the_user(without_others_clauses(part, own=wanted | named_subject)
-                                 if of_user or named_subject else part)
+        # "I have a cat that is named Rex": the clause is the pet's, of a fact's kind.
+        own_part = only_the_user(without_others_clauses(
+            part, own=wanted | named_subject | _kinds_alike(part, kinds))
+            if of_user or named_subject else part)
         said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part
         if said is None or spurns(part, fact):
@@ -261,8 +270,10 @@ def says(text: str, fact: str) -> bool:
         owned = kinds_owned(own_part)
         said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
+        # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
             said -= named_kinds.keys() - owned.keys()
+            said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
         said |= _apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
@@ -305,6 +316,14 @@ def says(text: str, fact: str) -> bool:
 _ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
 #: The name a statement ends with: "I love June".
 _NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
+
+
+def _kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:
+    """The concepts of the kinds ``part`` gives a fact's names to that may be the fact's
+    own ``kinds``: "cat" of "I have a cat that is named Rex" for "User has a pet named
+    Rex"."""
+    return {word for name, kind in kinds_named(part).items()
+            if name in kinds and same_kind(kind, kinds[name]) for word in concepts(kind)}
 
 
 def _apposed_name(part: str, before: str) -> set[str]:

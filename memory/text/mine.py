@@ -10,7 +10,7 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["kinds_named", "kinds_owned", "opens_with_mine", "same_kind"]
+__all__ = ["kinds_met", "kinds_named", "kinds_owned", "opens_with_mine", "same_kind"]
 
 
 #: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
@@ -49,8 +49,9 @@ def opens_with_mine(statement: str, before: str = "") -> bool:
 
 
 #: A name given to one of a kind: "a cat named Rex", "My cat is called Rex", "User's dog is
-#: named Rex", "a dog that is named Rex".
-_NAMED_KIND = re.compile(r"\b(?i:an?|the|my|our|user['’]s)\s+(?:[a-z]+\s+)?"
+#: named Rex", "a dog that is named Rex", "a neighbour's dog named Rex" (``whose``).
+_NAMED_KIND = re.compile(r"\b(?i:an?|the|my|our|user['’]s)\s+(?:(?P<whose>[a-z]+['’]s)\s+"
+                         r"|[a-z]+\s+)?"
                          r"(?!(?:is|was|that|which|who)\b)(?P<kind>[a-z]+)\s+"
                          r"(?:(?:that|which|who)\s+)?(?:(?i:is|was)\s+)?(?:named|called)\s+"
                          r"(?P<name>[A-Z][\w'’-]*)")
@@ -71,11 +72,39 @@ _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve
                     r"|rescued|keep|kept|bought)\b", re.IGNORECASE)
 
 
+#: What says one of a kind new to the talk, right before the kind: "a ", "another old ";
+#: or someone else's (``whose``): "a neighbour's ", "my sister's ".
+_ONE_OF_A = re.compile(r"\b(?:(?:an?|another|some)\s+(?:(?P<whose>[a-z]+['’]s)\s+)?"
+                       r"(?:[a-z]+\s+)?|(?!user)(?P<others>[a-z]+['’]s)\s+)$", re.IGNORECASE)
+
+
 def kinds_owned(text: str) -> dict[str, str]:
     """``kinds_named`` of ``text`` but only those it says are the user's: a cat of "I have
-    a cat named Rex" or "Mine is a cat named Rex", none of "I saw a cat named Rex"."""
+    a cat named Rex" or "Mine is a cat named Rex", none of "I saw a cat named Rex" nor of
+    "I walked my neighbour's dog named Rex", the neighbour's."""
     return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
-            if _OWNED.search(text, 0, match.end()) for name in concepts(match["name"])}
+            if not match["whose"] and _OWNED.search(text, 0, match.end())
+            for name in concepts(match["name"])}
+
+
+def kinds_met(text: str, kinds: set[str]) -> set[str]:
+    """The ``kinds`` (words for a pet's kind, a fact's) that ``text`` says of one met but
+    not the user's, as concepts: "dog" of "I saw a dog." or "I walked a neighbour's dog.",
+    which a name said after it ("His name is Rex.") gives to no dog of the user's; none of
+    "I have a dog." nor of "The dog is Rex."."""
+    met: set[str] = set()
+    kept: set[str] = set()
+    for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
+        folded = word.group().casefold()
+        if folded not in kinds and _KIND_OF.get(folded) not in kinds:
+            continue
+        one = _ONE_OF_A.search(text, 0, word.start())
+        # "I saw a dog and I have a dog", "Everyone has a dog, mine is Rex": one the user
+        # has keeps the kind said.
+        seen = one is not None and bool(one["whose"] or one["others"]
+                                        or not _OWNED.search(text))
+        (met if seen else kept).update(concepts(f"{folded} {_KIND_OF.get(folded, '')}"))
+    return met - kept
 
 
 def same_kind(one: str, other: str) -> bool:
