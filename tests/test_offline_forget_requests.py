@@ -122,7 +122,8 @@ def test_a_forget_request_says_the_fact_stays_in_archival_and_how_to_remove_it(
 def test_a_retraction_that_asks_no_forgetting_adds_no_archival_note(
         memory: HierarchicalMemory) -> None:
     reply = _chat(memory, "I work at Acme.", "I no longer work at Acme.")[-1]
-    assert "archival as a past fact" not in reply
+    assert reply == ("Noted.\n- core -> archival (superseded): User works at Acme "
+                     "(core 0/2000 tokens)")
 
 
 def test_a_share_the_joint_fact_put_back_says_again_is_not_called_a_past_fact(
