@@ -1,7 +1,8 @@
 """A fact of someone named needs them named in the message: "My dog is called Rex.", "We
 adopted a dog named Rex." and "There is a dog named Rex next door." say nothing of "Tom
 has a dog named Rex", while "Tom has a dog named Rex." and "I met Tom. He has a dog named
-Rex." do."""
+Rex." do; the user's own dog after Tom is named ("I met Tom. My dog is called Rex.") is
+not his."""
 
 from __future__ import annotations
 
@@ -27,9 +28,19 @@ def test_my_sister_is_no_one_named() -> None:
 
 
 @pytest.mark.parametrize("text", [
+    "I met Tom. My dog is called Rex.",
+    "Tom has a dog. My puppy is called Rex.",
+    "I met Tom. He has a dog. My dog is called Rex.",
+])
+def test_the_users_own_dog_after_tom_is_not_his(text: str) -> None:
+    assert not says(text, TOMS_DOG)
+
+
+@pytest.mark.parametrize("text", [
     "Tom has a dog named Rex.",
     "Tom's dog is called Rex.",
     "I met Tom. He has a dog named Rex.",
+    "I met Tom. His dog is called Rex.",
 ])
 def test_tom_or_he_after_him_still_says_it(text: str) -> None:
     assert says(text, TOMS_DOG)
@@ -38,3 +49,4 @@ def test_tom_or_he_after_him_still_says_it(text: str) -> None:
 def test_the_users_own_dog_is_still_the_users() -> None:
     assert says("My dog is called Rex.", "User has a dog named Rex")
     assert says("My sister Ana works at Acme.", "Ana works at Acme")
+    assert says("I met Tom. My dog is called Rex.", "User has a dog named Rex")

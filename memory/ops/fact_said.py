@@ -6,7 +6,7 @@ message hold part of it (``holds_part_of``), for the offline policy not to quote
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from functools import partial
 from itertools import pairwise
 
@@ -104,17 +104,25 @@ _ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+
                          r"\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
                          r"\s+(?:me|myself)\b", re.IGNORECASE)
 
+#: Relations of the user's that are animals, never someone a fact of another names.
+_PETS = frozenset({"dog", "cat", "pet"})
+
 #: What is said to be another's: "Rex is theirs", "The dog was hers".
 _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
                            re.IGNORECASE)
 
 
 def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
-             read: Callable[[str], set[str]] = concepts) -> set[str] | None:
+             read: Callable[[str], set[str]] = concepts,
+             had: Set[str] = frozenset()) -> set[str] | None:
     """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
-    question or of someone else; ``read`` gives them (``asserted_concepts``: only those
-    of its parts that say it is so)."""
+    question or of someone else (the user's own pet of a kind ``had``, the fact's concepts
+    but its names: "My dog is called Rex" is no Tom of "Tom has a dog named Rex"); ``read``
+    gives them (``asserted_concepts``: only those of its parts that say it is so)."""
     own = owner_of(sentence)
+    if (own is not None and own.user and whose is not None and not whose.user
+            and _PETS.issuperset(own.relations) and concepts(" ".join(own.relations)) & had):
+        return None
     if own is None and opens_as_the_user(sentence):
         # "As someone who uses vim daily" is the user's, not "Tom uses vim".
         own = Owner(user=True, words=frozenset(re.findall(r"[\w'’-]+", sentence.casefold())))
@@ -164,7 +172,8 @@ def says(text: str, fact: str) -> bool:
     in Berlin", "Nobody but me knows Anna uses vim", also of a fact of Tom's: "Nobody but
     me and Tom knows Anna uses vim") is theirs, and "As someone who uses vim, ..." the
     user's, and a message naming no one a fact is of says nothing of them ("My dog is
-    called Rex" of "Tom has a dog named Rex"); each said to be so, not
+    called Rex" of "Tom has a dog named Rex"), nor the user's own pet after them ("I met
+    Tom. My dog is called Rex."); each said to be so, not
     wished, planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
     unless the fact is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
     ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
@@ -234,7 +243,7 @@ def says(text: str, fact: str) -> bool:
         own_part = only_the_user(without_others_clauses(
             part, own=wanted | named_subject | _kinds_alike(part, kinds))
             if of_user or named_subject else part)
-        said, before_this = _of_whom(own_part, whose, kin, read), before
+        said, before_this = _of_whom(own_part, whose, kin, read, wanted - names), before
         before = part
         if said is None or spurns(part, fact):
             # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
