@@ -17,6 +17,16 @@ def test_a_clause_about_someone_named_before_it_is_theirs() -> None:
     assert not says("I have a friend that works at Acme.", "User works at Acme")
 
 
+def test_a_clause_about_someone_is_theirs_whatever_form_its_verb_takes() -> None:
+    assert not says("I have a friend that live in Berlin.", "User lives in Berlin")
+    assert not says("I know a guy that work at Acme.", "User works at Acme")
+    assert not says("I have a sister that use vim.", VIM)
+    # What the user tells someone is no clause of theirs.
+    assert says("I told my sister that Berlin is where I live.", "User lives in Berlin")
+    assert says("I told my sister that the flat in Berlin is where I live.",
+                "User lives in Berlin")
+
+
 def test_what_the_user_knows_of_someone_named_is_theirs() -> None:
     assert not says("Nobody but me knows Anna uses vim.", VIM)
     assert not says("Nobody but me knows Anna lives in Berlin.", "User lives in Berlin")

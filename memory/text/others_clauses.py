@@ -1,6 +1,7 @@
 """Clauses of a user's sentence that say something of someone else: "I visited Anna, who
-lives in Berlin" tells where Anna lives, "I know a guy who works at Acme" where he works,
-and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds every word
+lives in Berlin" tells where Anna lives, "I know a guy who works at Acme" (or "that
+work", a verb after someone in any form) where he works, and "Nobody but me knows Anna
+uses vim" what Anna uses. Read whole, each holds every word
 of a fact of the user alone ("User lives in Berlin"), yet none says it of the user; nor
 "I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
+from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["is_no_one_but_me", "only_the_user", "opens_as_the_user", "others_clauses",
@@ -44,6 +46,12 @@ _USERS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "
                     "our", "us"})
 #: Words after "that" that say it opens no clause of its own ("that his", "that this").
 _NO_VERB = frozenset({"his", "this", "us", "its", "yours", "hers", "ours", "theirs", "less"})
+#: Words for a person that name no relation of the user's.
+_SOMEONE = frozenset({"guy", "guys", "person", "man", "woman", "lady", "girl", "boy",
+                      "someone", "somebody", "people", "folks"})
+#: Words after "that" that open what is told, not a clause of the one before it.
+_NO_BARE_VERB = frozenset({"the", "a", "an", "he", "she", "they", "it", "there", "these",
+                           "those", "my", "our", "your", "her", "their", "you", "if", "when"})
 #: No one but the user: "Nobody except me", "No one other than me".
 _NO_ONE_BUT_ME = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:but|except(?:\s+for)?|other\s+than"
                             r"|besides|apart\s+from|save)\s+(?:me|myself)\b", re.IGNORECASE)
@@ -100,7 +108,22 @@ def _of_another(text: str, opener: str, following: str, start: int,
     # why I live in Berlin".
     if opener.casefold() == "that" and before.rstrip().endswith(","):
         return False
-    return opener.casefold() == "who" or _verb_like(following)
+    # "a friend that live in Berlin": after someone, "that" opens their clause whatever
+    # form its verb is written in.
+    return (opener.casefold() == "who" or _verb_like(following)
+            or (_is_someone(antecedent.group(1)) and _bare_verb_like(following)))
+
+
+def _bare_verb_like(word: str) -> bool:
+    """Whether ``word`` after "that" may be a verb in any form ("live"), not what opens
+    what is told ("I told my sister that she ...", "... that Berlin is ...")."""
+    return word.islower() and word not in _NO_VERB | _NO_BARE_VERB
+
+
+def _is_someone(word: str) -> bool:
+    """Whether ``word`` names someone: "friend", "sister", "guy", "dog"."""
+    folded = word.casefold()
+    return folded in _SOMEONE or relation_of(folded) is not None
 
 
 def _verb_like(word: str) -> bool:
