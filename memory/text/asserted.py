@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.cues import DONE, TIMELESS, not_so
 from tiermem.memory.text.mine import opens_with_mine
 from tiermem.memory.text.moves import says_a_move, without_places_left
 from tiermem.memory.text.owners import owner_of, relation_of
@@ -38,41 +39,10 @@ from tiermem.memory.text.plans import (
     is_time_to_come,
     planned,
 )
-from tiermem.memory.text.said_of import on_an_errand
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "is_others", "of_user_alone", "spurns"]
 
-#: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
-#: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
-#: laid off from Acme"), or only sought ("I applied to Acme").
-_NOT_SO = frozenset({
-    "quit", "quits", "quitting", "stopped", "stopping", "left", "leaving", "resigned",
-    "resigning", "retired", "retiring", "fired", "laid", "applied", "applying",
-    "interviewed", "interviewing",
-    "want", "wants", "wanted", "wanting", "wanna", "hope", "hopes", "hoped", "hoping",
-    "wish", "wishes", "wished", "wishing", "dream", "dreams", "dreamed", "dreamt", "dreaming",
-    "plan", "plans", "planned", "planning", "intend", "intends", "intended", "intending",
-    "consider", "considers", "considered", "considering", "thinking", "try", "tries",
-    "tried", "trying", "supposed", "gonna", "would", "could", "might", "should", "will",
-    "shall", "must", "almost", "nearly", "if", "unless", "whether", "maybe", "perhaps",
-    "someday", "not", "never", "no", "cannot", "nor", "neither", "nothing",
-})
-#: Words that, before "to", say what follows is only meant or near ("I'd been meaning to
-#: move to Berlin", "I'm about to start at Acme").
-_BEFORE_TO = frozenset({"mean", "means", "meant", "meaning", "about"})
-#: Verbs of setting off somewhere: "I'm about to head to work".
-_COMMUTE = frozenset({"go", "head", "leave", "drive", "walk", "cycle", "bike", "ride"})
-#: Words between "I'd" and what it did ("I'd already moved") that say nothing of it.
-_TIMELESS = frozenset({"always", "already", "just", "never", "recently", "long", "once",
-                       "only", "also"})
-#: What "I'd" did rather than would do: "I'd been living", "I'd moved" (not "I'd need").
-_DONE = frozenset({"been", "had", "gone", "done", "seen", "known", "taken", "left", "got",
-                   "gotten", "become", "begun", "grown"})
-#: Words after which "left" is what someone did ("I left Acme", "I've just left Acme").
-_LEAVERS = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "have", "has", "had", "and",
-                      "just", "finally", "already", "recently", "eventually", "then", "also",
-                      "since", "actually", "officially", "user"})
 #: Verbs of what one eats, and the words after them that say where rather than what.
 _DIET = frozenset({"eat", "drink"})
 _WHERE_ONE_EATS = frozenset({"at", "in", "with", "there", "here", "out", "anywhere"})
@@ -117,8 +87,6 @@ _AVERSE = frozenset({
 #: Words between a fact's subject and its verb: "User also uses vim".
 _BEFORE_VERB = frozenset({"also", "still", "currently", "usually", "always", "often",
                           "really", "now"})
-#: "may" in lower case; "May" may be the month.
-_MAY = "may"
 _WORD = re.compile(r"[\w-]+(?:'\w+)?")
 #: Where one part of a sentence ends and another, which may say otherwise, begins.
 _PARTS = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+(?:but|although|though|whereas)\s+",
@@ -134,44 +102,11 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.replace("’", "'"))
 
 
-def _not_so(words: list[str], at: int) -> bool:
-    """Whether ``words[at]`` says what follows it is not so, read with its neighbours:
-    "I'd been living" and "I'd lived" are "had", "I'll always live" lives there now, and
-    "left" is given up after its subject ("I left Acme"), not after what remains ("two
-    days left at Acme")."""
-    word = words[at]
-    folded = word.casefold()
-    if folded.endswith("'d"):
-        done = next((w.casefold() for w in words[at + 1:] if w.casefold() not in _TIMELESS), "")
-        return not (done in _DONE or (done.endswith("ed") and not done.endswith("eed")))
-    if folded.endswith("'ll") or folded in {"will", "shall"}:
-        return not (at + 1 < len(words) and words[at + 1].casefold() == "always")
-    if folded == "left":
-        return at == 0 or words[at - 1].casefold() in _LEAVERS
-    if folded in _BEFORE_TO:
-        # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip,
-        # but "I was about to go to work at Acme" is a job that never came, and one "for
-        # an interview" a job not yet had.
-        trip = (folded == "about" and _off_to_work(words[at + 2:at + 5])
-                and not (at and words[at - 1].casefold() in {"was", "were"})
-                and not on_an_errand(" ".join(words[at + 5:])))
-        return at + 1 < len(words) and words[at + 1].casefold() == "to" and not trip
-    return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
-
-
-def _off_to_work(words: list[str]) -> bool:
-    """Whether ``words`` say one is setting off to work ("go to work", "head for work"):
-    only the trip is near, the job is held ("I'm about to go to work at Acme")."""
-    folded = [word.casefold() for word in words]
-    return (len(folded) == 3 and folded[0] in _COMMUTE and folded[1] in {"to", "for"}
-            and folded[2] == "work")
-
-
 def hedged(fact: str) -> bool:
     """Whether ``fact`` is itself a wish, plan, condition or denial: its statements say
     so in its own words, so they are read whole."""
     words = _words(fact)
-    return any(_not_so(words, at) for at in range(len(words)))
+    return any(not_so(words, at) for at in range(len(words)))
 
 
 def of_user_alone(fact: str) -> bool:
@@ -216,7 +151,7 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
             # "... and me work at Acme", "... loves my dog Rex": the user's part opens
             # here, and the fact's word before it was the others'.
             start = at
-        if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
+        if read_cues and not_so(words, at) and not _a_diet(words, at, wanted):
             return None
         pronoun = word.casefold().split("'")[0]
         if pronoun in _USER:
@@ -396,5 +331,5 @@ def spurns(statement: str, fact: str) -> bool:
 
 
 def _participle(words: list[str]) -> bool:
-    done = next((word for word in words if word not in _TIMELESS), "")
-    return done in _DONE or done.endswith("ed")
+    done = next((word for word in words if word not in TIMELESS), "")
+    return done in DONE or done.endswith("ed")
