@@ -2,7 +2,8 @@
 supposed, nearly done, denied, given up or only sought ("I'd love to live in Berlin",
 "I quit my job at Acme", "I applied to Acme"), each read with its neighbours: "I'd been
 living" is done, "I'll always live" holds now, and "two days left at Acme" gives up
-nothing. For memory/text/asserted.py. Pure functions over strings.
+nothing, nor "I left Berlin and moved to Munich", a move. For memory/text/asserted.py.
+Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ DONE = frozenset({"been", "had", "gone", "done", "seen", "known", "taken", "left
 _LEAVERS = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "have", "has", "had", "and",
                       "just", "finally", "already", "recently", "eventually", "then", "also",
                       "since", "actually", "officially", "user"})
+#: A move made, which "left" before it starts: "I left Berlin and moved to Munich".
+_MOVED = frozenset({"moved", "relocated", "emigrated"})
 #: "may" in lower case; "May" may be the month.
 _MAY = "may"
 
@@ -58,7 +61,8 @@ def not_so(words: list[str], at: int) -> bool:
     if folded.endswith("'ll") or folded in {"will", "shall"}:
         return not (at + 1 < len(words) and words[at + 1].casefold() == "always")
     if folded == "left":
-        return at == 0 or words[at - 1].casefold() in _LEAVERS
+        return (at == 0 or words[at - 1].casefold() in _LEAVERS) and not _left_on_a_move(
+            words[at + 1:])
     if folded in _BEFORE_TO:
         # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip,
         # but "I was about to go to work at Acme" is a job that never came, and one "for
@@ -68,6 +72,13 @@ def not_so(words: list[str], at: int) -> bool:
                 and not on_an_errand(" ".join(words[at + 5:])))
         return at + 1 < len(words) and words[at + 1].casefold() == "to" and not trip
     return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
+
+
+def _left_on_a_move(after: list[str]) -> bool:
+    """Whether ``after``, the words after "left", name a place the speaker then moved on
+    from: "I left Berlin and moved to Munich" is a move, not a home given up."""
+    return bool(after) and after[0][:1].isupper() and bool(
+        _MOVED.intersection(word.casefold() for word in after[1:]))
 
 
 def _off_to_work(words: list[str]) -> bool:

@@ -169,9 +169,11 @@ def left_unsaid(text: str) -> bool:
 
 
 #: A place said lived in: "lived in Berlin", "grew up with my aunt in Berlin", "was based
-#: in Berlin". Being born, working or having been there is no home left.
-_LIVED_IN = re.compile(r"\b(?:lived|grew\s+up|resided|(?:was|were|had\s+been)\s+(?:living|based))"
-                       r"\s+(?:[\w'’]+\s+){0,3}?(?:in|at)\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+#: in Berlin", or left ("left Berlin"). Being born, working or having been there is no
+#: home left.
+_LIVED_IN = re.compile(r"\b(?:(?:lived|grew\s+up|resided|(?:was|were|had\s+been)\s+(?:living"
+                       r"|based))\s+(?:[\w'’]+\s+){0,3}?(?:in|at)|left)"
+                       r"\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
 #: The speaker as the subject of what follows: "I ", "we'd ", "I had always ". Another's
 #: home is none the speaker's move left: "Anna lived in Berlin, then I moved to Munich".
@@ -182,7 +184,8 @@ _BY_THE_SPEAKER = re.compile(r"\b(?:I|we)(?:['’](?:d|ve))?(?:\s+(?:had|have|on
 def lived_before_moving(text: str) -> set[str]:
     """The concepts of the places ``text`` says the speaker lived in before a move it says:
     the place a move that names none it left may have left ("I lived in Berlin, then moved
-    to Munich", "I moved to Munich after living in Berlin"); "I visited Berlin, then moved
+    to Munich", "I left Berlin and moved to Munich", "I moved to Munich after living in
+    Berlin"); "I visited Berlin, then moved
     to Munich" left no Berlin, nor "Anna lived in Berlin, then I moved to Munich"."""
     move = _MOVING.search(text)
     if move is None:

@@ -1,0 +1,37 @@
+"""A place the user says they left and then moved on from is the place a move left: "I
+left Berlin and moved to Munich." says "User moved from Berlin to Munich", where "left"
+alone still gives the place up ("I left Berlin." says no move), and a move it never
+made ("I never left Berlin ...") or another's leaving says none."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.fact_said import says
+from tiermem.memory.text.moves import lived_before_moving
+
+MOVE = "User moved from Berlin to Munich"
+TEXT = "I left Berlin and moved to Munich."
+
+
+@pytest.mark.parametrize("fact", [MOVE, "User moved to Munich"])
+def test_a_place_left_before_a_move_is_the_place_the_move_left(fact: str) -> None:
+    assert says(TEXT, fact)
+
+
+def test_the_place_left_is_a_home_the_move_left() -> None:
+    assert lived_before_moving(TEXT) == {"berlin"}
+    assert lived_before_moving("I left Berlin.") == set()
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    (TEXT, "User moved to Berlin"),
+    (TEXT, "User lives in Berlin"),
+    ("I left Berlin.", MOVE),
+    ("I never left Berlin and moved to Munich.", MOVE),
+    ("Anna left Berlin and I moved to Munich.", MOVE),
+    ("I left Munich and moved to Berlin.", MOVE),
+    ("I left Acme and moved to Munich.", "User works at Acme"),
+])
+def test_leaving_alone_or_another_way_round_says_no_such_move(text: str, fact: str) -> None:
+    assert not says(text, fact)
