@@ -141,10 +141,13 @@ _USER_AS_SOMEONE = re.compile(r"(\b(?:i['’]?m|i\s+am|i\s+was)\s+|^\s*as\s+)"
 
 def only_the_user(text: str) -> str:
     """``text`` with "nobody but me" and its like said as the user alone, who is the one
-    it speaks of: "Nobody except me uses vim" as "I alone uses vim", and "someone" the
+    it speaks of: "Nobody except me uses vim" as "I alone uses vim" ("Nobody but me and
+    my wife" as "Me and my wife", the user first among several), and "someone" the
     user says they are as the one they are: "I'm someone who uses vim" as "I'm one who
     uses vim"."""
-    return _USER_AS_SOMEONE.sub(r"\1one", _NO_ONE_BUT_ME.sub("I alone", text))
+    # "Nobody but me and my wife uses vim" is the user first among several: "Me and my wife".
+    with_others = re.sub(_NO_ONE_BUT_ME.pattern + r"(?=\s+and\b)", "Me", text, flags=re.I)
+    return _USER_AS_SOMEONE.sub(r"\1one", _NO_ONE_BUT_ME.sub("I alone", with_others))
 
 
 #: A lead-in that is the user: "As someone who", "Being a person who".

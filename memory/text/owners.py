@@ -79,10 +79,13 @@ _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W
 #: Where a statement about someone of the user's (or the user) joins another in one
 #: sentence: "..., and my gym is ...", "...; I ...", "... — my wife ..."; an en or em dash
 #: needs no spaces ("Munich—my wife"), a hyphen does ("well-known"). The user named first
-#: in a subject of several is none: "Me and my team use vim" is one statement.
+#: in a subject of several is none: "Me and my team use vim" is one statement, as is
+#: "Nobody but me and my wife uses vim".
 _STATEMENTS = re.compile(r"\s*(?:[;,]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but)\s+)?"
                          r"(?=(?:my|our|i|i'm|user|user's)\b)"
-                         r"|(?<!^me)(?<!^i)(?<!^myself)\s+(?:and|but)\s+"
+                         r"|(?<!^me)(?<!^i)(?<!^myself)(?<!\bbut\sme)(?<!\bexcept\sme)"
+                         r"(?<!\bfor\sme)(?<!\bthan\sme)(?<!\bbesides\sme)(?<!\bapart\sfrom\sme)"
+                         r"\s+(?:and|but)\s+"
                          r"(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
 #: Where a fact's subject ends, roughly: its first verb of being or having.
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
