@@ -21,6 +21,7 @@ from tiermem.memory.text.asserted import (
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.longer_names import inside_longer_names
 from tiermem.memory.text.mine import (
+    kinds_had,
     kinds_met,
     kinds_named,
     kinds_owned,
@@ -158,7 +159,8 @@ def says(text: str, fact: str) -> bool:
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
     is Rex." names no dog of the user's, nor "I saw a dog named Rex.", "I saw a dog. His
-    name is Rex." or "I walked a neighbour's dog named Rex.", nor "I like dogs.
+    name is Rex." or "I walked a neighbour's dog named Rex." ("We adopted a puppy. His name
+    is Rex." does), nor "I like dogs.
     Mine is a cat named Rex.", a name given to another kind, but "Mine is a mutt named
     Rex" one, and "Mine is a cat named Rex" a pet Rex), but a clause saying the fact of
     another name ("I live in Munich") lends none of its words (but a move from it goes
@@ -279,6 +281,7 @@ def says(text: str, fact: str) -> bool:
         owned = kinds_owned(own_part)
         said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
+        said |= kinds_had(own_part, {kind.casefold() for kind in kinds.values()})
         # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
             said -= named_kinds.keys() - owned.keys()

@@ -10,7 +10,8 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["kinds_met", "kinds_named", "kinds_owned", "opens_with_mine", "same_kind"]
+__all__ = ["kinds_had", "kinds_met", "kinds_named", "kinds_owned", "opens_with_mine",
+           "same_kind"]
 
 
 #: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
@@ -105,6 +106,22 @@ def kinds_met(text: str, kinds: set[str]) -> set[str]:
                                         or not _OWNED.search(text))
         (met if seen else kept).update(concepts(f"{folded} {_KIND_OF.get(folded, '')}"))
     return met - kept
+
+
+def kinds_had(text: str, kinds: set[str]) -> set[str]:
+    """The ``kinds`` (words for a pet's kind, a fact's) that ``text`` says the user has in
+    another word for one of them, as concepts: "dog" of "We adopted a puppy.", whose name
+    said after it ("His name is Rex.") is then the user's dog's; none of "I saw a puppy."
+    nor of "I walked my neighbour's puppy."."""
+    had: set[str] = set()
+    for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
+        kind = _KIND_OF.get(word.group().casefold())
+        if kind not in kinds or not _OWNED.search(text, 0, word.start()):
+            continue
+        one = _ONE_OF_A.search(text, 0, word.start())
+        if one is None or not (one["whose"] or one["others"]):
+            had |= concepts(kind)
+    return had
 
 
 def same_kind(one: str, other: str) -> bool:
