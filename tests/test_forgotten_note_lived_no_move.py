@@ -27,3 +27,11 @@ def test_a_move_after_the_place_lived_in_still_left_it() -> None:
     assert says("I lived in Berlin. Then I moved to Munich.", LEFT)
     assert not says("I lived in New Berlin. Then I moved to Munich.", LEFT)
     assert not says("Anna lived in Berlin. Then I moved to Munich.", LEFT)
+
+
+def test_a_home_grown_up_in_is_left_a_place_studied_in_is_none() -> None:
+    move = "User moved from Berlin to Munich"
+    assert says("I grew up in Berlin. Then I moved to Munich.", move)
+    # Studying somewhere, as working there, says no home: the user may have lived elsewhere.
+    assert not says("I studied in Berlin, then moved to Munich", move)
+    assert not says("I studied in Berlin. Then I moved to Munich.", move)

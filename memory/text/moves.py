@@ -169,8 +169,8 @@ def left_unsaid(text: str) -> bool:
 
 
 #: A place said lived in: "lived in Berlin", "grew up with my aunt in Berlin", "was based
-#: in Berlin", or left ("left Berlin"). Being born, working or having been there is no
-#: home left.
+#: in Berlin", or left ("left Berlin"). Being born, working, studying or having been there
+#: is no home left.
 _LIVED_IN = re.compile(r"\b(?:(?:lived|grew\s+up|resided|(?:was|were|had\s+been)\s+(?:living"
                        r"|based))\s+(?:[\w'’]+\s+){0,3}?(?:in|at)|left)"
                        r"\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
