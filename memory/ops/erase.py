@@ -10,8 +10,9 @@
   their full-text entries and vectors;
 - the messages named, each with an erasure record (id, reason, time) first, and
   their lines of the prompt history;
-- the messages of the same turns (those of the messages named, and those the
-  facts and passages erased were learned or filed from) that quote a text
+- the messages of the same turns (those of the messages named, those the
+  facts and passages erased were learned or filed from, and the one that last
+  moved a fact erased out of core, ``Fact.evicted_tick``) that quote a text
   erased, in their content or their tool calls' arguments, the same way
   (memory/ops/quoting.py);
 - every line of a stored state value (the agent's summary) that quotes what
@@ -142,8 +143,13 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         # ones too, go with it; their own text is not searched for in turn.
         sources = [*message_ids, *(f.source_message_id for f in gone_facts),
                    *(p.source_message_id for p in gone_passages)]
-        turns = store.messages.in_turns_of([i for i in sources if i is not None],
-                                           forgotten=True)
+        # And the turn that moved a fact out of core, as forgetting takes it.
+        retired_in = sorted({int(f.evicted_tick) for f in gone_facts
+                             if f.evicted_tick is not None})
+        turns = list({m.id: m for m in [
+            *store.messages.in_turns_of([i for i in sources if i is not None],
+                                        forgotten=True),
+            *store.messages.in_turns(retired_in, forgotten=True)]}.values())
         named = set(message_ids)
         erased_texts = ([f.text for f in gone_facts] + [p.text for p in gone_passages]
                         + [m.content for m in turns if m.id in named])

@@ -10,10 +10,10 @@ forgetting either forgets both. A message is forgotten with the facts learned
 from it (``Fact.source_message_id``) and the passages filed from it
 (``Passage.source_message_id``), which often quote it, as an erasure of the
 message takes them. The messages of the same turns that quote a text forgotten
-(the tool calls that stored a fact, the tool results and the reply echoing it)
-are forgotten with it (memory/ops/quoting.py says how they are found). The rows
-stay, for the audit and for an erasure (``ForgetResult`` lists them per table),
-but are never un-forgotten.
+(the tool calls that stored a fact or moved it out of core, the tool results and
+the replies echoing it) are forgotten with it (memory/ops/quoting.py says how
+they are found). The rows stay, for the audit and for an erasure (``ForgetResult``
+lists them per table), but are never un-forgotten.
 
 A forgotten fact's normalised text is remembered as a hash (memory/ops/forgotten_norms.py):
 extraction from conversation (``process_interaction``) does not store it again. Stating
@@ -284,8 +284,14 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
     sources = [*messages, *(f.source_message_id for f in fact_rows),
                *(p.source_message_id for p in named_passages)]
     taken = set(messages)
-    quoting_rows = [m for m in quoting(store.messages.in_turns_of(
-        [i for i in sources if i is not None]), quoted) if m.id not in taken]
+    # The turn that moved a fact out of core ("Forget that.", a correction) quotes it in its
+    # call, the tool's result and the reply; the clock's tick is the turn that ran it.
+    retired_in = {int(f.evicted_tick) for f in fact_rows if f.evicted_tick is not None}
+    in_turns = {m.id: m for m in [
+        *store.messages.in_turns_of([i for i in sources if i is not None]),
+        *store.messages.in_turns(sorted(retired_in))]}
+    quoting_rows = [m for m in quoting(sorted(in_turns.values(), key=lambda m: m.id), quoted)
+                    if m.id not in taken]
     # Decided before the rows are tombstoned, when every one of them can still be read.
     shown = (shown_of(memory, fact_rows, sorted(passages), message_rows, quoting_rows)
              if count_shown else None)

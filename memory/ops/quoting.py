@@ -7,8 +7,10 @@ leave the same text in those messages, so ``forget`` (tombstones) and ``erase``
 (deletion) take them too:
 
 - **Where.** The messages of the turns that hold what was taken: the messages
-  named, and the messages the facts and passages taken were learned or filed
-  from (``source_message_id``). Messages of other turns are not searched.
+  named, the messages the facts and passages taken were learned or filed from
+  (``source_message_id``), and the turn that last moved a fact taken out of core
+  (``Fact.evicted_tick``: "Forget that." or a correction names it in its call,
+  result and reply). Messages of other turns are not searched.
 - **What quotes.** A message quotes a text when its content, or a string value
   in the arguments of one of its tool calls, contains the text: case and runs of
   whitespace ignored, and the text not cut out of a longer word (``card 41``

@@ -209,6 +209,11 @@ class MessageStore(Protocol):
         ``forgotten`` (an erasure, which removes them as well)."""
         ...
 
+    def in_turns(self, turns: Sequence[int], *, forgotten: bool = False) -> list[Message]:
+        """Every message of these turns (``Message.turn``), in id order, without vectors;
+        forgotten ones only with ``forgotten``."""
+        ...
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         """Those of ``ids`` (in the order given) whose rows pass ``filt``."""
         ...

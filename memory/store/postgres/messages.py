@@ -43,6 +43,12 @@ _IN_TURNS_OF = (
     " WHERE m.agent_id = %s AND m.turn = turns.turn{live} OFFSET 0) m ORDER BY m.id"
 )
 
+#: The messages of the listed turns (turns, agent), a lookup in the index each.
+_IN_TURNS = (
+    "SELECT m.* FROM unnest(%s::bigint[]) AS turns(turn), LATERAL (SELECT"
+    f" {MESSAGE_COLUMNS} FROM tiermem.messages m WHERE m.agent_id = %s"
+    " AND m.turn = turns.turn{live} OFFSET 0) m ORDER BY m.id"
+)
 
 #: The message the first of those appended takes its context from (``message_context``),
 #: locked until the append commits. Another connection deleting or forgetting it has
@@ -156,6 +162,13 @@ class PgMessages:
         return [_message(r) for r in self.scope.conn.execute(
             _IN_TURNS_OF.format(live=live),
             (sorted(set(message_ids)), self.scope.agent, self.scope.agent)).fetchall()]
+
+    def in_turns(self, turns: Sequence[int], *, forgotten: bool = False) -> list[Message]:
+        if not turns:
+            return []
+        live = " AND m.forgotten_at IS NULL" if not forgotten else ""
+        return [_message(r) for r in self.scope.conn.execute(
+            _IN_TURNS.format(live=live), (sorted(set(turns)), self.scope.agent)).fetchall()]
 
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return rows_passing(self.scope, "messages", ids, filt)

@@ -134,9 +134,12 @@ class SQLiteMessages:
             turns.update(int(r[0]) for r in self.store.execute(
                 f"SELECT DISTINCT turn FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
                 tuple(chunk)))
+        return self.in_turns(sorted(turns), forgotten=forgotten)
+
+    def in_turns(self, turns: Sequence[int], *, forgotten: bool = False) -> list[Message]:
         live = "" if forgotten else " AND forgotten_at IS NULL"
         found: list[Message] = []
-        ordered = sorted(turns)
+        ordered = sorted(set(turns))
         for start in range(0, len(ordered), CHUNK):
             chunk = ordered[start : start + CHUNK]
             found += map(_message, self.store.execute(

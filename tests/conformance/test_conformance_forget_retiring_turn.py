@@ -1,0 +1,84 @@
+"""Forgetting a fact takes the copies of it that the turn which moved it out of core holds
+(the call naming it, the tool's result, the reply), on every backend: after "Forget that."
+the user's own message is all that still says it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from backends import Backend
+from test_conformance_forget_turn import _call
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.recall import NewMessage
+
+SAID = "I live in Berlin."
+FACT = "User lives in Berlin"
+
+
+def _append(m: HierarchicalMemory, turn: int, *rows: tuple[str, str, dict[str, Any]]
+            ) -> list[int]:
+    return m.recall.append_many([NewMessage(role, text, turn, **extra)
+                                 for role, text, extra in rows])
+
+
+def _told_then_taken_back(m: HierarchicalMemory) -> tuple[list[int], list[int], list[int]]:
+    """Turn 1 stores the fact, turn 2 ("Forget that.") retires it to archival, turn 3 quotes
+    it again; each turn's message ids, as an agent stores them."""
+    stored = {"tool_calls": _call("c1", "core_memory_append", content=FACT)}
+    retired = {"tool_calls": _call("c2", "core_memory_replace", old_content=FACT,
+                                   new_content="")}
+    with m.interaction() as turn:
+        first = _append(m, turn, ("user", SAID, {}), ("assistant", "", stored),
+                        ("tool", f"core + {FACT}", {"tool_call_id": "c1",
+                                                     "tool_name": "core_memory_append"}))
+        m.add_fact(FACT, source=f"tool:turn:{turn}", source_message_id=first[0])
+    with m.interaction() as turn:
+        m.replace_in_core(FACT, "")
+        second = _append(
+            m, turn, ("user", "Forget that.", {}), ("assistant", "", retired),
+            ("tool", f"core -> archival (superseded): {FACT}",
+             {"tool_call_id": "c2", "tool_name": "core_memory_replace"}),
+            ("assistant", f'I keep "{FACT}" in archival as a past fact.', {}),
+            ("tool", "Sent.", {"tool_call_id": "c3", "tool_name": "send_message"}))
+    with m.interaction() as turn:
+        # Another turn quoting the fact, which forgetting does not search.
+        third = _append(m, turn, ("user", "Is Berlin nice?", {}),
+                        ("assistant", f"You said {FACT}.", {}))
+    return first, second, third
+
+
+def test_in_turns_returns_the_turns_messages_and_forgotten_ones_only_when_asked(
+        backend: Backend) -> None:
+    with backend.memory() as m:
+        assert m.store.messages.in_turns([1]) == []
+        first, second, third = _told_then_taken_back(m)
+        assert [x.id for x in m.store.messages.in_turns([3, 1, 99])] == [*first, *third]
+        assert m.store.messages.in_turns([]) == []
+        m.store.forgetting.forget([], [], [second[1]], m.now())
+        assert [x.id for x in m.store.messages.in_turns([2])] == [
+            second[0], *second[2:]]
+        assert [x.id for x in m.store.messages.in_turns([2], forgotten=True)] == second
+
+
+def test_forgetting_a_retired_fact_takes_the_retiring_turns_copies(backend: Backend) -> None:
+    with backend.memory() as m:
+        first, second, third = _told_then_taken_back(m)
+        result = m.forget(FACT)
+        assert result.outcome == "matched"
+        # The turn that stored it and the turn that retired it; another turn's reply is
+        # text of another turn, which forget does not reach.
+        assert set(result.forgotten.messages) == {*first[1:], *second[1:4]}
+        live = {x.id for x in m.store.messages.in_turns([1, 2, 3])}
+        assert live == {first[0], second[0], second[4], *third}
+        assert result.sources_kept == (first[0],)
+
+
+def test_erasing_a_retired_fact_erases_the_retiring_turns_copies(backend: Backend) -> None:
+    with backend.memory() as m:
+        first, second, third = _told_then_taken_back(m)
+        fact = m.store.facts.learned_from([first[0]])
+        report = m.erase(facts=fact, reason="asked")
+        assert (report.facts, report.messages) == (1, len(first[1:]) + len(second[1:4]))
+        live = {x.id for x in m.store.messages.in_turns([1, 2, 3], forgotten=True)}
+        assert live == {first[0], second[0], second[4], *third}
