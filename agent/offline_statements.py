@@ -52,6 +52,7 @@ from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
+    each_named_apart,
     forgets_the_last,
     names_what_to_forget,
     own_clauses,
@@ -170,8 +171,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # and "it starts at 2am" say something of X only together.
     # "I live in Lisbon. I also work there." works in Lisbon.
     # "I'm not on call anymore, Priya is" says Priya is on call.
+    # "Forget my locker code and my gym." asks to forget each.
     sentences = with_handed_over(placed(with_ellipses_filled(with_introductions(
-        with_said_about(split_sentences(text))), _said_last(recent or []))))
+        with_said_about(each_named_apart(split_sentences(text)))), _said_last(recent or []))))
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.

@@ -44,8 +44,8 @@ from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "as_news", "forgets_the_last", "keeps_the_last", "names_what_to_forget",
-           "own_clauses", "read_statement"]
+__all__ = ["Statement", "as_news", "each_named_apart", "forgets_the_last", "keeps_the_last",
+           "names_what_to_forget", "own_clauses", "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -111,6 +111,34 @@ def names_what_to_forget(sentence: str) -> bool:
     """Whether ``sentence`` opens by naming what to forget ("Forget my sister"): every
     fact about it goes, not only the one that says the least else."""
     return _FORGET_NAMED.match(sentence.strip()) is not None
+
+
+#: Where a request naming what to forget names the next thing of a list ("my locker code
+#: and my gym", "my gym, my dentist and my locker code"): before each owner word.
+_NEXT_NAMED = re.compile(r"\s*,\s*(?:and\s+)?(?=(?:my|our|the|your)\s+\w)"
+                         r"|\s+and\s+(?=(?:my|our|the|your)\s+\w)", _I)
+
+
+def each_named_apart(sentences: list[str]) -> list[str]:
+    """``sentences`` with a request naming several things to forget ("Forget my locker code
+    and my gym.") made one request for each: read whole, the words of one outweigh the
+    other's, and only the first would go. A list needs its "and" ("Forget my address,
+    the one in Berlin" names one thing)."""
+    out: list[str] = []
+    for sentence in sentences:
+        opening = _FORGET_NAMED.match(sentence.strip())
+        if opening is None:
+            out.append(sentence)
+            continue
+        named = sentence.strip()[opening.end():]
+        seps = list(_NEXT_NAMED.finditer(named))
+        if not seps or "and" not in seps[-1].group().casefold().split():
+            out.append(sentence)
+            continue
+        lead = sentence.strip()[:opening.end()]
+        items = _NEXT_NAMED.split(named)
+        out += [f"{lead}{item.rstrip(' .!')}." for item in items]
+    return out
 
 
 def keeps_the_last(sentence: str) -> bool:

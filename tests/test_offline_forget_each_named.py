@@ -1,0 +1,38 @@
+"""A request naming several things to forget ("Forget my locker code and my gym.") retires
+each of them: read whole, the locker code's words outweighed the gym's, and the gym stayed
+in core."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.statements import each_named_apart
+
+
+@pytest.mark.parametrize(("said", "forget", "now"), [
+    ("My locker code is 4411. I go to the gym on Mondays.",
+     "Forget my locker code and my gym.", []),
+    ("My locker code is 4411. My dentist is Dr. Lee. I live in Porto.",
+     "Please forget my dentist, and my locker code!", ["User lives in Porto"]),
+    ("My locker code is 4411. My dentist is Dr. Lee. I go to the gym on Mondays.",
+     "Delete my gym, my dentist and my locker code.", []),
+])
+def test_each_thing_named_is_retired(said: str, forget: str, now: list[str]) -> None:
+    assert core_after(said, forget) == now
+
+
+@pytest.mark.parametrize(("sentence", "apart"), [
+    ("Forget my locker code and my gym.", ["Forget my locker code.", "Forget my gym."]),
+    ("Please forget about my gym, my dentist and the locker code!",
+     ["Please forget about my gym.", "Please forget about my dentist.",
+      "Please forget about the locker code."]),
+    # No list without its "and": the second is the first said again.
+    ("Forget my address, the one in Berlin.", ["Forget my address, the one in Berlin."]),
+    # No request to forget, or one thing named.
+    ("I like my tea and my coffee.", ["I like my tea and my coffee."]),
+    ("Forget my sister and her husband.", ["Forget my sister and her husband."]),
+])
+def test_a_request_is_split_only_at_a_list_of_things_named(sentence: str,
+                                                            apart: list[str]) -> None:
+    assert each_named_apart([sentence]) == apart
