@@ -20,12 +20,11 @@ through the real tool dispatch.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
-from typing import NamedTuple
 
 from tiermem.agent.offline_kin import of_one_person, one_of_several
+from tiermem.agent.offline_replay import Step, ended_by_last, replayed, stated_by_last
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -72,9 +71,6 @@ __all__ = ["core_changes", "told_last"]
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
 #: full, where "No, my brother is Tom" or "..., not Tom Smith" corrects it.
 _NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
-#: Replays of the user's recent messages kept: a window of them replays each of its
-#: shorter ends, and a turn's window shares none of those with the next turn's.
-_REPLAYS_KEPT = 64
 #: A clause in which the speaker denies something of themselves: "I'm not vegan", "I don't
 #: live in Lisbon".
 _OWN_DENIAL = re.compile(r"^i(?:['’]m\s+not|\s+(?:am|do|does|was)\s+not"
@@ -225,8 +221,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 told = (told_last(recent or [], list(facts)) if just_told is None else
                         [part for fact in just_told for part in clauses_of(fact)
                          if part not in split])
-                brought = brought_back_with(told, [*told, *_stated_by_last(recent or [],
-                                                                           facts)])
+                brought = brought_back_with(told, [*told, *stated_by_last(
+                    _replayed(recent or []), facts)])
                 own = [part for part in told if part not in brought]
                 denied = [*own, *brought] if len(own) == 1 else []
             news = as_news(sentence)
@@ -234,9 +230,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                 retire(denied, facts)
                 if denied and forgets_the_last(sentence):
+                    ended = ended_by_last(_replayed(recent or []), current)
                     put_back(just_ended if just_told is not None
-                             else ({}, not_forgotten(_ended_by_last(recent or [], current),
-                                                     forgotten)),
+                             else ({}, not_forgotten(ended, forgotten)),
                              current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two,
@@ -319,56 +315,10 @@ def _said_last(recent: list[str]) -> str | None:
     return said[-1] if said and not is_question(said[-1]) else None
 
 
-class _Step(NamedTuple):
-    """One earlier message said again: the facts held before it, those it ended, those
-    held after it and those it stated."""
-    before: dict[str, str]
-    ended: list[str]
-    after: dict[str, str]
-    stated: dict[str, str]
-
-
-def _replayed(recent: list[str]) -> tuple[_Step, ...]:
+def _replayed(recent: list[str]) -> tuple[Step, ...]:
     """The user's earlier messages (``recent``, newest first) said again in order to an
-    empty core, oldest first. Each is read with the ones before it, so a "Forget that."
-    among them takes back what it did when said. A fact said before them all is not known
-    here. The steps are shared: none may be changed."""
-    return _replay_of(tuple(recent))
-
-
-@lru_cache(maxsize=_REPLAYS_KEPT)
-def _replay_of(recent: tuple[str, ...]) -> tuple[_Step, ...]:
-    # A "Forget that." or "back on" among the messages replays the ones before it in
-    # turn; built on the replay of those, kept here, each message is read once a window
-    # rather than once for every such message after it (twice as often per one).
-    if not recent:
-        return ()
-    earlier = _replay_of(recent[1:])
-    before = earlier[-1].after if earlier else {}
-    ended, stated = core_changes(recent[0], before, list(recent[1:]))
-    after = {fact: kind for fact, kind in before.items() if fact not in ended} | stated
-    return (*earlier, _Step(before, ended, after, stated))
-
-
-def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
-    """The facts the user's last message (``recent``: their earlier messages, newest first)
-    ended that ``core`` no longer holds, with their durability, as replayed."""
-    steps = _replayed(recent)
-    if not steps:
-        return {}
-    last = steps[-1]
-    return {fact: last.before[fact] for fact in last.ended if fact not in core}
-
-
-def _stated_by_last(recent: list[str], held: Collection[str]) -> list[str]:
-    """The statements of ``held`` the user's last message (``recent``: their earlier
-    messages, newest first) stated that none held before it did, as replayed."""
-    steps = _replayed(recent)
-    if not steps:
-        return []
-    last = steps[-1]
-    return [part for fact in last.stated if fact not in last.before
-            for part in clauses_of(fact) if part in held]
+    empty core, oldest first (agent/offline_replay.py)."""
+    return replayed(recent, core_changes)
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:
