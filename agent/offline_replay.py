@@ -12,8 +12,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from tiermem.memory.text.clauses import clauses_of
+from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.statements import as_news
 
-__all__ = ["Changes", "Step", "ended_by_last", "replayed", "stated_by_last"]
+__all__ = ["Changes", "Step", "ended_by_last", "only_retracted", "replayed", "stated_by_last"]
 
 #: How one message changes core: (message, core before it, the earlier messages newest
 #: first) -> (the facts it ended, the facts it stated with their durability).
@@ -71,3 +73,12 @@ def stated_by_last(steps: tuple[Step, ...], held: Collection[str]) -> list[str]:
     last = steps[-1]
     return [part for fact in last.stated if fact not in last.before
             for part in clauses_of(fact) if part in held]
+
+
+def only_retracted(recent: list[str], steps: tuple[Step, ...]) -> bool:
+    """Whether the user's last message (``recent[0]``; ``steps`` its replay) ended what was
+    held and told nothing in its place, without asking to forget anything: "I no longer
+    work at Globex", which a "Forget that." takes back, not "I moved to Porto" (a new
+    home told) or "Forget my gym" (a request, which no "Forget that." undoes)."""
+    return (bool(recent) and bool(steps) and bool(steps[-1].ended) and not steps[-1].stated
+            and all(as_news(said) is not None for said in split_sentences(recent[0])))

@@ -24,7 +24,13 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tiermem.agent.offline_kin import of_one_person, one_of_several
-from tiermem.agent.offline_replay import Step, ended_by_last, replayed, stated_by_last
+from tiermem.agent.offline_replay import (
+    Step,
+    ended_by_last,
+    only_retracted,
+    replayed,
+    stated_by_last,
+)
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -211,6 +217,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             facts = held()
             denied = retracted(statement.denied, list(facts), statement.about,
                                every=names_what_to_forget(sentence))
+            taken_back = False
             if forgets_the_last(sentence):
                 # "Forget that." names nothing: it is the fact just told, when only one
                 # was; of several, which one nothing says, so the reply asks.
@@ -225,11 +232,16 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     _replayed(recent or []), facts)])
                 own = [part for part in told if part not in brought]
                 denied = [*own, *brought] if len(own) == 1 else []
+                # After a message of its own that told nothing and asked to forget nothing
+                # ("I no longer work at Globex") it takes that back: what it ended is held
+                # again. Said in the same message, it asks to forget what was retracted.
+                taken_back = just_told is None and only_retracted(recent or [],
+                                                                  _replayed(recent or []))
             news = as_news(sentence)
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                 retire(denied, facts)
-                if denied and forgets_the_last(sentence):
+                if (denied or taken_back) and forgets_the_last(sentence):
                     ended = ended_by_last(_replayed(recent or []), current)
                     put_back(just_ended if just_told is not None
                              else ({}, not_forgotten(ended, forgotten)),
