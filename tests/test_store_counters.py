@@ -202,3 +202,36 @@ def test_a_counter_moved_on_costs_one_lookup_and_only_one_set_back_reads_the_row
             m.store.conn.set_trace_callback(None)
         assert len(moved_on) == 1 and "FROM meta" in moved_on[0], moved_on
         assert len(reads) == 2 and "FROM facts" in reads[1], reads
+
+
+MOVED_ON_BELOW: list[tuple[str, str]] = [
+    ("core_seq", "setting 'core_seq' to {given} sets it below a fact's entry into core "
+                 "({bound}), and a snapshot of the memory would not restore; give {bound} "
+                 "or more (it holds {held})"),
+    ("tick", "setting 'tick' to {given} sets it below the memory's history or a fact's "
+             "reading of its clock ({bound}), and a snapshot of the memory would not "
+             "restore; give {bound} or more (it holds {held})"),
+]
+
+
+@pytest.mark.parametrize(("key", "says"), MOVED_ON_BELOW, ids=[c[0] for c in MOVED_ON_BELOW])
+def test_a_counter_moved_on_from_below_the_rows_but_still_below_them_is_refused(
+        opened: Open, key: str, says: str) -> None:
+    with opened() as m:
+        _a_memory_in_use(m)
+        seq, tick = _counters(m)
+        bound = seq if key == "core_seq" else tick
+        assert bound >= 2
+        with m.store.transaction():  # as a version before the checks left it
+            _set_back(m.store, key, 0)
+    with opened() as m:
+        before = _held(m)
+        with pytest.raises(InvalidInputError) as refused, m.store.transaction():
+            m.store.settings.set(key, 1)
+        assert str(refused.value) == says.format(given=1, bound=bound, held=0)
+        assert _held(m) == before and m.store.settings.get(key) == "0"
+        with m.store.transaction():  # the value the refusal names is taken
+            m.store.settings.set(key, bound)
+        with m.store.transaction():
+            m.store.settings.set(key, bound + 1)
+        assert m.store.settings.get(key) == str(bound + 1)

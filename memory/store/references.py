@@ -10,7 +10,7 @@ the checks run before the write, so a refused write leaves the store as it was.
 A fact's marks on the counters its memory keeps (``core_seq``, and on the interaction
 clock ``tick``) must not pass them: a restore refuses a fact that entered core after the
 last entry its memory counted, or was read after its memory's last interaction. Nor may
-a counter be set back below what its rows hold (``check_counter_setting``).
+a counter be set below what its rows hold (``CounterSettingCheck``).
 
 An archived fact needs its passage too, but a fact filed straight into archival is
 written before its passage, which takes the fact's id, and is then given the passage's
@@ -79,37 +79,54 @@ def check_fact_counters(fact: Fact, counters: Counters,
 CounterFloors = Callable[[], dict[str, float | None]]
 
 
-def check_counter_setting(key: str, value: object, counters: Counters,
-                          floors: CounterFloors) -> None:
+class CounterSettingCheck:
     """A counter (``core_seq``, ``tick``) set below what the rows hold is refused, as a
-    restore refuses the memory's snapshot. The counters only move on in use, so a value
-    not below the stored one costs the one lookup; a store no memory has opened, or one
-    without the counter yet (a copy writes its rows first), keeps no bound to check."""
-    if key not in ("core_seq", "tick"):
-        return
-    settings = counters()
-    clock, held = settings.get(CLOCK_SETTING), settings.get(key)
-    if clock is None or held is None:
-        return
-    given = str(value)
-    if not given.isascii() or not given.isdigit():
-        raise InvalidInputError(f"setting {key!r} counts the memory's "
-                                f"{'entries into core' if key == 'core_seq' else 'interactions'}"
-                                f": give a whole number of 0 or more, like {held}; got "
-                                f"{value!r:.40}")
-    if not held.isdigit() or int(given) >= int(held):
-        return
-    highest = floors()
-    marks = [highest["core_seq"]] if key == "core_seq" else [
-        highest["tick"], highest["reading"] if clock != WALL else None]
-    bound = max((mark for mark in marks if mark is not None), default=0)
-    if int(given) < bound:
-        what = ("a fact's entry into core" if key == "core_seq"
-                else "the memory's history or a fact's reading of its clock")
-        raise InvalidInputError(
-            f"setting {key!r} to {given} sets it below {what} ({bound:g}), and a snapshot "
-            f"of the memory would not restore; give {math.ceil(bound)} or more (it holds "
-            f"{held})")
+    restore refuses the memory's snapshot, whether set back or moved on from a value an
+    older version left below the rows. The store writes no row past its counters, so
+    once the stored counter is seen at or above the rows, a value not below it costs the
+    one lookup; a store no memory has opened, or one without the counter yet (a copy
+    writes its rows first), keeps no bound to check."""
+
+    def __init__(self, counters: Counters, floors: CounterFloors) -> None:
+        self._counters = counters
+        self._floors = floors
+        self._above_rows: set[str] = set()
+
+    def forget(self) -> None:
+        """The counters or the clock were written past this check: read the rows again."""
+        self._above_rows.clear()
+
+    def check(self, key: str, value: object) -> None:
+        if key not in ("core_seq", "tick"):
+            if key == CLOCK_SETTING:
+                self.forget()
+            return
+        settings = self._counters()
+        clock, held = settings.get(CLOCK_SETTING), settings.get(key)
+        if clock is None or held is None:
+            return
+        given = str(value)
+        if not given.isascii() or not given.isdigit():
+            counts = "entries into core" if key == "core_seq" else "interactions"
+            raise InvalidInputError(f"setting {key!r} counts the memory's {counts}: give a "
+                                    f"whole number of 0 or more, like {held}; got "
+                                    f"{value!r:.40}")
+        held_number = int(held) if held.isdigit() else None
+        if key in self._above_rows and held_number is not None and int(given) >= held_number:
+            return
+        highest = self._floors()
+        marks = [highest["core_seq"]] if key == "core_seq" else [
+            highest["tick"], highest["reading"] if clock != WALL else None]
+        bound = max((mark for mark in marks if mark is not None), default=0)
+        if held_number is not None and held_number >= bound:
+            self._above_rows.add(key)
+        if int(given) < bound:
+            what = ("a fact's entry into core" if key == "core_seq"
+                    else "the memory's history or a fact's reading of its clock")
+            raise InvalidInputError(
+                f"setting {key!r} to {given} sets it below {what} ({bound:g}), and a snapshot "
+                f"of the memory would not restore; give {math.ceil(bound)} or more (it holds "
+                f"{held})")
 
 
 def check_point_tick(point: HistoryPoint, counters: Counters) -> None:

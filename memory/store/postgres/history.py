@@ -11,7 +11,7 @@ from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import Event, HistoryPoint
 from tiermem.memory.store.references import (
     COUNTER_SETTINGS,
-    check_counter_setting,
+    CounterSettingCheck,
     check_point_tick,
 )
 
@@ -108,6 +108,8 @@ class PgSettings:
 
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
+        self._counter_check = CounterSettingCheck(lambda: stored_counters(self.scope),
+                                                  lambda: counter_floors(self.scope))
 
     def get(self, key: str, default: str | None = None) -> str | None:
         value = self.scope.setting(key)
@@ -115,13 +117,13 @@ class PgSettings:
 
     def set(self, key: str, value: object) -> None:
         check_state(key, value)
-        check_counter_setting(key, value, lambda: stored_counters(self.scope),
-                              lambda: counter_floors(self.scope))
+        self._counter_check.check(key, value)
         self.scope.run("INSERT INTO tiermem.settings (agent_id, key, value) VALUES (%s, %s, %s) "
                        "ON CONFLICT (agent_id, key) DO UPDATE SET value = excluded.value",
                        (key, str(value)))
 
     def delete(self, keys: Iterable[str]) -> None:
+        self._counter_check.forget()
         self.scope.run("DELETE FROM tiermem.settings WHERE agent_id = %s AND key = ANY(%s)",
                        (list(keys),))
 

@@ -9,7 +9,7 @@ from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.records import Event, HistoryPoint
 from tiermem.memory.store.references import (
     COUNTER_SETTINGS,
-    check_counter_setting,
+    CounterSettingCheck,
     check_point_tick,
 )
 
@@ -94,6 +94,8 @@ class SQLiteSettings:
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+        self._counter_check = CounterSettingCheck(lambda: stored_counters(self.store),
+                                                  lambda: counter_floors(self.store))
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.store.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -101,8 +103,7 @@ class SQLiteSettings:
 
     def set(self, key: str, value: object) -> None:
         check_state(key, value)
-        check_counter_setting(key, value, lambda: stored_counters(self.store),
-                              lambda: counter_floors(self.store))
+        self._counter_check.check(key, value)
         self.store.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -110,6 +111,7 @@ class SQLiteSettings:
         )
 
     def delete(self, keys: Iterable[str]) -> None:
+        self._counter_check.forget()
         for key in keys:
             self.store.execute("DELETE FROM meta WHERE key = ?", (key,))
 
