@@ -197,7 +197,16 @@ def check_metadata(metadata: dict[str, Any]) -> None:
     if not isinstance(metadata, dict):
         raise InvalidInputError(f"passage metadata must be a dict, got "
                                 f"{type(metadata).__name__}; give one like {{'owner': 'sre'}}")
-    _check_json(metadata, "passage metadata")
+    text = json.dumps(metadata)
+    # The tools refuse what standard JSON cannot hold, and so does the store: a caller
+    # reading the memory's metadata with another JSON parser would fail on it. Only text
+    # that spells one is encoded again, strictly, to tell it from a string that holds it.
+    if ("NaN" in text or "Infinity" in text) and _not_finite(metadata):
+        key = next((k for k, v in metadata.items() if _not_finite(v)), None)
+        raise InvalidInputError(f"passage metadata holds a number that is not finite (NaN or "
+                                f"infinity) under {key!r:.80}, which JSON cannot hold; give a "
+                                f"finite number, or the value as a string like 'NaN'")
+    check_storable(text, "passage metadata as JSON")
     # Archival search shows the engine's mark as a date: a number that is none is refused.
     when = metadata.get(SUPERSEDED_AT)
     if isinstance(when, numbers.Real) and not isinstance(when, bool):
@@ -298,6 +307,15 @@ def _check_real(value: Any, what: str, *, at_least_zero: bool) -> None:
 def _check_optional(value: str | None, what: str) -> None:
     if value is not None:
         check_storable(value, what)
+
+
+def _not_finite(value: Any) -> bool:
+    """Whether ``value`` holds a NaN or an infinity, at any depth."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return True
+    return False
 
 
 def _check_json(value: Any, what: str) -> None:
