@@ -231,7 +231,7 @@ def test_a_file_restores_into_postgres_as_its_dict_does(tmp_path: Path,
 def test_the_checks_keep_no_fact_text_while_they_read() -> None:
     from types import SimpleNamespace
 
-    from tiermem.memory.ops.snapshot_checks import FactNorms
+    from tiermem.memory.ops.snapshot_norms import FactNorms
 
     norms = FactNorms()
     fact = SimpleNamespace(id=1, forgotten_at=None, text="User's vault phrase is quietmoth")

@@ -3,15 +3,14 @@ across rows, from what is kept of each (its id, its references; never its text o
 
 ``SnapshotChecks`` takes the members memory/ops/snapshot_schema.py walks (``check_snapshot``)
 and raises the error the whole snapshot has, as checking it whole raised it;
-``FactNorms`` gives the key each fact is restored under, checked again as the rows are
-read to be written (``checked_rows``). Errors name the place (``tables.facts[3].text``).
+the key each fact is restored under is memory/ops/snapshot_norms.py's ``FactNorms``.
+Errors name the place (``tables.facts[3].text``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 from array import array
 from typing import Any
 
@@ -28,23 +27,16 @@ from tiermem.memory.ops.snapshot_models import (
     Snapshot,
     Tables,
 )
+from tiermem.memory.ops.snapshot_norms import RESTORE_ADVICE, FactNorms
+from tiermem.memory.ops.snapshot_norms import refused as _fail
 from tiermem.memory.ops.snapshot_source import Table
-from tiermem.memory.store.records import tombstone_norm
 from tiermem.memory.store.unstorable import (
     Replaced,
     is_storable,
     merged_keys,
     storable_text,
 )
-from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.validation import UNIT_TOLERANCE
-
-#: What to do about a refused snapshot, which either someone changed since tiermem wrote it,
-#: or tiermem wrote wrong (no store write leaves a memory whose snapshot restore refuses).
-RESTORE_ADVICE = (
-    "if the snapshot was edited by hand or written by another program, restore one as "
-    "tiermem wrote it (HierarchicalMemory.snapshot(), write_snapshot() or /snapshot); if "
-    "tiermem wrote it as it is, report that as a defect in tiermem, with the snapshot file")
 
 
 def _snapshot_error(found: list[Any]) -> SnapshotError:
@@ -75,10 +67,6 @@ def _place(loc: tuple[Any, ...]) -> str:
     return out
 
 
-def _fail(where: str, message: str) -> SnapshotError:
-    return SnapshotError(f"invalid snapshot: {where}: {message}; {RESTORE_ADVICE}", (where,))
-
-
 # -- vectors ------------------------------------------------------------------------------------
 def _vector(encoded: str, dim: int, where: str) -> bytes:
     try:
@@ -97,38 +85,6 @@ def _vector(encoded: str, dim: int, where: str) -> bytes:
 
 
 # -- the checks, a row at a time ------------------------------------------------------------------
-class FactNorms:
-    """The key each fact is restored under, fact by fact.
-
-    A forgotten fact holds no key (``tombstone_norm``): the same text may be stated again.
-    A live fact whose key another holds takes the key its spelling had before keys were
-    composed (``earlier_fact_norms``): such versions kept "Café" typed composed and typed
-    decomposed as two facts, and their snapshots restore as they were taken.
-    """
-
-    def __init__(self) -> None:
-        # Keyed by a digest of each key, not the key: a key is a fact's text, normalised,
-        # and the checks keep no text of a snapshot that may be large.
-        self._holder: dict[bytes, int] = {}
-
-    def of(self, i: int, fact: Any) -> str:
-        """Fact ``i``'s key; SnapshotError when an earlier fact states the same."""
-        if fact.forgotten_at is not None:
-            return tombstone_norm(fact.id)
-        keys = fact_norms(fact.text)
-        digests = [_digest(key) for key in keys]
-        free = next((n for n, d in enumerate(digests) if d not in self._holder), None)
-        if free is None:
-            raise _fail(f"tables.facts[{i}].text",
-                        f"states the same fact as tables.facts[{self._holder[digests[0]]}]")
-        self._holder[digests[free]] = i
-        return keys[free]
-
-
-def _digest(key: str) -> bytes:
-    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
 class SnapshotChecks:
     """What a snapshot must hold, checked as its rows come: each row against its model,
     then what must hold across rows from what is kept of each (its id, its references;

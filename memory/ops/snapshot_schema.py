@@ -36,13 +36,14 @@ from pydantic import ValidationError
 
 from tiermem.memory.config import MemoryConfig, decode_meta
 from tiermem.memory.errors import NEWER_TIERMEM, InvalidConfigError, SnapshotError
-from tiermem.memory.ops.snapshot_checks import FactNorms, SnapshotChecks, storable_row
+from tiermem.memory.ops.snapshot_checks import SnapshotChecks, storable_row
 from tiermem.memory.ops.snapshot_models import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
     SNAPSHOT_FORMAT_V1,
     CheckedSnapshot,
 )
+from tiermem.memory.ops.snapshot_norms import FactNorms
 from tiermem.memory.ops.snapshot_source import DictSource, NotStreamable, Table
 from tiermem.memory.store.records import DumpTable
 from tiermem.memory.store.unstorable import Replaced
