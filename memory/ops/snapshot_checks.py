@@ -162,7 +162,7 @@ class SnapshotChecks:
                 found.extend(_slim(e, ("tables", table, i))
                              for e in exc.errors(include_url=False))
                 continue
-            self._row(table, i, row)
+            self._row(table, i, row, _text_held_as_fffd(raw))
         self.rows[table] = count
 
     def _storable_state(self, state: dict[Any, Any]) -> dict[Any, Any]:
@@ -181,10 +181,10 @@ class SnapshotChecks:
     def _first(self, check: str, error: SnapshotError) -> None:
         self._failed.setdefault(check, error)
 
-    def _row(self, table: str, i: int, row: Any) -> None:
+    def _row(self, table: str, i: int, row: Any, text_replaced: bool) -> None:
         self._ids[table].append(row.tick if table == "history" else row.id)
         if table == "facts":
-            self._fact(i, row)
+            self._fact(i, row, text_replaced)
         elif table == "passages":
             self._forgotten_passages.append(row.forgotten_at is not None)
             if row.fact_id is not None:
@@ -208,9 +208,9 @@ class SnapshotChecks:
             except SnapshotError as exc:
                 self._first(f"vector {table}", exc)
 
-    def _fact(self, i: int, fact: FactRow) -> None:
+    def _fact(self, i: int, fact: FactRow, text_replaced: bool) -> None:
         try:
-            self._norms.of(i, fact)
+            self._norms.of(i, fact, text_replaced)
         except SnapshotError as exc:
             self._first("norms", exc)
         self._fact_passages.append(
@@ -318,6 +318,12 @@ def _merged_keys(first: str, second: str) -> SnapshotError:
         f"U+FFFD is held in place of each NUL or lone surrogate, which no store of this "
         f"version holds, so one value would be lost: rename or remove one of them in the "
         f"snapshot file and restore it again", (where,))
+
+
+def _text_held_as_fffd(raw: Any) -> bool:
+    """Whether row ``raw``'s text holds a NUL or a lone surrogate, held as U+FFFD."""
+    text = raw.get("text") if isinstance(raw, dict) else None
+    return isinstance(text, str) and not is_storable(text)
 
 
 def storable_row(table: str, i: int, raw: Any, replaced: Replaced) -> Any:

@@ -40,19 +40,37 @@ class FactNorms:
         # Keyed by a digest of each key, not the key: a key is a fact's text, normalised,
         # and the checks keep no text of a snapshot that may be large.
         self._holder: dict[bytes, int] = {}
+        #: The facts whose text held a NUL or a lone surrogate, held as U+FFFD (rare).
+        self._replaced: set[int] = set()
 
-    def of(self, i: int, fact: Any) -> str:
-        """Fact ``i``'s key; SnapshotError when an earlier fact states the same."""
+    def of(self, i: int, fact: Any, text_replaced: bool = False) -> str:
+        """Fact ``i``'s key; SnapshotError when an earlier fact states the same.
+        ``text_replaced``: its text held a NUL or a lone surrogate, now U+FFFD."""
         if fact.forgotten_at is not None:
             return tombstone_norm(fact.id)
         keys = fact_norms(fact.text)
         digests = [_digest(key) for key in keys]
         free = next((n for n, d in enumerate(digests) if d not in self._holder), None)
         if free is None:
+            holder = self._holder[digests[0]]
+            if text_replaced or holder in self._replaced:
+                raise _merged_facts(i, holder)
             raise refused(f"tables.facts[{i}].text",
-                          f"states the same fact as tables.facts[{self._holder[digests[0]]}]")
+                          f"states the same fact as tables.facts[{holder}]")
         self._holder[digests[free]] = i
+        if text_replaced:
+            self._replaced.add(i)
         return keys[free]
+
+
+def _merged_facts(i: int, holder: int) -> SnapshotError:
+    # Not damage to report: an older version wrote both, and this one holds them as one.
+    where = f"tables.facts[{i}].text"
+    return SnapshotError(
+        f"invalid snapshot: {where} states the same fact as tables.facts[{holder}] once "
+        f"U+FFFD is held in place of each NUL or lone surrogate, which no store of this "
+        f"version holds, so one fact would be lost: change or remove one of them in the "
+        f"snapshot file and restore it again", (where,))
 
 
 def _digest(key: str) -> bytes:
