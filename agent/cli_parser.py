@@ -242,10 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
                              epilog="exit codes: 0 restored, 1 failed (the agent holds a memory "
                                     "and --replace was not given, or it is open for writing), "
                                     "2 usage error (a file that cannot be read or is no "
-                                    "snapshot)")
+                                    "snapshot, or -)")
     restore.add_argument("snapshot", metavar="FILE", type=given("a snapshot file"),
                          help="a snapshot: the JSON file /snapshot or "
-                              "HierarchicalMemory.snapshot() wrote")
+                              "HierarchicalMemory.snapshot() wrote; not - (standard input): "
+                              "the file is read twice (a file named - as ./-)")
     restore.add_argument("--agent", default="default", type=_agent_name,
                          help="the agent to restore it as (default: default)")
     restore.add_argument("--replace", action="store_true",

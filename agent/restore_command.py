@@ -33,6 +33,13 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.ops.snapshot import read_snapshot
     from tiermem.memory.text.counts import counted
 
+    if args.snapshot == "-":
+        # Checked whole before anything is written, then read again to be written: a pipe
+        # gives its bytes once, and a spooled copy could fill the disk unannounced.
+        note("restore reads the snapshot twice (checked whole before anything is written, "
+             "then written), which standard input cannot give: save it to a file and give "
+             "its path (a file named - as ./-)")
+        return 2
     source = Path(args.snapshot).expanduser()
     shown = snapshot_progress(note)
     committed = False
