@@ -138,6 +138,16 @@ class Event:
 
 #: The passage metadata key, set to when it happened, of a fact retired as no longer true.
 SUPERSEDED_AT = "superseded_at"
+#: A cheap first test of stored metadata text for the mark, which ``marked_superseded``
+#: then reads.
+SUPERSEDED_LIKE = f"%{SUPERSEDED_AT}%"
+
+
+def marked_superseded(metadata: str) -> bool:
+    """Whether a passage's stored metadata text marks its fact superseded (json.loads
+    reads the NaN an older version may have stored, which SQL's JSON functions refuse)."""
+    held = json.loads(metadata)
+    return isinstance(held, dict) and SUPERSEDED_AT in held
 
 #: The setting a migrate into a store holds until its copy commits (memory/store/transfer.py):
 #: where it copies from.

@@ -1,9 +1,14 @@
 """Retirements: a fact moved to archival as no longer true is counted apart from the
-evictions that made room in core, so a nearly empty core shows no eviction pressure."""
+evictions that made room in core, so a nearly empty core shows no eviction pressure. They
+count the facts the memory holds as retired: a retirement taken back, by the fact stated
+again or by the statement that retired it taken back, and a fact forgotten, count none."""
 
 from __future__ import annotations
 
 from backends import Backend
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
 
 
 def test_a_retired_fact_counts_as_a_retirement_not_an_eviction(backend: Backend) -> None:
@@ -32,6 +37,30 @@ def test_a_fact_said_and_retired_over_and_over_is_no_promote_evict_cycle(
             m.add_fact("the deploy freeze is on", "durable")
             m.replace_in_core("the deploy freeze is on", "")
         report = m.diagnostics()
-        assert report["evictions"]["retirements"] == 3
+        assert report["evictions"]["retirements"] == 1  # each statement took one back
         assert report["promotions"]["promote_evict_cycles"] == 0
         assert "promote_evict_cycles" not in [flag["name"] for flag in report["red_flags"]]
+
+
+def test_a_retirement_taken_back_in_the_chat_is_not_counted(backend: Backend) -> None:
+    with backend.memory() as m:
+        agent = Agent(m, OfflinePolicy())
+        agent.step("I live in Lisbon.")
+        agent.step("I moved to Porto.")  # retires "User lives in Lisbon"
+        assert m.diagnostics()["evictions"]["retirements"] == 1
+        reply = agent.step("Forget that.").reply
+        # Lisbon is current again; only the move is held as no longer true.
+        assert "archival -> core: User lives in Lisbon" in reply
+        assert "core -> archival (superseded): User moved to Porto" in reply
+        assert m.diagnostics()["evictions"]["retirements"] == 1
+
+
+def test_a_retired_fact_forgotten_is_not_counted(backend: Backend) -> None:
+    with backend.memory() as m:
+        m.add_fact("User lives in Lisbon", "durable")
+        m.add_fact("User works at Acme", "durable")
+        m.replace_in_core("User lives in Lisbon", "")
+        m.replace_in_core("User works at Acme", "")
+        assert m.diagnostics()["evictions"]["retirements"] == 2
+        m.forget("User lives in Lisbon")
+        assert m.diagnostics()["evictions"]["retirements"] == 1

@@ -287,7 +287,9 @@ class HistoryStore(Protocol):
         ...
 
     def retirements(self) -> int:
-        """How many retire events there are: facts moved to archival as no longer true."""
+        """How many facts the memory holds as retired (moved to archival as no longer
+        true): not one stated again since, nor one whose retirement was taken back, nor one
+        forgotten."""
         ...
 
 

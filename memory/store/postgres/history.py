@@ -8,7 +8,12 @@ from typing import Any
 
 from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.postgres.scope import Scope
-from tiermem.memory.store.records import Event, HistoryPoint
+from tiermem.memory.store.records import (
+    SUPERSEDED_LIKE,
+    Event,
+    HistoryPoint,
+    marked_superseded,
+)
 from tiermem.memory.store.references import (
     COUNTER_SETTINGS,
     CounterSettingCheck,
@@ -99,8 +104,15 @@ class PgHistory:
             "WHERE e.agent_id = %s AND e.kind = 'evict' AND f.durability = 'durable'"))
 
     def retirements(self) -> int:
-        return int(self.scope.value(
-            "SELECT count(*) FROM tiermem.events WHERE agent_id = %s AND kind = 'retire'"))
+        # As memory/store/sqlite/history.py counts them: facts still held as retired.
+        rows = self.scope.rows(
+            "SELECT p.metadata FROM tiermem.facts f JOIN tiermem.passages p "
+            "ON p.agent_id = f.agent_id AND p.id = f.passage_id "
+            "WHERE f.agent_id = %s AND f.tier = 'archival' AND f.forgotten_at IS NULL "
+            "AND p.metadata LIKE %s AND EXISTS (SELECT 1 FROM tiermem.events e "
+            "WHERE e.agent_id = f.agent_id AND e.kind = 'retire' AND e.fact_id = f.id)",
+            (SUPERSEDED_LIKE,))
+        return sum(marked_superseded(metadata) for (metadata,) in rows)
 
 
 class PgSettings:

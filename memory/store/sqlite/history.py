@@ -6,7 +6,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.bounds import check_event, check_point, check_state
-from tiermem.memory.store.records import Event, HistoryPoint
+from tiermem.memory.store.records import (
+    SUPERSEDED_LIKE,
+    Event,
+    HistoryPoint,
+    marked_superseded,
+)
 from tiermem.memory.store.references import (
     COUNTER_SETTINGS,
     CounterSettingCheck,
@@ -21,6 +26,11 @@ _COUNTERS = "SELECT " + ", ".join("(SELECT value FROM meta WHERE key = ?)"
                                   for _ in COUNTER_SETTINGS)
 _FLOORS = ("SELECT (SELECT max(entered_core_seq) FROM facts), (SELECT max(tick) FROM history),"
            " (SELECT max(max(created_tick), max(last_access)) FROM facts)")
+# A fact retired and still held as no longer true: a retirement taken back (the fact stated
+# again, or the statement that retired it taken back) or a fact forgotten is not counted.
+_RETIRED = ("SELECT p.metadata FROM facts f JOIN passages p ON p.id = f.passage_id"
+            " WHERE f.tier = 'archival' AND f.forgotten_at IS NULL AND p.metadata LIKE ?"
+            " AND EXISTS (SELECT 1 FROM events e WHERE e.kind = 'retire' AND e.fact_id = f.id)")
 _POINT = ("tick, created_at, core_facts, core_size, durable_in_core, archival_passages,"
           " recall_messages, evictions, promotions")
 
@@ -85,8 +95,8 @@ class SQLiteHistory:
             " WHERE e.kind = 'evict' AND f.durability = 'durable'").fetchone()[0])
 
     def retirements(self) -> int:
-        return int(self.store.execute(
-            "SELECT count(*) FROM events WHERE kind = 'retire'").fetchone()[0])
+        rows = self.store.execute(_RETIRED, (SUPERSEDED_LIKE,))
+        return sum(marked_superseded(metadata) for (metadata,) in rows)
 
 
 class SQLiteSettings:
