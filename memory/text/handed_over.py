@@ -25,11 +25,14 @@ _STOPPED = r"(?:\s+any\s?more|\s+now)?"
 #: would need the sentence before it to name anyone.
 _OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!still\b|now\b)[a-z-]+)?"
           r"|(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))?)")
-#: What separates the two: a comma or "but"; no mark at all only right after "anymore",
-#: where the denial plainly ends ("I'm not on call anymore Priya is").
-_JOIN = r"(?:\s*[,;]\s*(?:but\s+)?|\s+but\s+)"
-_ANYMORE_JOIN = r"(?:\s*[,;]?\s*(?:but\s+)?)"
-_AUX = r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)\s*[.!]?\s*$"
+#: What separates the two: a comma, a spaced dash or "but"; no mark at all only right after
+#: "anymore", where the denial plainly ends ("I'm not on call anymore Priya is").
+_MARK = r"(?:[,;]|\s[-–—]|(?<=\w)[–—])"
+_JOIN = rf"(?:\s*{_MARK}\s*(?:but\s+)?|\s+but\s+)"
+_ANYMORE_JOIN = rf"(?:\s*{_MARK}?\s*(?:but\s+)?)"
+#: "... my brother does too" still says the brother has what the user no longer has.
+_AUX = (r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)(?:\s+too)?"
+        r"\s*[.!]?\s*$")
 #: "I don't work at Google anymore, but my wife still does".
 _DOES = re.compile(
     rf"^\s*i\s+(?:don{_APOS}?t|do\s+not|no\s+longer)\s+(?P<verb>[a-z]+)\s+(?P<rest>.+?)"
@@ -71,8 +74,8 @@ def _handed_over(sentence: str) -> list[str] | None:
         said = f"{verb if plural else _third_person(verb)} {rest}"
     else:
         said = f"{'are' if plural else 'is'} {rest}"
-    denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;"),
-                    flags=_I).rstrip(" ,;")
+    denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;-–—"),
+                    flags=_I).rstrip(" ,;-–—")
     return [f"{denial}.", f"{other[:1].upper()}{other[1:]} {said}."]
 
 

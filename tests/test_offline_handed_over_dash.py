@@ -1,0 +1,35 @@
+""""I don't work at Google anymore - my brother does too": a dash joins the user's denial
+and the other person's share as a comma does, and "too" after the other's "does" changes
+nothing of what it says. Read whole, the retraction ended the user's job and the
+brother's share was lost with it."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.handed_over import with_handed_over
+
+
+@pytest.mark.parametrize("said", [
+    "I don't work at Google anymore - my brother does too",
+    "I don't work at Google anymore — my brother does.",
+    "I don't work at Google anymore, my brother does too.",
+    "I no longer work at Google – but my brother still does",
+])
+def test_the_others_share_outlives_the_users_denial(said: str) -> None:
+    assert core_after("I work at Google.", said) == ["User's brother works at Google"]
+
+
+def test_a_dash_before_someone_else_on_call_hands_it_over() -> None:
+    assert with_handed_over(["I'm not on call anymore - Priya is"]) == [
+        "I'm not on call anymore.", "Priya is on call."]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I don't work at Google anymore - he does too",  # a pronoun names no one here
+    "I don't smoke - Tom is too",  # "is" repeats no "smoke"
+    "I don't work at Google anymore - my brother does too, at Acme",
+])
+def test_a_dash_with_no_share_to_hand_over_is_left_as_said(sentence: str) -> None:
+    assert with_handed_over([sentence]) == [sentence]
