@@ -30,6 +30,9 @@ _WHERE_I_LIVE = re.compile(rf"^\s*{_LIVE_IN}\s+(?P<place>{_PLACE})\s*[.!]?\s*$",
 _THERE = re.compile(r"^(?P<before>\s*i\s+(?:also\s+)?(?:work|study|teach)\s+)there\b", _I)
 
 
+#: The user saying what they do for a living, there or anywhere: "I also work at Globex".
+_OWN_WORK = re.compile(
+    r"^\s*i\s+(?:also\s+)?(?:work|study|teach)\s+(?:at|for|in|as|there)\b", _I)
 #: Where the user's second clause opens after a comma: "I live in Lisbon, I also work there".
 _OWN_CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=i\s)", _I)
 
@@ -38,8 +41,9 @@ def placed(sentences: list[str]) -> list[str]:
     """``sentences``, those of one message in order, with the "there" of "I (also) work
     there" said as the place the sentence before it says the user lives ("I also work in
     Lisbon"), when that is the one place it names. A comma joining the two ("I live in
-    Lisbon, I also work there") joins two sentences: stored as one fact, a move away from
-    Lisbon ended the job with it, and "User also works there" alone names nowhere."""
+    Lisbon, I also work there", or "..., I also work at Globex") joins two sentences:
+    stored as one fact, a move away from Lisbon ended the job with it, and "User also works
+    there" alone names nowhere."""
     told = [part for sentence in sentences for part in _apart(sentence)]
     sentences = list(told)
     for at in range(1, len(told)):
@@ -51,11 +55,12 @@ def placed(sentences: list[str]) -> list[str]:
 
 
 def _apart(sentence: str) -> list[str]:
-    """``sentence`` as the two it joins when it is "I live in X, I (also) work there"."""
+    """``sentence`` as the two it joins when it is "I live in X, I (also) work there" or
+    "..., I also work at Globex": held as one fact, a move away ended the job too."""
     joins = list(_OWN_CLAUSE_AFTER_COMMA.finditer(sentence))
     if len(joins) != 1:
         return [sentence]
     lives, there = sentence[:joins[0].start()], sentence[joins[0].end():]
-    if _WHERE_I_LIVE.match(lives) is None or _THERE.match(there) is None:
+    if _WHERE_I_LIVE.match(lives) is None or _OWN_WORK.match(there) is None:
         return [sentence]
     return [lives, there]

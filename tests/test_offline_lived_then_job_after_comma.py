@@ -1,0 +1,29 @@
+""""I live in Lisbon, I also work at Globex.": the comma joins two statements of the user's,
+the home and the job, each held on its own, so "I don't live in Lisbon anymore" ends the
+home and keeps the job. Stored as one fact, the move away retired the job with it."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.there import placed
+
+
+@pytest.mark.parametrize(("said", "job"), [
+    ("I live in Lisbon, I also work at Globex.", "User works at Globex"),
+    ("I live in Lisbon, and I work at Globex too.", "User works at Globex"),
+    ("I moved to Lisbon, I teach at the university.", "User: I teach at the university"),
+])
+def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> None:
+    assert job in core_after(said)
+    assert core_after(said, "I don't live in Lisbon anymore.") == [job]
+
+
+@pytest.mark.parametrize("sentence", [
+    "My wife lives in Lisbon, I also work at Globex.",  # hers, not the user's
+    "I live in Lisbon, I work remotely.",  # no workplace told
+    "I live in Lisbon, my wife works at Globex.",
+])
+def test_a_comma_with_no_job_of_the_users_is_left_as_said(sentence: str) -> None:
+    assert placed([sentence]) == [sentence]
