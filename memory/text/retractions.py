@@ -19,7 +19,7 @@ from tiermem.memory.text.joint_shares import of_no_member
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["reporting_denied", "retracted", "still_held"]
+__all__ = ["reporting_denied", "retracted", "still_held", "workplace_denied"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -42,14 +42,28 @@ _WORKS_FOR = re.compile(r"\b(?:work(?:s|ed|ing)?\s+(?:for|under)|report(?:s|ed|i
                         _I)
 
 
+#: What a fact of where someone works holds, and leaving a workplace denies, beside its
+#: words: "User works at Globex", "... works as a nurse at ...", not "User works in Paris",
+#: which "I left Paris" (a city left, not a job) leaves.
+_WORKPLACE = "works at"
+_WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?\b(?!\s+(?:in|from)\b)", _I)
+
+
+def workplace_denied(place: str) -> frozenset[str]:
+    """What leaving ``place`` ("Globex", "my job at Acme") denies: working there."""
+    return frozenset(concepts(place) | {_WORKPLACE})
+
+
 def reporting_denied(sentence: str) -> frozenset[str]:
     """What a withdrawal ``sentence`` denies of whom someone reports to: that concept when it
     speaks of working for (or under) or reporting to someone, nothing otherwise."""
     return frozenset({_REPORTING}) if _WORKS_FOR.search(sentence) else frozenset()
 
 
-def _own_concepts(fact: str) -> set[str]:
+def _own_concepts(fact: str, denied: frozenset[str]) -> set[str]:
     own = concepts(fact) - {"user"}
+    if _WORKPLACE in denied and _WORKS_AT.search(fact):
+        own.add(_WORKPLACE)
     return own | {_REPORTING} if _REPORTS_TO.search(fact) else own
 
 
@@ -68,7 +82,7 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
         if (quoted is not None and about is not None and (about.relations or about.name)
                 and not concepts(quoted["verb"]) <= denied):
             continue  # "My wife isn't vegan" denies nothing of what she thinks the user is
-        own = _own_concepts(fact)
+        own = _own_concepts(fact, denied)
         held = len(denied & own)
         if own and held >= _MIN_DENIED_SHARE * len(denied):
             scored.append(((held / len(denied), held / len(own)), fact))

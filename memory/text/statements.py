@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 
 from tiermem.memory.text.owners import Owner, owner_of
-from tiermem.memory.text.retractions import reporting_denied
+from tiermem.memory.text.retractions import reporting_denied, workplace_denied
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "each_named_apart", "forgets_the_last", "keeps_the_last",
@@ -180,7 +180,8 @@ _RETRACTION = re.compile(
 )
 #: Leaving a workplace ("I left Globex", "I've left my job at Acme last month"): it ends
 #: where the user works. "I left Paris" may be a trip, so what it denies is always working
-#: there too, of which a home in Paris holds too little to be retired.
+#: there too (memory/text/retractions.py, ``workplace_denied``), of which a home in Paris,
+#: or work in Paris, holds too little to be retired.
 _LEFT_A_JOB = re.compile(
     rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
     r"(?P<place>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}|my\s+job\s+at\s+\S.*?)"
@@ -310,7 +311,7 @@ def read_statement(sentence: str) -> Statement:
             text = text[named.end():]
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         if left_a_job is not None:  # not when it was left: "last month" is no workplace
-            denied = concepts(left_a_job["place"]) | concepts("work")
+            denied = set(workplace_denied(left_a_job["place"]))
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))
