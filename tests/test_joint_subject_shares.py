@@ -22,9 +22,9 @@ from tiermem.memory.text.joint_shares import shares_kept
      ["Anna works at Globex", "Tom works at Acme"]),
     (["Tom and I work at Globex.", "Anna and I work at Acme now."],
      ["Anna and User work at Acme", "Tom works at Globex"]),
-    # the wife is named only through Tom: no share of hers can stand alone, so it all stays
+    # the wife is named through Tom: her share stands as Tom's wife's
     (["Tom and his wife work at Globex.", "Tom works at Acme now."],
-     ["Tom and his wife work at Globex", "Tom works at Acme"]),
+     ["Tom works at Acme", "Tom's wife works at Globex"]),
 ])
 def test_the_others_share_of_a_joint_fact_stays(said: list[str], now: list[str]) -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:

@@ -31,5 +31,7 @@ def test_taking_back_a_members_change_takes_back_the_split(said: list[str], now:
 def test_every_members_share_of_a_joint_fact() -> None:
     assert member_shares("Tom and User work at Globex") == [
         "Tom works at Globex", "User works at Globex"]
-    assert member_shares("Tom and his wife work at Globex") == []
+    assert member_shares("Tom and his wife work at Globex") == [
+        "Tom works at Globex", "Tom's wife works at Globex"]
+    assert member_shares("He and his wife work at Globex") == []
     assert member_shares("User works at Globex") == []

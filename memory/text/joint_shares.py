@@ -6,15 +6,17 @@ A change of one member's value ends the joint fact (memory/text/updates.py,
 what it said of the others, though the user said nothing new of them. ``shares_kept``
 gives each of them that share as a fact of its own, as ``shares_not_denied`` does when
 one member's retraction ("I no longer work at Globex") retires it; ``member_shares`` is
-every member's, which the joint fact says again when held again. A member named only
-through a pronoun ("Tom and his wife") gets none: "His wife works at Globex" alone would
-name no one.
+every member's, which the joint fact says again when held again. A member named through
+a pronoun of the other's ("Tom and his wife") is named by that other ("Tom's wife works at
+Globex"), as "His wife works at Globex" alone would name no one; with no one else to name
+them ("He and his wife"), no member gets a share.
 Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.slots import member_slots, slot_of
@@ -32,6 +34,9 @@ _JOINT = re.compile(
 #: The plural words of those verbs and the ones said of one person.
 _SINGULAR = {"live": "lives", "reside": "resides", "are": "is", "work": "works",
              "have": "has"}
+#: A member named through the other's pronoun: "his wife", "her older brother".
+_OF_THE_OTHER = re.compile(r"(?:his|her)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+                           re.IGNORECASE)
 #: Owners who are no one without the sentence before them.
 _UNNAMED = re.compile(r"(?:he|she|they|his|her|their|its|the|a|an)\b", re.IGNORECASE)
 
@@ -50,10 +55,10 @@ def shares_not_denied(old: str, about: Owner | None) -> list[str]:
     ("Tom works at Globex"); none when it is unclear whom the retraction is about."""
     if about is None:
         return []
-    shares = [share for _, share in _shares(old)]
-    kept = [share for share in shares if share is None
-            or not may_be_one(about, owner_of(share))]
-    return _all_named(kept) if len(kept) < len(shares) else []
+    members = _members(old)
+    kept = [member.share for member in members
+            if member.share is None or not _may_be_of(about, member)]
+    return _all_named(kept) if len(kept) < len(members) else []
 
 
 def of_no_member(about: Owner | None, old: str) -> bool:
@@ -62,9 +67,9 @@ def of_no_member(about: Owner | None, old: str) -> bool:
     is unclear: what is said of Ana then says nothing of theirs."""
     if about is None:
         return False
-    shares = [share for _, share in _shares(old)]
-    return bool(shares) and all(share is not None and not may_be_one(about, owner_of(share))
-                                for share in shares)
+    members = _members(old)
+    return bool(members) and all(member.share is not None and not _may_be_of(about, member)
+                                 for member in members)
 
 
 def member_shares(old: str) -> list[str]:
@@ -73,18 +78,55 @@ def member_shares(old: str) -> list[str]:
     return _all_named([share for _, share in _shares(old)])
 
 
+class _Member(NamedTuple):
+    """One member of a joint fact: their slot, their share (None when nothing names them),
+    and, for one named through the other's pronoun ("his wife"), that other ("Tom") and
+    the words naming them ("wife")."""
+    slot: str
+    share: str | None
+    whose: str | None = None
+    nouns: frozenset[str] = frozenset()
+
+
 def _shares(old: str) -> list[tuple[str, str | None]]:
-    """Each member's slot and share of the joint fact ``old`` (None for one named only
-    through a pronoun); none when it is of one subject."""
+    """Each member's slot and share of the joint fact ``old``; none when it is of one
+    subject."""
+    return [(member.slot, member.share) for member in _members(old)]
+
+
+def _members(old: str) -> list[_Member]:
+    """The members of the joint fact ``old``; none when it is of one subject."""
     joint = _JOINT.match(old.strip())
     slots = member_slots(old)
     if joint is None or len(slots) != 2:
         return []
     verb = re.sub(r"^\w+", lambda word: _SINGULAR.get(word[0].casefold(), word[0]),
                   joint["verb"])
-    return [(slot, None if _UNNAMED.match(owner)
-             else f"{owner[:1].upper()}{owner[1:]} {verb} {joint['value'].rstrip()}")
-            for owner, slot in zip((joint["first"], joint["second"]), slots, strict=True)]
+    said = f"{verb} {joint['value'].rstrip()}"
+    owners = (joint["first"], joint["second"])
+    members = []
+    for at, (owner, slot) in enumerate(zip(owners, slots, strict=True)):
+        other = owners[1 - at]
+        of_other = _OF_THE_OTHER.fullmatch(owner)
+        if of_other is not None and at == 1 and not _UNNAMED.match(other):
+            # "Tom and his wife": the wife is Tom's
+            members.append(_Member(slot, f"{other}'s {of_other['noun']} {said}", other,
+                                   frozenset(of_other["noun"].casefold().split())))
+        else:
+            members.append(_Member(slot, None if _UNNAMED.match(owner)
+                                   else f"{owner[:1].upper()}{owner[1:]} {said}"))
+    return members
+
+
+def _may_be_of(about: Owner, member: _Member) -> bool:
+    """Whether what is said of ``about`` may be said of ``member``. "Tom's wife" would be
+    read as Tom, by whose she is: Tom named is not her, unless her own noun is named too
+    ("Tom's wife no longer works at Globex"); someone else named ("Ana") may be."""
+    if member.whose is None:
+        return may_be_one(about, owner_of(member.share or ""))
+    if about.user and not about.relations:
+        return False  # the user is no one's "his wife"
+    return bool(about.words & member.nouns) or not may_be_one(about, owner_of(member.whose))
 
 
 def _all_named(shares: list[str | None]) -> list[str]:
