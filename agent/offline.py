@@ -58,6 +58,7 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.joint_shares import member_shares
+from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
@@ -345,13 +346,21 @@ class OfflinePolicy:
                              'forget: "Forget that ...".')
         if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
-        if not parts and any(read_statement(s).change == "retraction"
-                             for s in split_sentences(user_text)):
+        unnamed = unnamed_pronouns(split_sentences(user_text), next(iter(
+            recent_statements(messages)), None), _is_retraction)
+        if not parts and unnamed:
+            parts.append(f'(offline) I could not tell who "{unnamed[0]}" is, so nothing '
+                         "changed; say their name.")
+        if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")
         return "\n".join(parts)
+
+
+def _is_retraction(sentence: str) -> bool:
+    return read_statement(sentence).change == "retraction"
 
 
 def _payload(message: dict[str, Any]) -> dict[str, Any] | None:

@@ -45,6 +45,7 @@ from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.openings import with_said_about
+from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
 from tiermem.memory.text.resumptions import (
@@ -174,8 +175,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "I live in Lisbon. I also work there." works in Lisbon.
     # "I'm not on call anymore, Priya is" says Priya is on call.
     # "Forget my locker code and my gym." asks to forget each.
-    sentences = with_handed_over(placed(with_ellipses_filled(with_introductions(
-        with_said_about(each_named_apart(split_sentences(text)))), _said_last(recent or []))))
+    # "He no longer works at Globex" is of Tom, named just before, not of the user.
+    sentences = with_pronouns_named(with_handed_over(placed(with_ellipses_filled(
+        with_introductions(with_said_about(each_named_apart(split_sentences(text)))),
+        _said_last(recent or [])))),
+        next(iter(recent or []), None), lambda said: read_statement(said).change == "retraction")
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.

@@ -1,0 +1,106 @@
+"""Who "he" or "she" is when a retraction opens with one: "He no longer works at Globex",
+after "Tom works at Globex. I work at Globex.", is Tom's.
+
+Read as said, such a retraction is of no one known, so it retired whichever held fact
+said the most of what it denies: the user's own job. ``with_pronouns_named`` reads the
+pronoun as the one person the statements just before it named last ("Tom", "My wife"),
+so that the retraction is theirs alone ("Tom no longer works at Globex"). When that is
+unclear (no one named, several with nothing to tell them apart, a "she" after "my
+brother", or one named only through a pronoun of their own, "his wife"), the retraction
+is left out: what it would retire nothing says, and a fact retired in another's stead is
+lost. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.sentences import split_sentences
+
+__all__ = ["unnamed_pronouns", "with_pronouns_named"]
+
+_I = re.IGNORECASE
+#: A retraction's subject said as a pronoun: "He no longer ...", "She's not ...".
+_PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she)\b", _I)
+#: Relations one of whom is a man, or a woman: a "she" is never the brother.
+_HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
+                  "grandson", "uncle", "nephew"})
+_HERS = frozenset({"wife", "girlfriend", "daughter", "sister", "mother", "grandmother",
+                   "granddaughter", "aunt", "niece"})
+#: Someone of the user's ("my wife") or of another's ("his wife"), or a name ("Tom
+#: Smith"): a run of capitalised words that no preposition puts as a place or a firm.
+_PERSON = re.compile(
+    r"(?<![\w'’])(?P<whose>my|our|his|her)\s+(?P<noun>[a-z][\w-]*)"
+    r"|(?<![\w'’])(?P<name>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))*)", _I)
+_NOT_A_NAME = re.compile(
+    r"(?:i|i['’]\w+|he|she|it|we|they|you|my|our|the|a|an|this|that|and|but|so|also|then"
+    r"|yes|no|ok|okay|hi|hello|actually|sorry|please|well|now|today|monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday)", _I)
+_PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
+
+
+def with_pronouns_named(sentences: list[str], said_last: str | None,
+                        is_retraction: Callable[[str], bool]) -> list[str]:
+    """``sentences``, those of one message in order, with the "he" or "she" opening each
+    retraction (``is_retraction``) said as the person last named before it in them or in
+    ``said_last``, the user's last message; a retraction whose pronoun names no one
+    clearly is left out."""
+    return _named(sentences, said_last, is_retraction)[0]
+
+
+def unnamed_pronouns(sentences: list[str], said_last: str | None,
+                     is_retraction: Callable[[str], bool]) -> list[str]:
+    """The pronouns ("He") of the retractions ``with_pronouns_named`` leaves out."""
+    return _named(sentences, said_last, is_retraction)[1]
+
+
+def _named(sentences: list[str], said_last: str | None,
+           is_retraction: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+    before = split_sentences(said_last) if said_last else []
+    told: list[str] = []
+    unnamed: list[str] = []
+    for sentence in sentences:
+        opened = _PRONOUN.match(sentence)
+        if opened is None or not is_retraction(sentence):
+            told.append(sentence)
+            continue
+        person = _last_named([*before, *told], opened["pronoun"].casefold())
+        if person is None:
+            unnamed.append(opened["pronoun"])
+        else:
+            told.append(f"{person}{sentence[opened.end():]}")
+    return told, unnamed
+
+
+def _last_named(sentences: list[str], pronoun: str) -> str | None:
+    """The one person ``pronoun`` may be among those the latest of ``sentences`` that names
+    anyone names ("Tom", "My wife"); None when that is unclear."""
+    for sentence in reversed(sentences):
+        named = _people(sentence)
+        if named:
+            fits = [(person, own) for person, own, sex in named if sex in (None, pronoun)]
+            if len(fits) != 1 or not fits[0][1]:
+                return None
+            return fits[0][0]
+    return None
+
+
+def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
+    """Each person ``sentence`` names: how to say them opening a sentence, whether that
+    names them alone (not "his wife"), and "he" or "she" when their relation says which."""
+    people = []
+    for found in _PERSON.finditer(sentence):
+        if found["noun"] is not None:
+            relation = relation_of(found["noun"].casefold())
+            if relation is None:
+                continue
+            sex = "he" if relation in _HIS else "she" if relation in _HERS else None
+            whose = found["whose"].casefold()
+            said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
+            people.append((said, whose in ("my", "our"), sex))
+        elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
+              and _PLACED.search(sentence[:found.start()]) is None):
+            people.append((found["name"], True, None))
+    return people

@@ -1,0 +1,60 @@
+""""He no longer works at Globex." is of the person named last before it (Tom), not of the
+user: read as of no one known, it retired whichever held fact said the most of what it
+denies, the user's own job, or a joint fact whole. With no one clearly named, nothing is
+retired and the reply says why."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat, core_after
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.pronoun_subjects import unnamed_pronouns, with_pronouns_named
+from tiermem.memory.text.statements import read_statement
+
+
+def _retraction(sentence: str) -> bool:
+    return read_statement(sentence).change == "retraction"
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    (["Tom works at Globex. I work at Globex.", "He no longer works at Globex."],
+     ["User works at Globex"]),
+    (["Tom and I work at Globex.", "He no longer works at Globex."],
+     ["User works at Globex"]),
+    (["My wife and I live in Porto.", "She doesn't live in Porto anymore."],
+     ["User lives in Porto"]),
+    (["Tom and his wife work at Globex.", "He doesn't work at Globex anymore."],
+     ["Tom's wife works at Globex"]),
+    # one message: the sentence before names him
+    (["I work at Globex.", "Tom works at Globex too. He no longer works at Globex."],
+     ["User works at Globex"]),
+])
+def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str],
+                                                                 now: list[str]) -> None:
+    assert core_after(*said) == now
+
+
+@pytest.mark.parametrize("said", [
+    ["I work at Globex.", "He no longer works at Globex."],  # no one named
+    ["My brother and I work at Globex.", "She no longer works at Globex."],  # not him
+    ["Tom and Ana work at Globex. I do too.", "He no longer works at Globex."],
+])
+def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
+                                                                     ) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, said[0])
+        held = [fact.text for fact in memory.core]
+        assert held
+        reply = chat(memory, said[1])[0]
+        assert [fact.text for fact in memory.core] == held
+    assert "could not tell who" in reply
+
+
+def test_the_pronoun_is_said_as_the_person() -> None:
+    assert with_pronouns_named(["She's not vegan anymore."], "My sister is vegan.",
+                               _retraction) == ["My sister's not vegan anymore."]
+    assert unnamed_pronouns(["She's not vegan anymore."], "My brother is vegan.",
+                            _retraction) == ["She"]
+    # only a retraction is read so: "He is vegan" is left as said
+    assert with_pronouns_named(["He is vegan."], None, _retraction) == ["He is vegan."]
