@@ -17,7 +17,7 @@ import re
 
 from tiermem.memory.text.slots import ATTRIBUTE
 
-__all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state"]
+__all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state", "marriage_changed"]
 
 #: Diets that say what one eats of animals, of which one holds at a time: "User is
 #: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
@@ -86,3 +86,47 @@ def job_changed(new: str, old: str) -> bool:
                 and state["subject"].casefold() == works["subject"].casefold()):
             return True
     return False
+
+
+#: Whether one is with someone, of which one holds at a time: "User is divorced" ends "User
+#: is married to Ana", said with a change cue or not, as core would otherwise hold both.
+_MARITAL = re.compile(
+    r"^(?P<state>single|engaged|married|divorced|separated|widowed)\b(?P<to>\s+(?:to|from)\s+.+)?$",
+    re.IGNORECASE)
+#: The user's spouse ("User's wife"), whose divorce is the user's.
+_SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re.IGNORECASE)
+#: States that say the user is with no spouse, which end one named ("User's wife is Ana").
+_WITH_NO_SPOUSE = frozenset({"single", "divorced", "separated", "widowed"})
+
+
+def _marital_state(fact: str) -> tuple[str, str] | None:
+    """Whose marital state ``fact`` gives and the state ("married to ana"), the user's
+    for one said of their spouse ("User's wife is divorced"); None for any other fact."""
+    said = ATTRIBUTE.match(fact.strip().rstrip(".!"))
+    state = _MARITAL.match(said["value"].strip()) if said is not None else None
+    if said is None or state is None:
+        return None
+    subject = said["subject"].strip().casefold()
+    if _SPOUSE.match(subject) and state["state"].casefold() in ("divorced", "separated"):
+        subject = "user"
+    return subject, " ".join(state[0].casefold().split())
+
+
+def _names_a_spouse(fact: str) -> bool:
+    said = ATTRIBUTE.match(fact.strip().rstrip(".!"))
+    return (said is not None and _SPOUSE.match(said["subject"].strip()) is not None
+            and said["value"].strip()[:1].isupper())
+
+
+def marriage_changed(new: str, old: str) -> bool:
+    """Whether ``new`` gives a subject another marital state than ``old`` does ("User is
+    divorced" after "User is married to Ana"; "User's wife is divorced" is the user's
+    divorce too), or says the user has no spouse where ``old`` names one ("User's wife
+    is Ana")."""
+    states = _marital_state(new), _marital_state(old)
+    if states[0] is None:
+        return False
+    if states[1] is None:
+        return (states[0][0] == "user" and _names_a_spouse(old)
+                and states[0][1].split()[0] in _WITH_NO_SPOUSE)
+    return states[0][0] == states[1][0] and states[0][1] != states[1][1]

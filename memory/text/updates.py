@@ -92,7 +92,12 @@ from tiermem.memory.text.identifiers import (
 )
 from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
-from tiermem.memory.text.lasting_states import diet_changed, job_changed, lasting_beside_state
+from tiermem.memory.text.lasting_states import (
+    diet_changed,
+    job_changed,
+    lasting_beside_state,
+    marriage_changed,
+)
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
@@ -260,6 +265,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return True
     if change is not None and (diet_changed(new, old) or job_changed(new, old)):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
+    if marriage_changed(new, old):
+        return True  # "divorced" beside "married to Ana", said plainly too, contradicts it
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
         new_slot = old_slot  # "Tom and User work at Globex" ends "Tom works at Initech"
