@@ -1,6 +1,6 @@
-"""Being without work and a job held end each other when one follows with a change cue
-("My brother is unemployed now" after "My brother works at Acme"): core never says both
-of one person. Another person's job, or a plain statement, leaves it."""
+"""Being without work and a job held end each other when one follows, with a change cue
+or plainly ("My brother is unemployed now", or "I'm unemployed" after "I work at Acme"):
+core never says both of one person. Another person's job leaves it."""
 
 from __future__ import annotations
 
@@ -25,6 +25,9 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("My brother is unemployed.", "My brother works at Acme now.",
      ["User's brother works at Acme"]),
     ("I work at Acme.", "I'm retired now.", ["User is retired"]),
+    ("I work at Acme.", "I'm unemployed.", ["User is unemployed"]),
+    ("I'm unemployed.", "I work at Globex.", ["User works at Globex"]),
+    ("My wife works as a nurse.", "My wife is retired.", ["User's wife is retired"]),
     ("My brother works at Acme.", "My sister is unemployed now.",
      ["User's brother works at Acme", "User's sister is unemployed"]),
 ])

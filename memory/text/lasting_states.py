@@ -77,8 +77,9 @@ _WORKS = re.compile(r"^(?P<subject>.+?)\s+works?\s+(?:at|for|as|in)\b", re.IGNOR
 
 def job_changed(new: str, old: str) -> bool:
     """Whether one of ``new`` and ``old`` says a subject is without work and the other
-    that it works somewhere: "User's brother is unemployed now" ends "... works at Acme",
-    and "... works at Acme now" ends "... is unemployed"; kept, core would hold both."""
+    that it works somewhere: "User's brother is unemployed" (or "... unemployed now") ends
+    "... works at Acme", and "... works at Acme" ends "... is unemployed"; kept, core
+    would hold both, however plainly the new one was said."""
     for without, job in ((new, old), (old, new)):
         state, works = ATTRIBUTE.match(without.strip().rstrip(".!")), _WORKS.match(job.strip())
         if (state is not None and works is not None

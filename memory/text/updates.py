@@ -263,10 +263,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return False
     if _negation_of(new, old) or moved_from(new, old):
         return True
-    if change is not None and (diet_changed(new, old) or job_changed(new, old)):
+    if change is not None and diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
-    if marriage_changed(new, old):
-        return True  # "divorced" beside "married to Ana", said plainly too, contradicts it
+    if job_changed(new, old) or marriage_changed(new, old):
+        return True  # "unemployed" beside "works at Acme", said plainly too, contradicts it
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
         new_slot = old_slot  # "Tom and User work at Globex" ends "Tom works at Initech"
