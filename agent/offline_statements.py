@@ -303,7 +303,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 if takes_back_a_cancellation(part, replaced):
                     steps = _replayed(recent or [])
                     resumed = time_resumed(part, [step.after for step in steps],
-                                           [step.stated for step in steps])
+                                           [step.stated for step in steps],
+                                           (recent or [])[::-1])
                     if resumed is not None and not_forgotten({resumed: kind}, forgotten):
                         # "back on at 5pm": "back on", and the time moved to 5pm
                         part, resumed = at_the_time_said(part, resumed)

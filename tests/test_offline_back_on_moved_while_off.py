@@ -1,5 +1,6 @@
-"""A day or an hour said while a thing is called off moves the time the cancellation
-ended: "back on" brings that time back moved, with nothing of it lost."""
+"""A day or an hour said plainly while a thing is called off moves the time the
+cancellation ended: "back on" brings that time back moved, with nothing of it lost. Said
+with "now", it puts the thing back on at once, moved the same way."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def memory() -> Iterator[HierarchicalMemory]:
 @pytest.mark.parametrize(("moved", "due"), [
     ("The meeting is on Monday now.", "The meeting is on Monday at 3pm"),
     ("The meeting is at 5pm now.", "The meeting is on Friday at 5pm"),
+    ("The meeting is on Monday.", "The meeting is on Monday at 3pm"),
+    ("The meeting is at 5pm.", "The meeting is on Friday at 5pm"),
 ])
 def test_back_on_keeps_what_the_move_did_not_change(memory: HierarchicalMemory, moved: str,
                                                     due: str) -> None:
@@ -32,7 +35,7 @@ def test_back_on_keeps_what_the_move_did_not_change(memory: HierarchicalMemory, 
 def test_forgetting_back_on_holds_again_the_day_said_while_off(
         memory: HierarchicalMemory) -> None:
     chat(memory, "The meeting is on Friday at 3pm.", "The meeting is cancelled.",
-         "The meeting is on Monday now.", "The meeting is back on.", "Forget that.")
+         "The meeting is on Monday.", "The meeting is back on.", "Forget that.")
     assert sorted(core_of(memory)) == ["The meeting is cancelled", "The meeting is on Monday"]
 
 

@@ -1,6 +1,6 @@
 """A thing put off waits for a new time: once one is said ("The meeting is at 5pm now"),
 "The meeting is postponed" no longer holds. A cancellation, or a postponement that says
-a time of its own, stays beside a time said alone."""
+a time of its own, stays beside a time said plainly."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
      ["The launch is next week"]),
     (["The meeting is on Friday at 3pm.", "The meeting is postponed now.",
       "The meeting is at 5pm now."], ["The meeting is at 5pm"]),
-    # left: a cancellation, which only "back on" takes back, and a postponement's own day
+    # left: a cancellation, which a time said plainly leaves, and a postponement's own day
     (["The meeting is cancelled.", "The meeting is at 5pm."],
      ["The meeting is at 5pm", "The meeting is cancelled"]),
     (["The meeting is postponed to Friday.", "The meeting is at 5pm."],

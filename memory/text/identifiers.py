@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["at_other_times", "count_beside_state", "counts_alike", "ends_the_time", "identifies",
-           "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind", "retimes",
-           "says_when", "sets_the_time", "with_new_day", "with_new_hour", "without_when"]
+__all__ = ["at_other_times", "count_beside_state", "counts_alike", "due_again", "ends_the_time",
+           "identifies", "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind",
+           "retimes", "says_when", "sets_the_time", "with_new_day", "with_new_hour", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -273,6 +273,14 @@ def sets_the_time(new: str, old: str) -> bool:
     old = old.strip(" .")
     return (says_when(new) and retimes(old) and _CANCELLED.match(old) is None
             and _WHEN.search(old) is None)
+
+
+def due_again(new: str, old: str) -> bool:
+    """Whether the time ``new`` ("at 5pm"), said as a change, puts back on a thing ``old``
+    says is called off ("cancelled", not "cancelled today", one occasion): it is due then
+    now, as "back on at 5pm" says; kept, core would say it is both."""
+    old = old.strip(" .")
+    return says_when(new) and _CANCELLED.match(old) is not None and _WHEN.search(old) is None
 
 
 #: A state said of one time ("busy in the evening", "closed on Sunday"); not one said with

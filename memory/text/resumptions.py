@@ -17,14 +17,16 @@ import re
 from collections.abc import Collection, Sequence
 
 from tiermem.memory.text.identifiers import (
+    due_again,
     keeps_the_day,
     retimes,
     says_when,
     with_new_day,
     with_new_hour,
 )
+from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE, slot_of
-from tiermem.memory.text.statements import read_statement
+from tiermem.memory.text.statements import forgets_the_last, read_statement
 from tiermem.memory.text.updates import with_the_time_kept
 
 __all__ = ["at_the_time_said", "brought_back_with", "takes_back_a_cancellation",
@@ -43,12 +45,19 @@ def _value(fact: str) -> str | None:
 
 
 def takes_back_a_cancellation(new: str, ended: Sequence[str]) -> bool:
-    """Whether ``new`` ("The meeting is back on") takes back a cancellation among ``ended``
-    ("The meeting is cancelled") of the same thing."""
+    """Whether ``new`` ("The meeting is back on", or a time that ended the cancellation,
+    "... at 5pm now") takes back a cancellation among ``ended`` ("The meeting is
+    cancelled") of the same thing."""
     value, slot = _value(new), slot_of(new)
     back_on = _BACK_ON.fullmatch(value) if value is not None else None
-    return (back_on is not None and (back_on["when"] is None or says_when(back_on["when"]))
-            and slot is not None
+    if value is None or slot is None:
+        return False
+    if back_on is None:
+        # a time that ended one ("at 5pm now") puts the thing back on at that time; one
+        # that ended a postponement is just the time it was put off to
+        return any((old_value := _value(old)) is not None and due_again(value, old_value)
+                   and slot_of(old) == slot for old in ended)
+    return ((back_on["when"] is None or says_when(back_on["when"]))
             and any((old_value := _value(old)) is not None and retimes(old_value)
                     and slot_of(old) == slot for old in ended))
 
@@ -70,19 +79,30 @@ def _cancellations(slot: str, held: Collection[str]) -> set[str]:
             and not says_when(value) and slot_of(fact) == slot}
 
 
+def _takes_back(messages: Sequence[str]) -> bool:
+    return any(forgets_the_last(sentence) for said in messages
+               for sentence in split_sentences(said))
+
+
 def time_resumed(new: str, held_after: Sequence[Collection[str]],
-                 stated: Sequence[Collection[str]] | None = None) -> str | None:
+                 stated: Sequence[Collection[str]] | None = None,
+                 messages: Sequence[str] | None = None) -> str | None:
     """The fact saying when the thing ``new`` says is back on is due ("The meeting is on
     Friday"), as the user's recent messages left it: ``held_after`` is the facts held after
     each of them, oldest first, as replayed, and ``stated`` those each stated (when not
-    given, a cancellation held and not before it is one stated). None when they said none,
-    or when the last one said ended otherwise than by a cancellation (forgotten, denied,
-    corrected), even while one called the thing off before."""
+    given, a cancellation held and not before it is one stated; ``messages``, the
+    messages themselves, each "Forget that." among them taking back the one before).
+    None when they said none, or when the last one said ended otherwise than by a
+    cancellation (forgotten, denied, corrected), even while one called the thing off
+    before."""
     slot = slot_of(new)
     if slot is None:
         return None
     due: str | None = None
     called_off: set[str] = set()
+    # Cancellations a time said ended ("at 4pm now"): held again by a message taking
+    # that time back ("Forget that."), they are no calling off anew.
+    ended_by_a_time: set[str] = set()
     for at, held in enumerate(held_after):
         times = [fact for fact in held
                  if (value := _value(fact)) is not None and says_when(value)
@@ -91,15 +111,19 @@ def time_resumed(new: str, held_after: Sequence[Collection[str]],
         newly = (_cancellations(slot, stated[at]) if stated is not None
                  else calling_off - called_off)
         if times:
-            # "on Monday now" said while called off moves the time the cancellation
+            # "on Monday" said plainly while called off moves the time the cancellation
             # ended ("on Friday at 3pm") to that day, keeping its hour, as it would have
             # moved the time held.
             moved = (with_the_time_kept(times[-1], due)
                      if due is not None and calling_off else None)
             due = moved or times[-1]
-        elif due is not None and not newly:
-            # Gone with nothing calling the thing off anew, as "at 4pm now" said while it
-            # was called off, then "Forget that.": the user took that time back.
+            ended_by_a_time |= called_off - calling_off
+        elif due is not None and not (
+                newly - ended_by_a_time if _takes_back(messages[at:at + 1] if messages else [])
+                else newly):
+            # Gone with nothing calling the thing off anew, as "at 4pm" said while it was
+            # called off (or "at 4pm now", which put it back on), then "Forget that.": the
+            # user took that time back.
             due = None
         called_off = calling_off
     return due
@@ -110,14 +134,21 @@ def at_the_time_said(new: str, resumed: str) -> tuple[str, str]:
     again ("The meeting is on Friday at 3pm"), as two facts: "back on" alone, and that
     time moved to the one ``new`` says, as a time said alone would move it ("... on
     Friday at 5pm"). Left together, "back on at 5pm" would stay when the hour changed
-    again, and the day would be lost. Both as they are when ``new`` says no time."""
+    again, and the day would be lost. A time alone ("The meeting is at 5pm") is that
+    moved time twice, as it says no "back on". Both as they are when ``new`` says no
+    time."""
     value = _value(new)
     back_on = _BACK_ON.fullmatch(value) if value is not None else None
     said = ATTRIBUTE.match(resumed.strip())
-    if back_on is None or back_on["when"] is None or said is None:
+    when = back_on["when"] if back_on is not None else value
+    if when is None or said is None or not says_when(when):
         return new, resumed
-    when, due = back_on["when"].strip(" ."), said["value"].strip(" .")
-    moved = (with_new_hour(when, due) or with_new_day(when, due)
-             or (f"{due} {when}" if keeps_the_day(when, due) else when))
+    due = said["value"].strip(" .")
+    moved = (with_new_hour(when.strip(" ."), due) or with_new_day(when.strip(" ."), due)
+             or (f"{due} {when.strip(' .')}" if keeps_the_day(when.strip(" ."), due)
+                 else when.strip(" .")))
+    timed = resumed.strip()[:said.start("value")] + moved
+    if back_on is None:
+        return timed, timed  # "on Monday now" said no "back on": the time alone is held
     alone = new.strip()[:new.strip().rindex(back_on["when"])].rstrip()
-    return alone, resumed.strip()[:said.start("value")] + moved
+    return alone, timed

@@ -78,6 +78,7 @@ from tiermem.memory.text.identifiers import (
     at_other_times,
     count_beside_state,
     counts_alike,
+    due_again,
     ends_the_time,
     identifies,
     is_state_compound,
@@ -293,6 +294,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         # "delayed to 8pm now" says it is no longer when it was, whatever its words hold.
         if ends_the_time(values[0], values[1]) or sets_the_time(values[0], values[1]):
             return True  # "at 5pm" after "postponed" is when it was put off to
+        if change is not None and due_again(values[0], values[1]):
+            return True  # "at 5pm now" after "cancelled": said plainly, it may be the old time
         if says_when(values[0]) != says_when(values[1]):
             return False
         if at_other_times(values[0], values[1]):
