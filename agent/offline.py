@@ -55,6 +55,7 @@ from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_gener
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.clauses import clauses_of
+from tiermem.memory.text.ellipses import shares_alone
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.joint_shares import member_shares
@@ -353,6 +354,11 @@ class OfflinePolicy:
                          "changed; say their name.")
         if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
+        shared = next((s for s in split_sentences(user_text) if shares_alone(s)), None)
+        if not parts and shared is not None:
+            parts.append(f'(offline) "{shared.strip()}" alone does not say who shares what '
+                         "(a word alone may name someone or something), so I stored "
+                         "nothing; say it in full to store it.")
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")

@@ -43,16 +43,24 @@ def test_what_a_too_leaves_out_is_taken_from_the_statement_before(
 
 
 @pytest.mark.parametrize("sentences", [
-    # a home beside another may be a second one or a move: nothing says which
-    ["I live in Lisbon.", "Porto too."],
-    # after a question, nothing stated says what is shared
-    ["What am I allergic to?", "Shellfish too."],
     # the adjective is another one
     ["I'm allergic to peanuts.", "My son is afraid too."],
 ])
 def test_a_too_the_statement_before_does_not_complete_is_left_as_said(
         sentences: list[str]) -> None:
     assert with_ellipses_filled(sentences) == sentences
+
+
+@pytest.mark.parametrize("sentences", [
+    # a home beside another may be a second one or a move: nothing says which
+    ["I live in Lisbon.", "Porto too."],
+    # after a question, nothing stated says what is shared
+    ["What am I allergic to?", "Shellfish too."],
+])
+def test_a_word_alone_the_statement_before_does_not_complete_is_dropped(
+        sentences: list[str]) -> None:
+    # stored as said, "Porto too" would read as a fact
+    assert with_ellipses_filled(sentences) == sentences[:1]
 
 
 def test_me_too_opening_a_message_is_still_dropped(memory: HierarchicalMemory) -> None:

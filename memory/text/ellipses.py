@@ -20,9 +20,12 @@ adjective ("My son is allergic too" after "I'm allergic to peanuts"), or names o
 thing ("shellfish too", after a statement of being so to something or of liking
 something), is told in full from the statement before it, which may close the message
 before; a capitalised word alone ("Tom too", "Shellfish too") may name someone sharing it
-or the thing, so it is dropped, as is someone of the user's alone ("My wife too": sharing
-it, or loved too?), and a person named after the adjective ("I'm married to Anna") is not
-shared, nor is a statement pointing at a person ("My wife loves me" is no "I love me").
+or the thing, so it is dropped (after a name, only a first name: "Tom too" after "I like
+Muse"; memory/text/given_names.py), as is a word alone the statement before it cannot be
+told with ("Sam too" after "I work with Tom"), and someone of the user's alone ("My wife
+too": sharing it, or loved too?), and a person named after the adjective ("I'm married
+to Anna") is not shared, nor is a statement pointing at a person ("My wife loves me" is
+no "I love me").
 Pure functions over strings.
 """
 
@@ -30,9 +33,10 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 
-__all__ = ["with_ellipses_filled"]
+__all__ = ["shares_alone", "with_ellipses_filled"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -302,8 +306,10 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
     adjective ("My son is allergic too") or names only the thing ("Shellfish too"); None
     when it is neither, or ``before`` does not say what it leaves out."""
     stated = _stated_of(before) if before is not None else None
+    thing = _THING_TOO.match(sentence)
     if stated is None:
-        return None
+        # "Sam too" with nothing before it to share is no fact: stored, it reads as one
+        return [] if thing is not None else None
     rest, head = stated["rest"], _OBJECT_AFTER.match(stated["rest"])
     cut = _CUT_SHORT.match(sentence)
     if cut is not None:
@@ -314,7 +320,6 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
                 or rest[len(head["head"]):].strip()[:1].isupper()):
             return None
         return [f"{cut['who']} {cut['verb']} {rest}{_now(cut)}"]
-    thing = _THING_TOO.match(sentence)
     if thing is None:
         return None
     if _kind(stated["verb"]) == "be" and head is not None:
@@ -322,16 +327,25 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
     elif (stated["stem"] or "").casefold() in _LIKING:  # "Blues too" -> "I like blues"
         said_of = ""
     else:
-        return None
+        # "Sam too" after "I work with Tom": Sam works with Tom, or the user with Sam?
+        # Either way it is no fact as said, and stored it would read as one.
+        return []
     word, beside_a_name = thing["thing"], not rest[len(said_of):][:1].islower()
-    if _NAME_ALONE.match(word) and (said_of or not beside_a_name):
+    if _NAME_ALONE.match(word) and (said_of or not beside_a_name or is_first_name(word)):
         # "Tom too" after "I'm allergic to peanuts" says Tom is so too far more likely
         # than that the user is so to Tom, and "Shellfish" opening a sentence looks the
         # same: nothing here tells a name from a thing, so neither is stored. After
-        # "I'm married to Anna", a name says who else is, not whom the user married.
+        # "I'm married to Anna", a name says who else is, not whom the user married, and
+        # after "I like Muse", a first name who else likes Muse.
         return []
     said = word[:1].lower() + word[1:] if not beside_a_name else word
     return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
+
+
+def shares_alone(sentence: str) -> bool:
+    """Whether ``sentence`` only names someone or something sharing what was said before
+    ("Shellfish too.", "My wife too."), which alone tells no fact."""
+    return _THING_TOO.match(sentence) is not None or _THEIRS_TOO.match(sentence) is not None
 
 
 def _before_verb(stated: re.Match[str]) -> str:
