@@ -81,6 +81,7 @@ from tiermem.memory.text.introductions import (
 from tiermem.memory.text.openings import (
     NOT_STATED,
     lead_in,
+    opened_as_said,
     said_of_what,
     strip_markers,
     with_said_about,
@@ -321,7 +322,7 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     cleaned = _clean(raw)
     if not cleaned or is_question(cleaned) or is_heading(raw):
         return None
-    statement = strip_markers(cleaned)
+    statement = opened_as_said(cleaned)
     said = statement
     introduction = introduced(cleaned) if introductions else None
     plain = None

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABOUT_MINE", "NOT_STATED", "lead_in", "said_of_what", "strip_markers",
-           "with_said_about"]
+__all__ = ["ABOUT_MINE", "NOT_STATED", "lead_in", "opened_as_said", "said_of_what",
+           "strip_markers", "with_said_about"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -37,8 +37,10 @@ _MARKERS = re.compile(
     r"^(?:"
     r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure"
     r"|no\s+worries|never\s*mind|no\s+problem"
-    # acknowledgements of the reply before ("Thanks, I live in Berlin")
-    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
+    # acknowledgements of the reply before ("Thanks, I live in Berlin", "Thanks a lot, ...")
+    r"|(?:many\s+)?thanks(?:\s+(?:a\s+lot|a\s+bunch|so\s+much|very\s+much|again))?"
+    r"|thank\s+you(?:\s+(?:so\s+|very\s+)?much)?(?:\s+again)?"
+    r"|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
     r"\s*[,!:]\s*"
     r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
     r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"
@@ -208,6 +210,19 @@ _SPACES = re.compile(r"\s+")
 def strip_markers(sentence: str) -> str:
     """``sentence`` without the discourse markers that open it ("so,", "btw", "hey,")."""
     return _MARKERS.sub("", sentence, count=1).strip()
+
+
+#: A word in lower case ("the"), not one whose capital is inside it ("iPhone", "eBay").
+_LOWER_WORD = re.compile(r"[a-z][a-z'’-]*\b")
+
+
+def opened_as_said(sentence: str) -> str:
+    """``sentence`` without its opening markers, as it would read said without them: "Okay,
+    the deploy is at 5pm" -> "The deploy is at 5pm", stored as that sentence would be."""
+    rest = strip_markers(sentence)
+    if rest != sentence.strip() and sentence.strip()[:1].isupper() and _LOWER_WORD.match(rest):
+        return rest[:1].upper() + rest[1:]
+    return rest
 
 
 def with_said_about(sentences: list[str]) -> list[str]:
