@@ -16,7 +16,8 @@ with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon", or with "also": "..., I also work there" -> "User also
 works there", ``LATEST`` only) is rewritten the same way, as is a verb of the table that
 shares the head's subject ("I live in Lisbon and work there" -> "User lives in Lisbon and
-works there", ``LATEST`` only; not "I want to live ... and work", whose "work" is the
+works there", ``LATEST`` only, and a verb joined straight to one told so: "... and works
+and studies there"; not "I want to live ... and work", whose "work" is the
 infinitive's), except inside a
 quotation, after "says," and the like, and in "my wife and I", where "I" alone
 becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
@@ -247,8 +248,34 @@ def _shared_subject_verb(told: str, start: int) -> str:
     in the third person: "User lives in Lisbon and work there" -> "... and works there"."""
     shared = _SHARED_SUBJECT_VERB.match(told, start)
     if shared is None or _NOT_THE_HEADS_SUBJECT.search(shared["between"]):
-        return told
-    return f"{told[:shared.start('verb')]}{shared['verb']}s{told[shared.end('verb'):]}"
+        return _joined_verb(told, start)
+    told = f"{told[:shared.start('verb')]}{shared['verb']}s{told[shared.end('verb'):]}"
+    return _joined_verb(told, shared.end("verb") + 1)
+
+
+#: A verb joined straight to one told of the speaker ("works and study there"), which
+#: shares its subject: only one a place or "there" follows, as the "coffee" of "likes tea
+#: and coffee" is a second thing, not a verb.
+_JOINED_VERB = re.compile(
+    r"\s+and\s+(?P<verb>(?-i:[a-z]+))(?=\s+(?:there|here|in|at|to|from|for|with|on|near)\b)",
+    _IGNORECASE)
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+
+
+def _joined_verb(told: str, end: int) -> str:
+    """``told`` with a verb joined to the one ending at ``end`` in the third person too:
+    "User lives in Lisbon and works and study there" -> "... and studies there"."""
+    joined = _JOINED_VERB.match(told, end)
+    if joined is None or joined["verb"].endswith("s"):
+        return told  # "works and lives there" says it already
+    verb = joined["verb"]
+    if verb in _IRREGULAR:
+        told_of_one = _IRREGULAR[verb]
+    elif re.search(r"[^aeiou]y$", verb):
+        told_of_one = verb[:-1] + "ies"
+    else:
+        told_of_one = verb + ("es" if verb.endswith(("sh", "ch", "x", "z", "o")) else "s")
+    return told[:joined.start("verb")] + told_of_one + told[joined.end("verb"):]
 
 
 def third_person(text: str, speaker: str, version: int = LATEST) -> str:

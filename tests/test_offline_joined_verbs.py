@@ -1,0 +1,26 @@
+"""A verb joined straight to one told of the user ("I live in Lisbon and work and study
+there") is told of the user too, "studies", rather than left in the first person."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.person import third_person
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("I live in Lisbon and work and study there.",
+     "User lives in Lisbon and works and studies there"),
+    ("I work and study in Lisbon.", "User works and studies in Lisbon"),
+    ("I work and teach at Acme.", "User works and teaches at Acme"),
+])
+def test_a_joined_verb_is_told_of_the_user(said: str, stored: str) -> None:
+    assert core_after(said) == [stored]
+
+
+def test_a_second_thing_is_no_verb() -> None:
+    assert third_person("I like tea and coffee", "User") == "User likes tea and coffee"
+    assert (third_person("I work and go to Acme on Fridays", "User")
+            == "User works and goes to Acme on Fridays")
+    assert third_person("I live and work there", "User") == "User lives and works there"
