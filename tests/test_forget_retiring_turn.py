@@ -28,3 +28,15 @@ def test_the_forget_the_reply_asks_for_leaves_only_the_users_own_words() -> None
         assert [m.content for m in kept.values()] == ["I live in Berlin."]
         memory.forget("I live in Berlin.")
         assert _saying(memory, "Berlin") == []
+
+
+def test_forgetting_the_users_words_keeps_the_message_that_moved_on() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, "I live in Berlin.", "I moved to Munich. Tom still thinks I live in Berlin.")
+        memory.forget("I live in Berlin.")
+        # That message told the move and Tom's belief, both still in core: it is theirs.
+        assert [content for role, content in _saying(memory, "Berlin") if role == "user"] == [
+            "I moved to Munich. Tom still thinks I live in Berlin."]
+        sources = {f.source_message_id for f in memory.core}
+        assert len(sources) == 1
+        assert len(memory.store.messages.get_many(list(sources))) == 1

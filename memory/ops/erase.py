@@ -10,11 +10,11 @@
   their full-text entries and vectors;
 - the messages named, each with an erasure record (id, reason, time) first, and
   their lines of the prompt history;
-- the messages of the same turns (those of the messages named, those the
-  facts and passages erased were learned or filed from, and the one that last
-  moved a fact erased out of core, ``Fact.evicted_tick``) that quote a text
-  erased, in their content or their tool calls' arguments, the same way
-  (memory/ops/quoting.py);
+- the messages of the same turns (those of the messages named, and those the
+  facts and passages erased were learned or filed from) that quote a text
+  erased, in their content or their tool calls' arguments, and the model's
+  messages of the turn that last moved a fact erased out of core
+  (``Fact.evicted_tick``) that quote that fact, the same way (memory/ops/quoting.py);
 - every line of a stored state value (the agent's summary) that quotes what
   was erased (memory/ops/state_scrub.py), and of the copies of the prompt history
   a layer above keeps outside the database (memory/prompt_history.py).
@@ -48,7 +48,7 @@ from typing import Any, Protocol
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import TieredMemory
-from tiermem.memory.ops.quoting import quoting
+from tiermem.memory.ops.quoting import quoting_copies
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
@@ -146,14 +146,14 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         # And the turn that moved a fact out of core, as forgetting takes it.
         retired_in = sorted({int(f.evicted_tick) for f in gone_facts
                              if f.evicted_tick is not None})
-        turns = list({m.id: m for m in [
-            *store.messages.in_turns_of([i for i in sources if i is not None],
-                                        forgotten=True),
-            *store.messages.in_turns(retired_in, forgotten=True)]}.values())
+        turns = store.messages.in_turns_of([i for i in sources if i is not None],
+                                           forgotten=True)
         named = set(message_ids)
         erased_texts = ([f.text for f in gone_facts] + [p.text for p in gone_passages]
                         + [m.content for m in turns if m.id in named])
-        quoting_ids = [m.id for m in quoting(turns, erased_texts) if m.id not in named]
+        quoting_ids = [m.id for m in quoting_copies(
+            turns, erased_texts, store.messages.in_turns(retired_in, forgotten=True),
+            [f.text for f in gone_facts]) if m.id not in named]
         all_messages = [*message_ids, *quoting_ids]
         gone_messages = (memory.recall.erase_messages(all_messages, reason)
                          if all_messages else [])

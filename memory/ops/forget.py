@@ -63,7 +63,7 @@ from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
 from tiermem.memory.ops.protocols import RankedMemory
-from tiermem.memory.ops.quoting import quoting
+from tiermem.memory.ops.quoting import quoting, quoting_copies
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.records import ForgetRequest, Forgotten, Message
@@ -287,10 +287,9 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
     # The turn that moved a fact out of core ("Forget that.", a correction) quotes it in its
     # call, the tool's result and the reply; the clock's tick is the turn that ran it.
     retired_in = {int(f.evicted_tick) for f in fact_rows if f.evicted_tick is not None}
-    in_turns = {m.id: m for m in [
-        *store.messages.in_turns_of([i for i in sources if i is not None]),
-        *store.messages.in_turns(sorted(retired_in))]}
-    quoting_rows = [m for m in quoting(sorted(in_turns.values(), key=lambda m: m.id), quoted)
+    quoting_rows = [m for m in quoting_copies(
+        store.messages.in_turns_of([i for i in sources if i is not None]), quoted,
+        store.messages.in_turns(sorted(retired_in)), [f.text for f in fact_rows])
                     if m.id not in taken]
     # Decided before the rows are tombstoned, when every one of them can still be read.
     shown = (shown_of(memory, fact_rows, sorted(passages), message_rows, quoting_rows)

@@ -10,7 +10,11 @@ leave the same text in those messages, so ``forget`` (tombstones) and ``erase``
   named, the messages the facts and passages taken were learned or filed from
   (``source_message_id``), and the turn that last moved a fact taken out of core
   (``Fact.evicted_tick``: "Forget that." or a correction names it in its call,
-  result and reply). Messages of other turns are not searched.
+  result and reply). Messages of other turns are not searched. In that last turn
+  only the model's messages (calls, tool results, replies) are searched, and only
+  for the facts' own texts: the user's message there is a statement of its own
+  ("I moved to Munich. Tom still thinks I live in Berlin."), no copy of the fact,
+  even where it repeats a message forgotten.
 - **What quotes.** A message quotes a text when its content, or a string value
   in the arguments of one of its tool calls, contains the text: case and runs of
   whitespace ignored, and the text not cut out of a longer word (``card 41``
@@ -31,7 +35,7 @@ from typing import Any
 
 from tiermem.memory.store.records import Message
 
-__all__ = ["message_strings", "quoting"]
+__all__ = ["message_strings", "quoting", "quoting_copies"]
 
 _SPACE = re.compile(r"\s+")
 #: A word: a maximal run of the characters ``str.isalnum`` accepts, the test ``_cuts`` uses
@@ -160,3 +164,14 @@ def quoting(messages: Iterable[Message], texts: Iterable[str]) -> list[Message]:
     if not needles:
         return []
     return [m for m in messages if any(map(needles.quoted_in, message_strings(m)))]
+
+
+def quoting_copies(turns: Iterable[Message], texts: Iterable[str],
+                   retiring: Iterable[Message], retired: Iterable[str]) -> list[Message]:
+    """In id order, those of ``turns`` (the turns holding what goes) quoting one of
+    ``texts``, and those of ``retiring`` (the turns that last moved a fact taken out of
+    core) that the model wrote and that quote one of ``retired``, those facts' texts
+    (module docstring)."""
+    found = {m.id: m for m in quoting(turns, texts)}
+    found.update((m.id, m) for m in quoting(retiring, retired) if m.role != "user")
+    return sorted(found.values(), key=lambda m: m.id)

@@ -82,3 +82,55 @@ def test_erasing_a_retired_fact_erases_the_retiring_turns_copies(backend: Backen
         assert (report.facts, report.messages) == (1, len(first[1:]) + len(second[1:4]))
         live = {x.id for x in m.store.messages.in_turns([1, 2, 3], forgotten=True)}
         assert live == {first[0], second[0], second[4], *third}
+
+
+MOVED = "I moved to Munich. Tom still thinks I live in Berlin."
+SHORT = "lives in Berlin"
+BROTHER = "I moved to Munich; my brother still lives in Berlin."
+
+
+def _moved_on(m: HierarchicalMemory, fact: str, moved: str = MOVED
+              ) -> tuple[list[int], list[int]]:
+    """Turn 1 stores ``fact`` from "I live in Berlin."; turn 2, the user's ``moved``, which
+    says those words of someone else, retires it; each turn's message ids."""
+    retired = {"tool_calls": _call("c2", "core_memory_replace", old_content=fact,
+                                   new_content="")}
+    with m.interaction() as turn:
+        first = _append(m, turn, ("user", SAID, {}))
+        m.add_fact(fact, source=f"tool:turn:{turn}", source_message_id=first[0])
+    with m.interaction() as turn:
+        m.replace_in_core(fact, "")
+        second = _append(
+            m, turn, ("user", moved, {}), ("assistant", "", retired),
+            ("tool", f"core -> archival (superseded): {fact}",
+             {"tool_call_id": "c2", "tool_name": "core_memory_replace"}))
+    return first, second
+
+
+def test_forgetting_the_message_a_fact_came_from_keeps_the_users_next_message(
+        backend: Backend) -> None:
+    with backend.memory() as m:
+        first, second = _moved_on(m, FACT)
+        result = m.forget(SAID)
+        assert result.outcome == "matched"
+        # The retiring turn's call and result name the fact; the user's message there only
+        # repeats the words forgotten, in a statement of its own.
+        assert set(result.forgotten.messages) == {first[0], *second[1:]}
+        assert [x.content for x in m.store.messages.in_turns([2])] == [MOVED]
+
+
+def test_the_users_message_in_the_retiring_turn_is_no_copy_of_the_fact(
+        backend: Backend) -> None:
+    with backend.memory() as m:
+        first, second = _moved_on(m, SHORT, BROTHER)
+        assert set(m.forget(SHORT).forgotten.messages) == set(second[1:])
+        assert [x.id for x in m.store.messages.in_turns([1, 2])] == [first[0], second[0]]
+
+
+def test_erasing_keeps_the_users_message_in_the_retiring_turn(backend: Backend) -> None:
+    with backend.memory() as m:
+        first, second = _moved_on(m, FACT)
+        report = m.erase(messages=[first[0]], reason="asked")
+        assert (report.facts, report.messages) == (1, 1 + len(second[1:]))
+        assert [x.content for x in m.store.messages.in_turns([1, 2], forgotten=True)] == [
+            MOVED]
