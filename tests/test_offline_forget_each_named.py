@@ -17,6 +17,9 @@ from tiermem.memory.text.statements import each_named_apart
      "Please forget my dentist, and my locker code!", ["User lives in Porto"]),
     ("My locker code is 4411. My dentist is Dr. Lee. I go to the gym on Mondays.",
      "Delete my gym, my dentist and my locker code.", []),
+    # Two owners of one thing: the addresses go, the mum's name stays.
+    ("My mum's name is Ann. My mum's address is 1 Elm St. My dad's address is 2 Oak St.",
+     "Forget my mum's and my dad's address.", ["User's mum's name is Ann"]),
 ])
 def test_each_thing_named_is_retired(said: str, forget: str, now: list[str]) -> None:
     assert core_after(said, forget) == now
@@ -27,6 +30,11 @@ def test_each_thing_named_is_retired(said: str, forget: str, now: list[str]) -> 
     ("Please forget about my gym, my dentist and the locker code!",
      ["Please forget about my gym.", "Please forget about my dentist.",
       "Please forget about the locker code."]),
+    ("Forget my mum's and my dad's address.",
+     ["Forget my mum's address.", "Forget my dad's address."]),
+    ("Forget my parents', my sister's and the dog's vet.",
+     ["Forget my parents' vet.", "Forget my sister's vet.", "Forget the dog's vet."]),
+    ("Forget my gym and my dad's address.", ["Forget my gym.", "Forget my dad's address."]),
     # No list without its "and": the second is the first said again.
     ("Forget my address, the one in Berlin.", ["Forget my address, the one in Berlin."]),
     # No request to forget, or one thing named.

@@ -117,6 +117,10 @@ def names_what_to_forget(sentence: str) -> bool:
 #: and my gym", "my gym, my dentist and my locker code"): before each owner word.
 _NEXT_NAMED = re.compile(r"\s*,\s*(?:and\s+)?(?=(?:my|our|the|your)\s+\w)"
                          r"|\s+and\s+(?=(?:my|our|the|your)\s+\w)", _I)
+#: A possessive ending a thing named ("my mum's", "my parents'"), which names no thing.
+_OWNER_ALONE = re.compile(rf"\w{_APOS}s?$", _I)
+#: The thing the last possessive of a thing named owns ("my dad's address": "address").
+_OWNED_THING = re.compile(rf"\w{_APOS}s?\s+(?P<thing>[^'’]+)$", _I)
 
 
 def each_named_apart(sentences: list[str]) -> list[str]:
@@ -136,9 +140,16 @@ def each_named_apart(sentences: list[str]) -> list[str]:
             out.append(sentence)
             continue
         lead = sentence.strip()[:opening.end()]
-        items = _NEXT_NAMED.split(named)
-        out += [f"{lead}{item.rstrip(' .!')}." for item in items]
+        items = [item.rstrip(" .!") for item in _NEXT_NAMED.split(named)]
+        # "my mum's and my dad's address" names two addresses: an owner alone takes the
+        # thing the last one names, or "my mum's" would take every fact about her.
+        shared = _OWNED_THING.search(items[-1])
+        if shared is not None:
+            items = [f"{item} {shared.group('thing')}" if _OWNER_ALONE.search(item) else item
+                     for item in items]
+        out += [f"{lead}{item}." for item in items]
     return out
+
 
 
 def keeps_the_last(sentence: str) -> bool:
