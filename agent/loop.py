@@ -166,7 +166,8 @@ class Agent:
                           earlier_results=earlier_results(lambda: self.context.messages))
         result = TurnResult(reply=None)
         if isinstance(self.llm, OfflinePolicy):
-            self.llm.serve(self.memory.forgotten_norms.blocks)
+            self.llm.serve(self.memory.forgotten_norms.blocks,
+                           lambda fact: self.memory.core.find_same(fact) is not None)
         self._remember(turn, {"role": "user", "content": text}, user_id)
         ctx.request = self.context.current_request()  # what core is shown for (privacy)
         turn_start = len(self.context.messages) - 1

@@ -219,14 +219,18 @@ class OfflinePolicy:
         #: memory of the ``Agent`` taking it (``serve``).
         self.forgotten = forgotten
         self._served_forgot: Callable[[str], bool] | None = None
+        self._served_holds: Callable[[str], bool] | None = None
         self._ids = 0
         self._id_prefix = unique_id_prefix("offline")  # a model may read this history later
 
-    def serve(self, memory_forgot: Callable[[str], bool]) -> None:
-        """Check ``memory_forgot`` in the turn to come, unless a check was given: one
-        policy may serve Agents of several memories, and what one forgot says nothing of
-        another's facts."""
+    def serve(self, memory_forgot: Callable[[str], bool],
+              memory_holds: Callable[[str], bool] | None = None) -> None:
+        """Check ``memory_forgot`` in the turn to come, unless a check was given, and
+        ``memory_holds`` (whether the memory holds a fact, in either tier) before a
+        "Forget that." holds again what an earlier message ended: one policy may serve
+        Agents of several memories, and what one forgot says nothing of another's facts."""
         self._served_forgot = memory_forgot
+        self._served_holds = memory_holds
 
     def shown_text(self, text: str) -> str:
         """What the context window shows, and counts, of a user message.
@@ -276,7 +280,8 @@ class OfflinePolicy:
                          recent: list[str] | None = None) -> list[ToolCall]:
         """Retire what the statements change or deny, then append the facts they state
         (``core_changes``)."""
-        retired, new = core_changes(text, core, recent, self.forgotten or self._served_forgot)
+        retired, new = core_changes(text, core, recent, self.forgotten or self._served_forgot,
+                                    self._served_holds)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]
                 + [self._call("core_memory_append", content=fact, durability=durability,

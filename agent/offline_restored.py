@@ -34,10 +34,13 @@ def put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, st
             new.pop(share, None)
 
 
-def not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None
-                  ) -> dict[str, str]:
+def not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None,
+                  held: Callable[[str], bool] | None = None) -> dict[str, str]:
     """``facts`` but those the memory forgot: putting one back would store it again, and
-    an append in the user's stead would lift what keeps extraction from storing it."""
-    if forgotten is None:
-        return facts
-    return {fact: kind for fact, kind in facts.items() if not forgotten(fact)}
+    an append in the user's stead would lift what keeps extraction from storing it. With
+    ``held`` (whether the memory still holds a fact, in either tier), also but those it
+    no longer holds: an erasure leaves no mark of the fact, only the messages that told
+    it, and "Forget that." must not store again what the user had erased."""
+    return {fact: kind for fact, kind in facts.items()
+            if not (forgotten is not None and forgotten(fact))
+            and (held is None or held(fact))}

@@ -85,7 +85,8 @@ _OWN_DENIAL = re.compile(r"^i(?:['’]m\s+not|\s+(?:am|do|does|was)\s+not"
 
 
 def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None,
-                 forgotten: Callable[[str], bool] | None = None
+                 forgotten: Callable[[str], bool] | None = None,
+                 still_stored: Callable[[str], bool] | None = None
                  ) -> tuple[list[str], dict[str, str]]:
     """What the statements of ``text`` change in ``core`` (each fact with its durability):
     the facts to retire, as they are held, and then the facts to append, with theirs.
@@ -104,7 +105,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
 
     A fact put back from ``recent`` (what a "Forget that." or a "back on" takes back to)
     is not one the user said now: when ``forgotten`` says the memory forgot it since, it
-    stays forgotten, as extraction leaves it."""
+    stays forgotten, as extraction leaves it; one a "Forget that." would hold again stays
+    away too when ``still_stored`` says the memory no longer holds it (erased)."""
     current = dict(core)
     stored_as = {normalize_fact(text): text for text in current}
     new: dict[str, str] = {}
@@ -248,7 +250,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 if (denied or taken_back) and forgets_the_last(sentence):
                     ended = ended_by_last(_replayed(recent or []), current)
                     put_back(just_ended if just_told is not None
-                             else ({}, not_forgotten(ended, forgotten)),
+                             else ({}, not_forgotten(ended, forgotten, still_stored)),
                              current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two,

@@ -50,3 +50,18 @@ def test_a_retracted_fact_forgotten_since_is_not_held_again(
          "/forget User works at Globex", "Forget that.")
     assert core_of(memory) == {}
     assert memory.forgotten_norms.blocks("User works at Globex")
+
+
+@pytest.mark.parametrize(("steps", "erased"), [
+    (["I work at Globex.", "I no longer work at Globex."], "User works at Globex"),
+    (["I live in Lisbon.", "I moved to Porto."], "User lives in Lisbon"),
+    (["I live in Seattle.", "Sorry, I meant Portland, not Seattle."], "User lives in Seattle"),
+])
+def test_a_fact_erased_since_is_not_held_again(
+        memory: HierarchicalMemory, steps: list[str], erased: str) -> None:
+    # The erasure leaves no mark of the fact, only the user's messages that told it.
+    chat(memory, *steps)
+    assert memory.forget(erased, erase=True).outcome == "matched"
+    chat(memory, "Forget that.")
+    assert erased not in core_of(memory)
+    assert memory.core.find_same(erased) is None
