@@ -1,8 +1,8 @@
 """A dog the user met or walked for someone else is not the user's: "I saw a dog. His
 name is Rex." and "I walked a neighbour's dog named Rex." say nothing of "User has a dog
 named Rex", while "I have a dog. His name is Rex." does, as "We adopted a puppy. His
-name is Rex." does, a puppy being a dog; and "I have a cat that is named
-Rex." names the user's pet Rex, the clause being the cat's."""
+name is Rex." does, a puppy being a dog (not "I have a neighbour with a puppy."); and
+"I have a cat that is named Rex." names the user's pet Rex, the clause being the cat's."""
 
 from __future__ import annotations
 
@@ -20,6 +20,10 @@ DOG = "User has a dog named Rex"
     "I walked a neighbour's dog named Rex.",
     "I walked my neighbour's dog named Rex.",
     "I walked my neighbour's dog. His name is Rex.",
+    "I have a neighbour with a puppy. His name is Rex.",
+    "I have a photo of a puppy. His name is Rex.",
+    "I have a friend and she got a puppy. His name is Rex.",
+    "I got a call about a puppy. His name is Rex.",
 ])
 def test_a_dog_met_is_not_the_users(text: str) -> None:
     assert not says(text, DOG)
@@ -50,3 +54,7 @@ def test_what_is_met_and_what_is_owned() -> None:
     assert kinds_had("We adopted a puppy.", {"dog"}) == {"dog"}
     assert kinds_had("I saw a puppy.", {"dog"}) == set()
     assert kinds_had("I walked my neighbour's puppy.", {"dog"}) == set()
+    assert kinds_had("We adopted a cute little puppy.", {"dog"}) == {"dog"}
+    assert kinds_had("I have two cats and a puppy.", {"dog"}) == {"dog"}
+    assert kinds_had("I have a neighbour with a puppy.", {"dog"}) == set()
+    assert kinds_had("My neighbour has a puppy.", {"dog"}) == set()

@@ -116,12 +116,34 @@ def kinds_had(text: str, kinds: set[str]) -> set[str]:
     had: set[str] = set()
     for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
         kind = _KIND_OF.get(word.group().casefold())
-        if kind not in kinds or not _OWNED.search(text, 0, word.start()):
+        if kind not in kinds or not _had_right_there(text, word.start()):
             continue
         one = _ONE_OF_A.search(text, 0, word.start())
         if one is None or not (one["whose"] or one["others"]):
             had |= concepts(kind)
     return had
+
+
+#: Words that put someone or something else between the user's having and the kind:
+#: "I have a neighbour with a puppy", "I have a photo of a puppy", "I have a friend and
+#: she got a puppy", "My neighbour has a puppy".
+_NOT_THE_ONE_HAD = frozenset({
+    "with", "of", "for", "about", "from", "to", "at", "in", "on", "by", "like", "as",
+    "than", "near", "who", "that", "which", "whose", "i", "he", "she", "they", "we", "you",
+    "it", "has", "have", "had", "got", "gets", "owns", "adopted", "keeps", "bought",
+    "rescued", "is", "was", "are", "were", "saw", "met", "walked"})
+
+
+def _had_right_there(text: str, at: int) -> bool:
+    """Whether the user's having ("my", "we adopted") is said of the word at ``at`` itself,
+    with only a few words describing it between ("We adopted a cute little puppy", "I have
+    a cat and a puppy"), not of someone or something the puppy is only with."""
+    owned = [match.end() for match in _OWNED.finditer(text, 0, at)]
+    if not owned:
+        return False
+    between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold())
+    return len(between) <= 6 and not any(
+        word in _NOT_THE_ONE_HAD or word.endswith(("'s", "’s")) for word in between)
 
 
 def same_kind(one: str, other: str) -> bool:
