@@ -2,7 +2,7 @@
 adopted a dog named Rex." and "There is a dog named Rex next door." say nothing of "Tom
 has a dog named Rex", while "Tom has a dog named Rex." and "I met Tom. He has a dog named
 Rex." do; the user's own dog after Tom is named ("I met Tom. My dog is called Rex.") is
-not his."""
+not his, nor his pet."""
 
 from __future__ import annotations
 
@@ -34,6 +34,16 @@ def test_my_sister_is_no_one_named() -> None:
 ])
 def test_the_users_own_dog_after_tom_is_not_his(text: str) -> None:
     assert not says(text, TOMS_DOG)
+
+
+@pytest.mark.parametrize("text", [
+    "I met Tom. My dog is called Rex.",
+    "I met Tom. My cat is called Rex.",
+    "I met Tom. My kitten is called Rex.",
+])
+def test_the_users_own_pet_of_any_kind_after_tom_is_not_his(text: str) -> None:
+    assert not says(text, "Tom has a pet named Rex")
+    assert says(text, "User has a pet named Rex")
 
 
 @pytest.mark.parametrize("text", [

@@ -116,13 +116,13 @@ _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+
 def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts,
              had: Set[str] = frozenset()) -> set[str] | None:
-    """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
-    question or of someone else (the user's own pet of a kind ``had``, the fact's concepts
-    but its names: "My dog is called Rex" is no Tom of "Tom has a dog named Rex"); ``read``
-    gives them (``asserted_concepts``: only those of its parts that say it is so)."""
+    """The concepts ``sentence`` says (``read``: ``asserted_concepts``, those said to be so)
+    of the one ``whose`` the fact is; None of a question or of someone else, as the user's
+    own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
     own = owner_of(sentence)
     if (own is not None and own.user and whose is not None and not whose.user
-            and _PETS.issuperset(own.relations) and concepts(" ".join(own.relations)) & had):
+            and _PETS.issuperset(own.relations)
+            and any(same_kind(pet, kind) for pet in own.relations for kind in had)):
         return None
     if own is None and opens_as_the_user(sentence):
         # "As someone who uses vim daily" is the user's, not "Tom uses vim".
