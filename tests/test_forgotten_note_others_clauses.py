@@ -25,6 +25,11 @@ def test_a_clause_about_someone_is_theirs_whatever_form_its_verb_takes() -> None
     assert says("I told my sister that Berlin is where I live.", "User lives in Berlin")
     assert says("I told my sister that the flat in Berlin is where I live.",
                 "User lives in Berlin")
+    # Nor is what the user tells when a few words come before their own subject.
+    assert says("I told my mom that honestly I use vim.", VIM)
+    assert says("I told my friend that since 2020, I live in Berlin.", "User lives in Berlin")
+    assert says("I told my boss that at work we use vim.", VIM)
+    assert not says("I have a friend that honestly live in Berlin.", "User lives in Berlin")
 
 
 def test_what_the_user_knows_of_someone_named_is_theirs() -> None:

@@ -6,7 +6,8 @@ of a fact of the user alone ("User lives in Berlin"), yet none says it of the us
 "I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
 who works at Acme", "I, who live in Berlin, ...", "As a person who uses vim, ...", "the
-company that I work at"), of the fact's own thing ("My dog, who is named Rex") or of no
+company that I work at", what the user tells: "I told my mom that honestly I use vim"),
+of the fact's own thing ("My dog, who is named Rex") or of no
 one named before it ("That is why I use vim", "I love it, that is why ...") stays.
 
 "Nobody except me uses vim" names others only to leave them out: it says the user alone
@@ -55,6 +56,9 @@ _NO_BARE_VERB = frozenset({"the", "a", "an", "he", "she", "they", "it", "there",
 #: No one but the user: "Nobody except me", "No one other than me".
 _NO_ONE_BUT_ME = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:but|except(?:\s+for)?|other\s+than"
                             r"|besides|apart\s+from|save)\s+(?:me|myself)\b", re.IGNORECASE)
+#: A "that" whose clause has a subject of its own a few words on: "that honestly I use
+#: vim", "that since 2020, we live": what is told, not a clause of the one before it.
+_TOLD = re.compile(r"that\s+(?:[\w'’-]+,?\s+){0,2}?(?:i|we|he|she|they)\b", re.IGNORECASE)
 #: Where a clause about someone else ends: a stop, or the user speaking again.
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNORECASE)
 
@@ -111,7 +115,8 @@ def _of_another(text: str, opener: str, following: str, start: int,
     # "a friend that live in Berlin": after someone, "that" opens their clause whatever
     # form its verb is written in.
     return (opener.casefold() == "who" or _verb_like(following)
-            or (_is_someone(antecedent.group(1)) and _bare_verb_like(following)))
+            or (_is_someone(antecedent.group(1)) and _bare_verb_like(following)
+                and not _TOLD.match(text, start)))
 
 
 def _bare_verb_like(word: str) -> bool:
