@@ -1,7 +1,9 @@
 """A place the user says they left and then moved on from is the place a move left: "I
 left Berlin and moved to Munich." says "User moved from Berlin to Munich", where "left"
 alone still gives the place up ("I left Berlin." says no move), and a move it never
-made ("I never left Berlin ...") or another's leaving says none."""
+made ("I never left Berlin ...") or another's leaving says none, nor does leaving when
+someone else moved ("I left Berlin when my parents moved to Munich." still gives Berlin
+up and says no home in Munich)."""
 
 from __future__ import annotations
 
@@ -35,3 +37,19 @@ def test_the_place_left_is_a_home_the_move_left() -> None:
 ])
 def test_leaving_alone_or_another_way_round_says_no_such_move(text: str, fact: str) -> None:
     assert not says(text, fact)
+
+
+@pytest.mark.parametrize("text", [
+    "I left Berlin when my parents moved to Munich.",
+    "I left Berlin after Anna moved to Munich.",
+    "I left Berlin because Tom moved to Munich.",
+])
+@pytest.mark.parametrize("fact", ["User lives in Berlin", "User lives in Munich", MOVE])
+def test_leaving_when_someone_else_moved_is_no_move_of_the_users(text: str,
+                                                                  fact: str) -> None:
+    assert not says(text, fact)
+
+
+def test_leaving_when_the_user_moved_is_their_move() -> None:
+    assert says("I left Berlin when I moved to Munich.", MOVE)
+    assert says("I left Berlin and then finally moved to Munich.", MOVE)

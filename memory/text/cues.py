@@ -44,6 +44,12 @@ _LEAVERS = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "have", "has", 
                       "since", "actually", "officially", "user"})
 #: A move made, which "left" before it starts: "I left Berlin and moved to Munich".
 _MOVED = frozenset({"moved", "relocated", "emigrated"})
+#: Words between a subject and its move: "and then finally moved", "we'd later moved".
+_ON_THE_WAY = frozenset({"then", "later", "soon", "finally", "eventually", "just", "also",
+                         "quickly", "had", "have"})
+#: Who moved when the move is the speaker's: "... and moved", "... when I moved"; none
+#: (the place left itself) in "I left Berlin, moved to Munich".
+_SPEAKER_MOVING = frozenset({"", "and", "i", "we", "i've", "we've", "i'd", "we'd"})
 #: "may" in lower case; "May" may be the month.
 _MAY = "may"
 
@@ -76,9 +82,15 @@ def not_so(words: list[str], at: int) -> bool:
 
 def _left_on_a_move(after: list[str]) -> bool:
     """Whether ``after``, the words after "left", name a place the speaker then moved on
-    from: "I left Berlin and moved to Munich" is a move, not a home given up."""
-    return bool(after) and after[0][:1].isupper() and bool(
-        _MOVED.intersection(word.casefold() for word in after[1:]))
+    from: "I left Berlin and moved to Munich" is a move, not a home given up; "I left
+    Berlin when my parents moved to Munich" is the parents' move, and Berlin still left."""
+    folded = [word.casefold() for word in after]
+    moved = next((at for at, word in enumerate(folded) if word in _MOVED), 0)
+    if not (moved and after[0][:1].isupper()):
+        return False
+    # Whoever moved is said just before the move, past "then", "later" and the like.
+    mover = next((word for word in reversed(folded[1:moved]) if word not in _ON_THE_WAY), "")
+    return mover in _SPEAKER_MOVING
 
 
 def _off_to_work(words: list[str]) -> bool:
