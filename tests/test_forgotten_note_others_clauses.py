@@ -1,8 +1,11 @@
 """A clause of a user's sentence about someone else is theirs: "I visited Anna, who lives
 in Berlin." says nothing of where the user lives, and a note naming "User lives in Berlin"
-beside it would tell a fact the message never said."""
+beside it would tell a fact the message never said; nor does "My wife visited Anna, who
+lives in Berlin." say where the wife lives."""
 
 from __future__ import annotations
+
+import pytest
 
 from tiermem.memory.ops.fact_said import says
 from tiermem.memory.text.others_clauses import without_others_clauses
@@ -54,3 +57,21 @@ def test_a_clause_about_someone_else_gives_the_user_nothing_of_theirs() -> None:
     assert not says("I know a guy who is married to Anna.", "User is married to Anna")
     assert says("I have a dog named Rex, who loves walks.", dog)
     assert says("I married Anna, who is great.", "User is married to Anna")
+
+
+#: Where someone else lives, said beside the user's wife.
+ANOTHERS_HOME_BY_MY_WIFE = ("My wife visited Anna, who lives in Berlin.",
+                            "My wife knows Anna lives in Berlin.",
+                            "My wife has a friend that lives in Berlin.",
+                            "Nobody but me and my wife knows Anna lives in Berlin.")
+
+
+@pytest.mark.parametrize("text", ANOTHERS_HOME_BY_MY_WIFE)
+def test_a_clause_about_someone_else_is_no_fact_of_a_relation(text: str) -> None:
+    assert not says(text, "User's wife lives in Berlin")
+
+
+def test_a_relation_still_says_what_is_theirs() -> None:
+    assert says("My wife, who lives in Berlin, is great.", "User's wife lives in Berlin")
+    assert says("My wife loves Anna, who works at Acme, and she works there too.",
+                "User's wife works at Acme")

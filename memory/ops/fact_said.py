@@ -244,7 +244,7 @@ def says(text: str, fact: str) -> bool:
         # "I have a cat that is named Rex": the clause is the pet's, of a fact's kind.
         own_part = only_the_user(without_others_clauses(
             part, own=wanted | named_subject | _kinds_alike(part, kinds))
-            if of_user or named_subject else part)
+            if of_user or named_subject or (whose and whose.relations) else part)
         said, before_this = _of_whom(own_part, whose, kin, read, wanted - names), before
         before = part
         if said is None or spurns(part, fact):
@@ -301,7 +301,7 @@ def says(text: str, fact: str) -> bool:
         # Living there is no move away from it: "I love Berlin. I live here." left none.
         ahead = re.split(r"\b(?:there|here)\b", part, maxsplit=1, flags=re.IGNORECASE)[0]
         # "I met Tom, who works at Acme, and I work there too": Tom's clause names the place.
-        earlier = (before_this, ahead, *others_clauses(before_this, own=wanted))
+        earlier = (before_this, ahead, *others_clauses(f"{before_this} {ahead}", own=wanted))
         if not left and said & (wanted - names) and any(
                 points_back_to(part, one, names) and not named_apart(one, fact, names)
                 for one in earlier):
