@@ -64,10 +64,13 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if args.json is not None:
         # held_by: who had the agent open for writing while its database's schema was
         # upgraded all the same (PostgreSQL), else null; error: why the memory cannot be
-        # used although its schema is current, else null.
+        # used although its schema is current, else null; raised: the counters left below
+        # what the rows hold, raised to their level.
         emit_json({"agent": place.name, "from": done.found, "to": done.current,
                    "upgraded": done.changed, "finished_creating": done.finished_creating,
-                   "held_by": done.held, "error": unfinished}, json_path)
+                   "held_by": done.held, "error": unfinished,
+                   "raised": [{"counter": key, "from": held, "to": level}
+                              for key, held, level in done.raised]}, json_path)
     if unfinished is not None:
         note(unfinished)
         return 1
@@ -81,10 +84,16 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         said = (f"upgraded the schema of agent {place.name}'s database from {done.found} to "
                 f"{done.current}, for every agent in it; {done.held}, which the upgrade did "
                 f"not have to wait for")
-    elif done.changed:
+    elif done.found != done.current:
         said = f"upgraded agent {place.name}'s memory from schema {done.found} to {done.current}"
+    elif done.raised:
+        said = f"agent {place.name}'s memory is already at schema {done.current}"
     else:
         said = f"agent {place.name}'s memory is already at schema {done.current}; nothing to do"
+    if done.raised:
+        counters = ", ".join(f"{key} from {held} to {level}" for key, held, level in done.raised)
+        said += (f"; raised its counters left below what its rows hold ({counters}), which "
+                 f"it could not move on from")
     report_console(args.json == "-").print(said, markup=False)
     return 0
 

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import database_digest, migrate_cut_short, sqlite_store_at_version
+from memory_helpers import (
+    database_digest,
+    migrate_cut_short,
+    sqlite_store_at_version,
+    writable_database,
+)
+from test_cli import tiermem
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -95,7 +101,7 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
                                     "to": SCHEMA_VERSION, "upgraded": False,
                                     "finished_creating": False, "held_by": None,
-                                    "error": None}
+                                    "error": None, "raised": []}
     assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
 
 
@@ -305,3 +311,28 @@ def test_upgrade_of_a_migrate_target_cut_short_says_only_what_is_wrong(
     assert report["upgraded"] is False
     assert "a migrate into" in report["error"] and "run the migrate again" in report["error"]
     assert report["error"] in done.err
+
+
+def test_a_chat_left_below_its_rows_names_the_upgrade_that_lets_it_go_on(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agents" / "ada"
+
+    def cli(*command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return tiermem(tmp_path, *command, stdin=stdin)
+
+    chat = ["chat", "--agent", "ada", "--offline", "--embedder", "hashing"]
+    assert cli(*chat, stdin="I live in Lyon\nI work at Globex\n").returncode == 0
+    with contextlib.closing(writable_database(home / "memory.sqlite3")) as conn, conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'tick'")  # as an older version
+    refused = cli(*chat, stdin="I like tea\n")
+    assert refused.returncode == 1
+    assert (f"counter 'tick' holds 0, below what its rows hold (2), as an older tiermem or an "
+            f"edit of its database can leave it, so it cannot move on to 1: run `tiermem "
+            f"upgrade --home {home}`, which raises it to 2") in refused.stderr
+    done = cli("upgrade", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (f"agent ada's memory is already at schema {SCHEMA_VERSION}; raised "
+                           f"its counters left below what its rows hold (tick from 0 to 2), "
+                           f"which it could not move on from\n")
+    again = cli(*chat, stdin="I like tea\n")
+    assert again.returncode == 0 and "User likes tea" in again.stdout, again.stderr

@@ -18,8 +18,10 @@ from snapshot_helpers import restore
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import upgrade_backend
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.store.references import CounterBehindRowsError
 from tiermem.memory.types import Fact
 
 Open = Callable[..., HierarchicalMemory]
@@ -204,34 +206,60 @@ def test_a_counter_moved_on_costs_one_lookup_and_only_one_set_back_reads_the_row
         assert len(reads) == 2 and "FROM facts" in reads[1], reads
 
 
-MOVED_ON_BELOW: list[tuple[str, str]] = [
-    ("core_seq", "setting 'core_seq' to {given} sets it below a fact's entry into core "
-                 "({bound}), and a snapshot of the memory would not restore; give {bound} "
-                 "or more (it holds {held})"),
-    ("tick", "setting 'tick' to {given} sets it below the memory's history or a fact's "
-             "reading of its clock ({bound}), and a snapshot of the memory would not "
-             "restore; give {bound} or more (it holds {held})"),
-]
+def _repair(m: HierarchicalMemory) -> str:
+    """The command a refusal names to raise a counter left below the rows of ``m``."""
+    if isinstance(m.store, PostgresBackend):
+        return "tiermem upgrade --agent ada --store DSN"
+    return f"tiermem upgrade --home {m.store.home}"
 
 
-@pytest.mark.parametrize(("key", "says"), MOVED_ON_BELOW, ids=[c[0] for c in MOVED_ON_BELOW])
-def test_a_counter_moved_on_from_below_the_rows_but_still_below_them_is_refused(
-        opened: Open, key: str, says: str) -> None:
+def _location(m: HierarchicalMemory) -> tuple[str, str | None]:
+    if isinstance(m.store, PostgresBackend):
+        return m.store.dsn, "ada"
+    return str(m.store.home), None
+
+
+def _left_below_the_rows(opened: Open, key: str) -> tuple[int, int, int]:
+    """A memory in use whose counter ``key`` is then set to 0, as a version before the
+    checks could leave it: its counters before, and the rows' level of ``key``."""
     with opened() as m:
         _a_memory_in_use(m)
         seq, tick = _counters(m)
-        bound = seq if key == "core_seq" else tick
-        assert bound >= 2
-        with m.store.transaction():  # as a version before the checks left it
+        with m.store.transaction():
             _set_back(m.store, key, 0)
+    bound = seq if key == "core_seq" else tick
+    assert bound >= 2
+    return seq, tick, bound
+
+
+BEHIND = ("this memory's counter {key!r} holds 0, below what its rows hold ({bound}), as an "
+          "older tiermem or an edit of its database can leave it, so it cannot move on to "
+          "{given}: run `{repair}`, which raises it to {bound} and changes nothing else")
+
+
+@pytest.mark.parametrize("key", ["core_seq", "tick"])
+def test_a_memory_left_below_its_rows_names_the_upgrade_that_lets_it_go_on(
+        opened: Open, key: str) -> None:
+    seq, tick, bound = _left_below_the_rows(opened, key)
     with opened() as m:
         before = _held(m)
-        with pytest.raises(InvalidInputError) as refused, m.store.transaction():
+        with pytest.raises(CounterBehindRowsError) as refused, m.store.transaction():
             m.store.settings.set(key, 1)
-        assert str(refused.value) == says.format(given=1, bound=bound, held=0)
+        assert str(refused.value) == BEHIND.format(key=key, bound=bound, given=1,
+                                                   repair=_repair(m))
+        with pytest.raises(CounterBehindRowsError) as refused:
+            if key == "tick":
+                m.process_interaction("I like tea.", "Noted.")
+            else:
+                m.add_fact("User likes tea", "durable")
+        assert f"run `{_repair(m)}`, which raises it to {bound}" in str(refused.value)
         assert _held(m) == before and m.store.settings.get(key) == "0"
-        with m.store.transaction():  # the value the refusal names is taken
-            m.store.settings.set(key, bound)
-        with m.store.transaction():
-            m.store.settings.set(key, bound + 1)
-        assert m.store.settings.get(key) == str(bound + 1)
+        location, agent = _location(m)
+    done = upgrade_backend(location, agent)
+    assert done.raised == ((key, "0", bound),) and done.changed
+    assert upgrade_backend(location, agent).raised == ()
+    with opened() as m:
+        m.process_interaction("I like tea.", "Noted.")
+        m.add_fact("User likes tea", "durable")  # one entry into core, and the second tick
+        assert _counters(m) == ((bound if key == "core_seq" else seq) + 1,
+                                (bound if key == "tick" else tick) + 2)

@@ -134,10 +134,13 @@ class SchemaUpgrade:
     current: int
     finished_creating: bool = False
     held: str | None = None
+    #: Each counter an older version or an edit left below the rows, raised to their
+    #: level: its name, the value it held and the one it holds now.
+    raised: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def changed(self) -> bool:
-        return self.finished_creating or self.found != self.current
+        return self.finished_creating or self.found != self.current or bool(self.raised)
 
 
 def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
@@ -162,11 +165,33 @@ def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
             if not _is_current(location, agent):
                 raise
             return SchemaUpgrade(exc.found, exc.current, held=locked.situation)
-        return SchemaUpgrade(exc.found, exc.current)
+        return SchemaUpgrade(exc.found, exc.current, raised=_raise_counters(location, agent))
     except UnfinishedStoreError as exc:
         open_backend(location, agent, read_only=False).close()
         return SchemaUpgrade(exc.found, current, finished_creating=True)
-    return SchemaUpgrade(current, current)
+    return SchemaUpgrade(current, current, raised=_raise_counters(location, agent))
+
+
+def _raise_counters(location: str, agent: str | None) -> tuple[tuple[str, str, int], ...]:
+    """Raise each counter stored below its rows to their level, which the memory cannot
+    move on from by itself (its check refuses a value below the rows). The look is
+    read-only, so a memory whose counters are sound takes no writer lock."""
+    store = open_backend(location, agent, read_only=True)
+    try:
+        behind = store.settings.counters_behind()
+    finally:
+        store.close()
+    if not behind:
+        return ()
+    store = open_backend(location, agent, read_only=False)
+    try:
+        with store.transaction():
+            behind = store.settings.counters_behind()
+            for key, (_, level) in behind.items():
+                store.settings.set(key, level)
+    finally:
+        store.close()
+    return tuple((key, held, level) for key, (held, level) in behind.items())
 
 
 def _is_current(location: str, agent: str | None) -> bool:

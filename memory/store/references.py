@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidInputError, StoreError
 from tiermem.memory.store.millisecond_times import CLOCK_SETTING, WALL
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import REINDEX_TARGET_KEY, HistoryPoint, Passage
@@ -79,22 +79,46 @@ def check_fact_counters(fact: Fact, counters: Counters,
 CounterFloors = Callable[[], dict[str, float | None]]
 
 
+class CounterBehindRowsError(StoreError):
+    """A stored counter below what the memory's rows hold cannot move on; the message
+    names the command that raises it to their level."""
+
+
 class CounterSettingCheck:
     """A counter (``core_seq``, ``tick``) set below what the rows hold is refused, as a
     restore refuses the memory's snapshot, whether set back or moved on from a value an
     older version left below the rows. The store writes no row past its counters, so
     once the stored counter is seen at or above the rows, a value not below it costs the
     one lookup; a store no memory has opened, or one without the counter yet (a copy
-    writes its rows first), keeps no bound to check."""
+    writes its rows first), keeps no bound to check. ``repair`` is the command that
+    raises a stored counter left below its rows (``behind``), None for a memory no
+    command can open (one held in memory only)."""
 
-    def __init__(self, counters: Counters, floors: CounterFloors) -> None:
+    def __init__(self, counters: Counters, floors: CounterFloors,
+                 repair: str | None) -> None:
         self._counters = counters
         self._floors = floors
+        self._repair = repair
         self._above_rows: set[str] = set()
 
     def forget(self) -> None:
         """The counters or the clock were written past this check: read the rows again."""
         self._above_rows.clear()
+
+    def behind(self) -> dict[str, tuple[str, int]]:
+        """Each counter stored below what its rows hold: its value, and the rows' level."""
+        settings = self._counters()
+        clock = settings.get(CLOCK_SETTING)
+        if clock is None:
+            return {}
+        highest = self._floors()
+        found = {}
+        for key in ("core_seq", "tick"):
+            held = settings.get(key)
+            bound = math.ceil(_bound(key, clock, highest))
+            if held is not None and (not held.isdigit() or int(held) < bound):
+                found[key] = (held, bound)
+        return found
 
     def check(self, key: str, value: object) -> None:
         if key not in ("core_seq", "tick"):
@@ -114,19 +138,34 @@ class CounterSettingCheck:
         held_number = int(held) if held.isdigit() else None
         if key in self._above_rows and held_number is not None and int(given) >= held_number:
             return
-        highest = self._floors()
-        marks = [highest["core_seq"]] if key == "core_seq" else [
-            highest["tick"], highest["reading"] if clock != WALL else None]
-        bound = max((mark for mark in marks if mark is not None), default=0)
+        bound = _bound(key, clock, self._floors())
         if held_number is not None and held_number >= bound:
             self._above_rows.add(key)
-        if int(given) < bound:
-            what = ("a fact's entry into core" if key == "core_seq"
-                    else "the memory's history or a fact's reading of its clock")
-            raise InvalidInputError(
-                f"setting {key!r} to {given} sets it below {what} ({bound:g}), and a snapshot "
-                f"of the memory would not restore; give {math.ceil(bound)} or more (it holds "
-                f"{held})")
+        if int(given) >= bound:
+            return
+        if held_number is None or held_number < bound:
+            # Only the stored counter can be mended here: the memory moves it on by one.
+            level = math.ceil(bound)
+            mend = (f"set it to {level} or more (settings.set)" if self._repair is None else
+                    f"run `{self._repair}`, which raises it to {level} and changes nothing "
+                    f"else")
+            raise CounterBehindRowsError(
+                f"this memory's counter {key!r} holds {held}, below what its rows hold "
+                f"({bound:g}), as an older tiermem or an edit of its database can leave "
+                f"it, so it cannot move on to {given}: {mend}")
+        what = ("a fact's entry into core" if key == "core_seq"
+                else "the memory's history or a fact's reading of its clock")
+        raise InvalidInputError(
+            f"setting {key!r} to {given} sets it below {what} ({bound:g}), and a snapshot "
+            f"of the memory would not restore; give {math.ceil(bound)} or more (it holds "
+            f"{held})")
+
+
+def _bound(key: str, clock: str, highest: dict[str, float | None]) -> float:
+    """The least value counter ``key`` may hold, given the rows' ``highest`` marks."""
+    marks = [highest["core_seq"]] if key == "core_seq" else [
+        highest["tick"], highest["reading"] if clock != WALL else None]
+    return max((mark for mark in marks if mark is not None), default=0)
 
 
 def check_point_tick(point: HistoryPoint, counters: Counters) -> None:

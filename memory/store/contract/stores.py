@@ -349,3 +349,8 @@ class SettingsStore(Protocol):
     def items(self, prefix: str = "") -> list[tuple[str, str]]:
         """Every (key, value) whose key starts with ``prefix``, by key."""
         ...
+
+    def counters_behind(self) -> dict[str, tuple[str, int]]:
+        """Each counter (``core_seq``, ``tick``) stored below what the rows hold, as an
+        older version could leave it: its stored value and the rows' level."""
+        ...

@@ -135,7 +135,7 @@ class PostgresBackend(NestedTransactions):
         self._facts = PgFacts(self.scope, weakref.proxy(self))
         self._passages = PgPassages(self.scope)
         self._messages, self._history = PgMessages(self.scope), PgHistory(self.scope)
-        self._settings = PgSettings(self.scope)
+        self._settings = PgSettings(self.scope, agent)
         self._forgetting = PgForgetting(self.scope)
         if not _fork_hook_installed:
             os.register_at_fork(after_in_child=_detach_after_fork)

@@ -3,6 +3,7 @@ HistoryStore and SettingsStore)."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -118,10 +119,14 @@ class PgHistory:
 class PgSettings:
     """memory.store.contract.SettingsStore over ``tiermem.settings``."""
 
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, agent: str) -> None:
         self.scope = scope
+        repair = f"tiermem upgrade --agent {shlex.quote(agent)} --store DSN"
         self._counter_check = CounterSettingCheck(lambda: stored_counters(self.scope),
-                                                  lambda: counter_floors(self.scope))
+                                                  lambda: counter_floors(self.scope), repair)
+
+    def counters_behind(self) -> dict[str, tuple[str, int]]:
+        return self._counter_check.behind()
 
     def get(self, key: str, default: str | None = None) -> str | None:
         value = self.scope.setting(key)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -104,8 +105,13 @@ class SQLiteSettings:
 
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+        home = store.home
+        repair = None if home is None else f"tiermem upgrade --home {shlex.quote(str(home))}"
         self._counter_check = CounterSettingCheck(lambda: stored_counters(self.store),
-                                                  lambda: counter_floors(self.store))
+                                                  lambda: counter_floors(self.store), repair)
+
+    def counters_behind(self) -> dict[str, tuple[str, int]]:
+        return self._counter_check.behind()
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self.store.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
