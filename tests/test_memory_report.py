@@ -28,6 +28,19 @@ def report_and_series() -> tuple[dict, dict]:
         return memory.diagnostics(), history_series(memory)
 
 
+def test_the_retirements_figure_is_labelled_as_the_facts_held_retired() -> None:
+    # Two retire events of one fact, the first taken back by stating it again: the figure
+    # counts the one fact held as retired, and its label must not read as the events.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        for _ in range(2):
+            memory.add_fact("the deploy freeze is on", "durable")
+            memory.replace_in_core("the deploy freeze is on", "")
+        report = memory.diagnostics()
+        retire_events = [e for e in memory.store.history.events_since(0) if e.kind == "retire"]
+    assert len(retire_events) == 2
+    assert ("evictions", "facts held as retired (no longer true)", "1") in figure_rows(report)
+
+
 def test_the_table_shows_labels_not_keys(report_and_series: tuple[dict, dict]) -> None:
     report, _ = report_and_series
     console = Console(record=True, width=200)

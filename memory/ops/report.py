@@ -38,7 +38,7 @@ FIGURES: dict[str, dict[str, tuple[str, str]]] = {
     "evictions": {
         "total": ("evictions", "count"), "per_interaction": ("per interaction", "rate"),
         "recent_per_interaction": ("per interaction, recently", "rate"),
-        "retirements": ("retirements (facts no longer true)", "count"),
+        "retirements": ("facts held as retired (no longer true)", "count"),
     },
     "promotions": {
         "total": ("promotions back to core", "count"),
