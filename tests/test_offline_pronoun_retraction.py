@@ -29,6 +29,9 @@ def _retraction(sentence: str) -> bool:
     # one message: the sentence before names him
     (["I work at Globex.", "Tom works at Globex too. He no longer works at Globex."],
      ["User works at Globex"]),
+    # "Nice" opening "Nice weather." is no one: "Nice no longer works at Globex" was stored
+    (["Tom works at Globex. Nice weather.", "He no longer works at Globex."],
+     ["Nice weather"]),
 ])
 def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str],
                                                                  now: list[str]) -> None:
@@ -39,6 +42,10 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
     ["I work at Globex.", "He no longer works at Globex."],  # no one named
     ["My brother and I work at Globex.", "She no longer works at Globex."],  # not him
     ["Tom and Ana work at Globex. I do too.", "He no longer works at Globex."],
+    # both may be "he": read as Priya, Tom's job stayed and a change of hers was stored
+    ["Tom works at Globex. Priya is on call.", "He no longer works at Globex."],
+    # both may be "she": read as Tom, his share of the joint fact was retired
+    ["Ana works at Globex. Tom and I work at Globex.", "She no longer works at Globex."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

@@ -3,8 +3,8 @@ after "Tom works at Globex. I work at Globex.", is Tom's.
 
 Read as said, such a retraction is of no one known, so it retired whichever held fact
 said the most of what it denies: the user's own job. ``with_pronouns_named`` reads the
-pronoun as the one person the statements just before it named last ("Tom", "My wife"),
-so that the retraction is theirs alone ("Tom no longer works at Globex"). When that is
+pronoun as the one person the statements just before it name ("Tom", "My wife"), so
+that the retraction is theirs alone ("Tom no longer works at Globex"). When that is
 unclear (no one named, several with nothing to tell them apart, a "she" after "my
 brother", or one named only through a pronoun of their own, "his wife"), the retraction
 is left out: what it would retire nothing says, and a fact retired in another's stead is
@@ -38,15 +38,20 @@ _NOT_A_NAME = re.compile(
     r"(?:i|i['’]\w+|he|she|it|we|they|you|my|our|the|a|an|this|that|and|but|so|also|then"
     r"|yes|no|ok|okay|hi|hello|actually|sorry|please|well|now|today|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday)", _I)
+#: What goes on after a word that opens a sentence when it is its subject's name ("Tom
+#: works", "Tom and his wife"), and not when it is no one ("Nice weather.").
+_SUBJECT_GOES_ON = re.compile(
+    r"\s+(?:and|is|was|has|had|does|did|can|will|isn['’]t|wasn['’]t|doesn['’]t"
+    r"|didn['’]t|won['’]t|no\s+longer|(?-i:[a-z]+(?:s|ed)))\b", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 
 
 def with_pronouns_named(sentences: list[str], said_last: str | None,
                         is_retraction: Callable[[str], bool]) -> list[str]:
     """``sentences``, those of one message in order, with the "he" or "she" opening each
-    retraction (``is_retraction``) said as the person last named before it in them or in
-    ``said_last``, the user's last message; a retraction whose pronoun names no one
-    clearly is left out."""
+    retraction (``is_retraction``) said as the one person it may be of those named before
+    it in them or in ``said_last``, the user's last message; a retraction whose pronoun
+    names no one clearly is left out."""
     return _named(sentences, said_last, is_retraction)[0]
 
 
@@ -75,16 +80,20 @@ def _named(sentences: list[str], said_last: str | None,
 
 
 def _last_named(sentences: list[str], pronoun: str) -> str | None:
-    """The one person ``pronoun`` may be among those the latest of ``sentences`` that names
-    anyone names ("Tom", "My wife"); None when that is unclear."""
-    for sentence in reversed(sentences):
-        named = _people(sentence)
-        if named:
-            fits = [(person, own) for person, own, sex in named if sex in (None, pronoun)]
-            if len(fits) != 1 or not fits[0][1]:
-                return None
-            return fits[0][0]
-    return None
+    """The one person ``pronoun`` may be among all those ``sentences`` name ("Tom", "My
+    wife"); None when that is unclear."""
+    # All of them, not those of the latest sentence naming anyone: after "Tom works at
+    # Globex. Priya is on call." the "he" of "He no longer works at Globex" may be Tom,
+    # and read as Priya it left Tom's job held and stored a change no one said of her.
+    fits: dict[str, tuple[str, bool]] = {}
+    for sentence in sentences:
+        for person, own, sex in _people(sentence):
+            if sex in (None, pronoun):
+                fits[person.casefold()] = (person, own)
+    if len(fits) != 1:
+        return None
+    [(person, own)] = fits.values()
+    return person if own else None
 
 
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
@@ -101,6 +110,8 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
             people.append((said, whose in ("my", "our"), sex))
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
-              and _PLACED.search(sentence[:found.start()]) is None):
+              and _PLACED.search(sentence[:found.start()]) is None
+              and (sentence[:found.start()].strip()
+                   or _SUBJECT_GOES_ON.match(sentence, found.end()))):
             people.append((found["name"], True, None))
     return people
