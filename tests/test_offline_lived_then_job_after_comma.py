@@ -1,6 +1,7 @@
 """"I live in Lisbon, I also work at Globex.": the comma joins two statements of the user's,
 the home and the job, each held on its own, so "I don't live in Lisbon anymore" ends the
-home and keeps the job. Stored as one fact, the move away retired the job with it."""
+home and keeps the job. Stored as one fact, the move away retired the job with it. So
+is a wife's job told beside the home ("I live in Lisbon, my wife works at Globex")."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from tiermem.memory.text.there import placed
     ("I live in Lisbon, I also work at Globex.", "User works at Globex"),
     ("I live in Lisbon, and I work at Globex too.", "User works at Globex"),
     ("I moved to Lisbon, I teach at the university.", "User: I teach at the university"),
+    # held whole, the move away retired the wife's job with the home
+    ("I live in Lisbon, my wife works at Globex.", "User's wife works at Globex"),
+    ("I live in Lisbon, my brother lives in Porto.", "User's brother lives in Porto"),
 ])
 def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> None:
     assert job in core_after(said)
@@ -23,7 +27,7 @@ def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> 
 @pytest.mark.parametrize("sentence", [
     "My wife lives in Lisbon, I also work at Globex.",  # hers, not the user's
     "I live in Lisbon, I work remotely.",  # no workplace told
-    "I live in Lisbon, my wife works at Globex.",
+    "I live in Lisbon, my hometown.",  # no one of the user's told of
 ])
 def test_a_comma_with_no_job_of_the_users_is_left_as_said(sentence: str) -> None:
     assert placed([sentence]) == [sentence]

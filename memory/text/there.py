@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.relations import relation_of
+
 __all__ = ["placed"]
 
 _I = re.IGNORECASE
@@ -33,17 +35,22 @@ _THERE = re.compile(r"^(?P<before>\s*i\s+(?:also\s+)?(?:work|study|teach)\s+)the
 #: The user saying what they do for a living, there or anywhere: "I also work at Globex".
 _OWN_WORK = re.compile(
     r"^\s*i\s+(?:also\s+)?(?:work|study|teach)\s+(?:at|for|in|as|there)\b", _I)
-#: Where the user's second clause opens after a comma: "I live in Lisbon, I also work there".
-_OWN_CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=i\s)", _I)
+#: Someone of the user's telling where they work or live: "my wife works at Globex"; not
+#: "there", which apart from the home would name nowhere.
+_KINS_PLACE = re.compile(r"^\s*my\s+(?P<noun>[a-z][\w-]*)\s+(?:also\s+)?"
+                         r"(?:works|studies|teaches|lives)\b(?!\s+there\b)", _I)
+#: Where a second clause opens after a comma: "I live in Lisbon, I also work there", "...,
+#: my wife works at Globex".
+_CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=(?:i|my)\s)", _I)
 
 
 def placed(sentences: list[str]) -> list[str]:
     """``sentences``, those of one message in order, with the "there" of "I (also) work
     there" said as the place the sentence before it says the user lives ("I also work in
     Lisbon"), when that is the one place it names. A comma joining the two ("I live in
-    Lisbon, I also work there", or "..., I also work at Globex") joins two sentences:
-    stored as one fact, a move away from Lisbon ended the job with it, and "User also works
-    there" alone names nowhere."""
+    Lisbon, I also work there", "..., I also work at Globex" or "..., my wife works at
+    Globex") joins two sentences: stored as one fact, a move away from Lisbon ended the
+    job with it, and "User also works there" alone names nowhere."""
     told = [part for sentence in sentences for part in _apart(sentence)]
     sentences = list(told)
     for at in range(1, len(told)):
@@ -55,12 +62,20 @@ def placed(sentences: list[str]) -> list[str]:
 
 
 def _apart(sentence: str) -> list[str]:
-    """``sentence`` as the two it joins when it is "I live in X, I (also) work there" or
-    "..., I also work at Globex": held as one fact, a move away ended the job too."""
-    joins = list(_OWN_CLAUSE_AFTER_COMMA.finditer(sentence))
+    """``sentence`` as the two it joins when it is "I live in X, I (also) work there",
+    "..., I also work at Globex" or "..., my wife works at Globex": held as one fact, a move
+    away ended the job too."""
+    joins = list(_CLAUSE_AFTER_COMMA.finditer(sentence))
     if len(joins) != 1:
         return [sentence]
     lives, there = sentence[:joins[0].start()], sentence[joins[0].end():]
-    if _WHERE_I_LIVE.match(lives) is None or _OWN_WORK.match(there) is None:
+    if _WHERE_I_LIVE.match(lives) is None or not (_OWN_WORK.match(there) or _of_kin(there)):
         return [sentence]
     return [lives, there]
+
+
+def _of_kin(clause: str) -> bool:
+    """Whether ``clause`` tells where someone of the user's works or lives: held with the
+    user's home as one fact, a move away ended their job or home too."""
+    said = _KINS_PLACE.match(clause)
+    return said is not None and relation_of(said["noun"].casefold()) is not None
