@@ -56,8 +56,12 @@ def shares_not_denied(old: str, about: Owner | None) -> list[str]:
     if about is None:
         return []
     members = _members(old)
-    kept = [member.share for member in members
-            if member.share is None or not _may_be_of(about, member)]
+    # "Tom's wife no longer works at Globex" is read as of Tom, by whose she is, yet it
+    # names her: of "Tom and his wife work at Globex" it is hers alone, and Tom keeps his.
+    hers = [member for member in members if member.whose is not None
+            and about.words & member.nouns and may_be_one(about, owner_of(member.whose))]
+    kept = [member.share for member in members if member.share is None or (
+        member not in hers if hers else not _may_be_of(about, member))]
     return _all_named(kept) if len(kept) < len(members) else []
 
 
