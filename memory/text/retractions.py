@@ -46,7 +46,10 @@ _WORKS_FOR = re.compile(r"\b(?:work(?:s|ed|ing)?\s+(?:for|under)|report(?:s|ed|i
 #: words: "User works at Globex", "... works as a nurse at ...", not "User works in Paris",
 #: which "I left Paris" (a city left, not a job) leaves.
 _WORKPLACE = "works at"
-_WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?\b(?!\s+(?:in|from)\b)", _I)
+#: The workplace a fact names, up to where it is: "Globex" of "works for Globex in Paris",
+#: whose job "I left Paris" leaves as it leaves "works in Paris".
+_WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?(?:\s+[\w'’-]+){0,4}?\s+(?:at|for)\s+"
+                       r"(?P<place>.+?)(?=\s+(?:in|from|near)\b|[,;]|\.?$)", _I)
 
 
 def workplace_denied(place: str) -> frozenset[str]:
@@ -62,7 +65,8 @@ def reporting_denied(sentence: str) -> frozenset[str]:
 
 def _own_concepts(fact: str, denied: frozenset[str]) -> set[str]:
     own = concepts(fact) - {"user"}
-    if _WORKPLACE in denied and _WORKS_AT.search(fact):
+    if _WORKPLACE in denied and any(concepts(work["place"]) & denied
+                                    for work in _WORKS_AT.finditer(fact)):
         own.add(_WORKPLACE)
     return own | {_REPORTING} if _REPORTS_TO.search(fact) else own
 
