@@ -21,6 +21,22 @@ def test_the_others_share_outlives_the_users_denial(said: str) -> None:
     assert core_after("I work at Google.", said) == ["User's brother works at Google"]
 
 
+@pytest.mark.parametrize(("said", "theirs"), [
+    ("I no longer work at Google - my wife does now.", "My wife works at Google."),
+    ("I don't live in Porto anymore, but my wife still does though.",
+     "My wife lives in Porto."),
+    ("I'm not on call anymore, Priya is now.", "Priya is on call."),
+])
+def test_a_word_after_the_others_share_keeps_it_whole(said: str, theirs: str) -> None:
+    assert with_handed_over([said])[1:] == [theirs]
+
+
+def test_the_others_share_with_a_word_after_it_is_stored_in_full() -> None:
+    # the word after "does" left it unsplit: "User's wife does" was stored
+    assert core_after("I work at Google.", "I no longer work at Google - my wife does now."
+                      ) == ["User's wife works at Google"]
+
+
 def test_a_dash_before_someone_else_on_call_hands_it_over() -> None:
     assert with_handed_over(["I'm not on call anymore - Priya is"]) == [
         "I'm not on call anymore.", "Priya is on call."]

@@ -30,9 +30,10 @@ _OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!still\b|now\b)[a-z-]+)?"
 _MARK = r"(?:[,;]|\s[-–—]|(?<=\w)[–—])"
 _JOIN = rf"(?:\s*{_MARK}\s*(?:but\s+)?|\s+but\s+)"
 _ANYMORE_JOIN = rf"(?:\s*{_MARK}?\s*(?:but\s+)?)"
-#: "... my brother does too" still says the brother has what the user no longer has.
-_AUX = (r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)(?:\s+too)?"
-        r"\s*[.!]?\s*$")
+#: "... my brother does too" (or "does now", "still does though") still says the brother
+#: has what the user no longer has; left out of the match, "my wife does now" was stored.
+_AUX = (r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)"
+        r"(?:\s+(?:too|now|though|instead|as\s+well))?\s*[.!]?\s*$")
 #: "I don't work at Google anymore, but my wife still does".
 _DOES = re.compile(
     rf"^\s*i\s+(?:don{_APOS}?t|do\s+not|no\s+longer)\s+(?P<verb>[a-z]+)\s+(?P<rest>.+?)"
