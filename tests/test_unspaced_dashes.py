@@ -57,7 +57,7 @@ def test_a_correction_opened_by_an_unspaced_dash_is_read() -> None:
 @pytest.mark.parametrize(("said", "left"), [
     (["I live in Lisbon—I moved last year."], ["User lives in Lisbon—User moved last year"]),
     (["I'm vegetarian.", "I'm not vegetarian anymore—I eat fish now."], ["User: I eat fish"]),
-    (["I'm on call.", "I'm not on call anymore—Priya is."], []),
+    (["I'm on call.", "I'm not on call anymore—Priya is."], ["Priya is on call"]),
     (["I live in Lisbon.", "No—I meant Porto, not Lisbon."], ["User lives in Porto"]),
     (["I live in Seattle.", "Sorry, I meant Portland, not Seattle—I work at Acme."],
      ["User lives in Portland", "User works at Acme"]),
