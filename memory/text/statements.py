@@ -140,16 +140,24 @@ def each_named_apart(sentences: list[str]) -> list[str]:
             out.append(sentence)
             continue
         lead = sentence.strip()[:opening.end()]
-        items = [item.rstrip(" .!") for item in _NEXT_NAMED.split(named)]
-        # "my mum's and my dad's address" names two addresses: an owner alone takes the
-        # thing the last one names, or "my mum's" would take every fact about her.
-        shared = _OWNED_THING.search(items[-1])
-        if shared is not None:
-            items = [f"{item} {shared.group('thing')}" if _OWNER_ALONE.search(item) else item
-                     for item in items]
+        items = _owners_share_things([item.rstrip(" .!") for item in _NEXT_NAMED.split(named)])
         out += [f"{lead}{item}." for item in items]
     return out
 
+
+def _owners_share_things(items: list[str]) -> list[str]:
+    """``items`` with each owner alone given the thing an owner near it names: "my mum's
+    and my dad's address" names two addresses, "my mum's address and my dad's" too, and
+    "my dog's and my cat's vet, and my gym" two vets. Alone, "my mum's" would take every
+    fact about her. The next owned thing is taken first, the one before it otherwise."""
+    things = [None if found is None else found.group("thing")
+              for found in map(_OWNED_THING.search, items)]
+    shared = []
+    for at, item in enumerate(items):
+        thing = next((t for t in things[at + 1:] if t is not None), None) or next(
+            (t for t in reversed(things[:at]) if t is not None), None)
+        shared.append(f"{item} {thing}" if thing and _OWNER_ALONE.search(item) else item)
+    return shared
 
 
 def keeps_the_last(sentence: str) -> bool:
