@@ -51,6 +51,13 @@ def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
             lines.append(f"  message #{message.id} ({where} shows it): {unquoted}")
         else:
             lines.append(f"  {quoted(text)}")
+        # Forgetting a message takes every fact learned from it: one the user kept must
+        # not go unannounced with the message they were told to forget.
+        others = len(memory.store.facts.source_messages(
+            memory.store.facts.learned_from([message.id])))
+        if others:
+            lines.append(f"    (it also takes the {others} other fact{'s' * (others != 1)} "
+                         f"learned from it)")
     return lines
 
 

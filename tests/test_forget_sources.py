@@ -179,8 +179,11 @@ def test_a_source_message_with_a_control_character_is_named_by_its_id(said: str)
         [fact] = [f.text for f in m.facts() if "gym" in f.text]
         repl, out = _repl(m)
         assert repl.run_piped([f"/forget {fact}"]) == 0
-        assert out.getvalue().splitlines()[-1] == (
-            "  message #1 (/recall shows it): /forget and its whole text")
+        shown = out.getvalue().splitlines()
+        hint = shown.index("  message #1 (/recall shows it): /forget and its whole text")
+        # The cat, learned from the same message, goes with it too.
+        assert shown[hint + 1:] == (["    (it also takes the 1 other fact learned from it)"]
+                                    if "cat" in said else [])
 
 
 @pytest.mark.parametrize("with_policy", [True, False])
@@ -341,3 +344,14 @@ def test_a_message_worded_otherwise_than_a_forgotten_fact_still_says_it(
         [answer] = chat(m, question)
         assert word not in answer, answer
 
+
+
+def test_the_hint_says_what_else_forgetting_the_source_message_takes() -> None:
+    with make_memory() as m:
+        said = f"{SAID} and my dentist is Dr. Lee"
+        repl, out = _repl(m)
+        assert repl.run_piped([said, f"/forget {FACT}"]) == 0
+        # The dentist was not asked for: the command that takes the message takes it too.
+        assert out.getvalue().splitlines()[-2:] == [
+            f"  /forget {said}", "    (it also takes the 1 other fact learned from it)"]
+        assert list(core_of(m)) == ["User's dentist is Dr. Lee"]
