@@ -32,3 +32,11 @@ def test_only_a_marital_state_of_the_same_person_ends_one() -> None:
     assert not marriage_changed("User is married to Ana", "User is married to Ana")
     # a married user still has a wife; only having none ends her name
     assert not marriage_changed("User is married", "User's wife is Ana")
+
+
+@pytest.mark.parametrize("said", ["I'm married.", "I'm married now."])
+def test_a_marriage_told_with_less_keeps_the_partner_named(said: str) -> None:
+    # the same state with no one named is no other state: dropped, Ana's name is lost
+    assert "User is married to Ana" in core_after("I'm married to Ana.", said)
+    assert not marriage_changed("User is married", "User is married to Ana")
+    assert marriage_changed("User is married to Eva", "User is married to Ana")

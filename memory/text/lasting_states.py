@@ -130,4 +130,8 @@ def marriage_changed(new: str, old: str) -> bool:
     if states[1] is None:
         return (states[0][0] == "user" and _names_a_spouse(old)
                 and states[0][1].split()[0] in _WITH_NO_SPOUSE)
-    return states[0][0] == states[1][0] and states[0][1] != states[1][1]
+    if states[0][0] != states[1][0]:
+        return False
+    new_state, old_state = states[0][1].split(), states[1][1].split()
+    # "married" after "married to Ana" is the same marriage told with less: Ana stays
+    return new_state != old_state and not (len(new_state) == 1 and new_state[0] == old_state[0])
