@@ -1,6 +1,6 @@
 """A marital state ends the one held before it, said with a change cue or plainly ("I'm
 divorced" after "I'm married to Ana"): core never says both of one person. The user's
-spouse divorced is the user's divorce, and a user with no spouse has no wife named."""
+spouse divorced now is the user's divorce, and a user with no spouse has no wife named."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ from tiermem.memory.text.lasting_states import marriage_changed
     ("I'm married.", "I'm divorced now.", ["User is divorced"]),
     ("My wife is Ana.", "I'm single now.", ["User is single"]),
     ("I'm divorced.", "I'm married to Eva now.", ["User is married to Eva"]),
+    # said plainly, the wife's divorce is one before the marriage, which stays
+    ("I'm married to Ana.", "My wife is divorced.",
+     ["User is married to Ana", "User's wife is divorced"]),
     ("I'm married to Ana.", "My brother is divorced.",
      ["User is married to Ana", "User's brother is divorced"]),
 ])
@@ -25,7 +28,8 @@ def test_one_marital_state_at_a_time(held: str, said: str, now: list[str]) -> No
 
 
 def test_only_a_marital_state_of_the_same_person_ends_one() -> None:
-    assert marriage_changed("User's husband is separated", "User is married to Tom")
+    assert marriage_changed("User's husband is separated", "User is married to Tom", True)
+    assert not marriage_changed("User's husband is separated", "User is married to Tom")
     assert marriage_changed("User's brother is married", "User's brother is engaged")
     assert not marriage_changed("User's wife is pregnant", "User is married to Ana")
     assert not marriage_changed("User's wife is divorced", "User's brother is married")

@@ -100,15 +100,18 @@ _SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re
 _WITH_NO_SPOUSE = frozenset({"single", "divorced", "separated", "widowed"})
 
 
-def _marital_state(fact: str) -> tuple[str, str] | None:
+def _marital_state(fact: str, changed: bool = False) -> tuple[str, str] | None:
     """Whose marital state ``fact`` gives and the state ("married to ana"), the user's
-    for one said of their spouse ("User's wife is divorced"); None for any other fact."""
+    for one said of their spouse as a change ("User's wife is divorced now"); None for
+    any other fact."""
     said = ATTRIBUTE.match(fact.strip().rstrip(".!"))
     state = _MARITAL.match(said["value"].strip()) if said is not None else None
     if said is None or state is None:
         return None
     subject = said["subject"].strip().casefold()
-    if _SPOUSE.match(subject) and state["state"].casefold() in ("divorced", "separated"):
+    # said plainly, "My wife is divorced" tells of a marriage before the user's
+    if (changed and _SPOUSE.match(subject)
+            and state["state"].casefold() in ("divorced", "separated")):
         subject = "user"
     return subject, " ".join(state[0].casefold().split())
 
@@ -119,12 +122,12 @@ def _names_a_spouse(fact: str) -> bool:
             and said["value"].strip()[:1].isupper())
 
 
-def marriage_changed(new: str, old: str) -> bool:
+def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     """Whether ``new`` gives a subject another marital state than ``old`` does ("User is
-    divorced" after "User is married to Ana"; "User's wife is divorced" is the user's
-    divorce too), or says the user has no spouse where ``old`` names one ("User's wife
-    is Ana")."""
-    states = _marital_state(new), _marital_state(old)
+    divorced" after "User is married to Ana"; "User's wife is divorced", said as a change
+    (``changed``), is the user's divorce too), or says the user has no spouse where
+    ``old`` names one ("User's wife is Ana")."""
+    states = _marital_state(new, changed), _marital_state(old)
     if states[0] is None:
         return False
     if states[1] is None:

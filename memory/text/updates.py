@@ -266,7 +266,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return True
     if change is not None and diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
-    if job_changed(new, old) or marriage_changed(new, old):
+    if job_changed(new, old) or marriage_changed(new, old, change is not None):
         return True  # "unemployed" beside "works at Acme", said plainly too, contradicts it
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is not None and old_slot in member_slots(new):
