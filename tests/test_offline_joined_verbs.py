@@ -24,3 +24,19 @@ def test_a_second_thing_is_no_verb() -> None:
     assert (third_person("I work and go to Acme on Fridays", "User")
             == "User works and goes to Acme on Fridays")
     assert third_person("I live and work there", "User") == "User lives and works there"
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("I live and work in Lisbon.", ["User lives in Lisbon", "User works in Lisbon"]),
+    ("My wife lives and works in Porto.",
+     ["User's wife lives in Porto", "User's wife works in Porto"]),
+    ("I love and hate Paris.", ["User loves Paris", "User hates Paris"]),
+])
+def test_a_verb_ending_its_part_shares_what_the_next_says(said: str, stored: list[str]) -> None:
+    # cut off at its verb, "User lives" would be stored saying nothing
+    assert sorted(core_after(said)) == sorted(stored)
+
+
+def test_a_move_said_with_a_shared_place_ends_the_old_home() -> None:
+    assert sorted(core_after("I live in Porto.", "I live and work in Lisbon.")) == [
+        "User lives in Lisbon", "User works in Lisbon"]

@@ -137,6 +137,12 @@ _NO_SPEAKER = frozenset({"a", "an", "the", "this", "that", "these", "those", "th
                          "his", "her", "their", "its"})
 
 
+#: A part that ends at its verb ("User lives" of "User lives and works in Lisbon"), which
+#: shares what the verb joined after it says: cut off there, it would state nothing.
+_ENDS_AT_VERB = re.compile(
+    r"^[\w'’ .-]{1,40}?\s+(?:likes|loves|hates|prefers|lives|works|needs|wants|uses|owns)$", _I)
+
+
 def _states(part: str) -> bool:
     return (slot_of(part) is not None or _STATEMENT.match(part) is not None
             or _DETERMINED.match(part) is not None)
@@ -303,6 +309,9 @@ def clauses_of(fact: str) -> list[str]:
         after_subject = " ".join(piece.split()[1:])
         leans = (_POINTS_BACK.search(_THIS_TIME.sub("", after_subject)) is not None
                  or _LEANS_BACK.search(f" {after_subject}") is not None)
+        stated = _STATEMENT.match(own) if own is not None else None
+        if _ENDS_AT_VERB.match(parts[-1]) and stated is not None and stated["verb"]:
+            parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
                 and not undone and not leans):
             parts.append(own)
