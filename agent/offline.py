@@ -53,9 +53,8 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_statements import core_changes, told_last
+from tiermem.agent.offline_statements import core_changes, shares_dropped, told_last
 from tiermem.memory.text.clauses import clauses_of
-from tiermem.memory.text.ellipses import shares_alone
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.joint_shares import member_shares
@@ -359,11 +358,11 @@ class OfflinePolicy:
                          "changed; say their name.")
         if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
-        shared = next((s for s in split_sentences(user_text) if shares_alone(s)), None)
-        if not parts and shared is not None:
+        # said beside a fact stored, a share dropped would otherwise go unmentioned
+        for shared in shares_dropped(user_text, recent_statements(messages))[:1]:
             parts.append(f'(offline) "{shared.strip()}" alone does not say who shares what '
-                         "(a word alone may name someone or something), so I stored "
-                         "nothing; say it in full to store it.")
+                         "(a word alone may name someone or something), so I did not "
+                         "store it; say it in full to store it.")
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")

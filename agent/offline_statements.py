@@ -39,7 +39,7 @@ from tiermem.memory.text.corrections import (
     correction_of,
     target_of,
 )
-from tiermem.memory.text.ellipses import with_ellipses_filled
+from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
@@ -72,7 +72,7 @@ from tiermem.memory.text.updates import (
     with_the_time_kept,
 )
 
-__all__ = ["core_changes", "told_last"]
+__all__ = ["core_changes", "shares_dropped", "told_last"]
 
 #: Cues that say what holds now, not that a word said before was wrong: with one, a name
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
@@ -332,6 +332,16 @@ def _said_last(recent: list[str]) -> str | None:
     said = with_ellipses_filled(split_sentences(recent[0]), _said_last(recent[1:])
                                 ) if recent else []
     return said[-1] if said and not is_question(said[-1]) else None
+
+
+def shares_dropped(text: str, recent: list[str]) -> list[str]:
+    """The sentences of ``text`` that only share what one before them says ("The database
+    too.") and that no statement before them tells in full, so no fact holds them
+    (``recent``: the user's earlier messages, newest first)."""
+    sentences, before = split_sentences(text), _said_last(recent)
+    return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
+            and len(with_ellipses_filled(sentences[:at + 1], before))
+            == len(with_ellipses_filled(sentences[:at], before))]
 
 
 def _replayed(recent: list[str]) -> tuple[Step, ...]:

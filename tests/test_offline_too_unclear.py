@@ -34,3 +34,22 @@ def test_a_band_beside_a_band_is_still_liked() -> None:
     assert with_ellipses_filled(["I like Muse.", "Blur too."]) == ["I like Muse.", "I like Blur"]
     assert with_ellipses_filled(["I like Muse.", "Tom too."]) == ["I like Muse."]
     assert is_first_name("Tom") and not is_first_name("Blur")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("The API is down. The database too.", "The database too."),
+    ("I'm busy today. Tomorrow too.", "Tomorrow too."),
+])
+def test_a_share_dropped_beside_a_fact_stored_is_still_told(said: str, kept: str) -> None:
+    # the fact beside it is noted, so a reply saying only that hides what was not stored
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, said)[0]
+        assert len(core_of(memory)) == 1
+    assert f'"{kept}" alone does not say who shares what' in reply
+
+
+def test_a_share_told_in_full_is_not_said_to_be_dropped() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "I'm allergic to peanuts. Tree nuts too.")[0]
+        assert "User is allergic to tree nuts" in core_of(memory)
+    assert "alone does not say" not in reply
