@@ -61,6 +61,7 @@ from tiermem.memory.text.statements import (
     each_named_apart,
     forgets_the_last,
     names_what_to_forget,
+    now_apart,
     own_clauses,
     read_statement,
 )
@@ -153,7 +154,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         other's words outweighed what it denies. A correction so joined ("I meant
         Portland, not Seattle, and I work at Acme") is read apart from it always
         (``correction_apart``), as a bare "Forget that" is."""
-        if len(apart := correction_apart(sentence)) > 1:
+        if len(apart := correction_apart(sentence)) > 1 or len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
         if len(parts) > 1 and forgets_the_last(parts[0]):

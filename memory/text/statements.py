@@ -45,7 +45,7 @@ from tiermem.memory.text.retractions import reporting_denied, workplace_denied
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "each_named_apart", "forgets_the_last", "keeps_the_last",
-           "names_what_to_forget", "own_clauses", "read_statement"]
+           "names_what_to_forget", "now_apart", "own_clauses", "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -305,6 +305,25 @@ def own_clauses(sentence: str) -> list[str]:
     if any(_ELLIPTICAL.search(part) for part in parts[1:]):
         return [sentence]
     return parts
+
+
+#: Where a clause of the speaker's own says what holds now after one saying what held
+#: before ("I used to work at Globex, now I work at Acme", "... but now I ...").
+_NOW_CLAUSE = re.compile(
+    rf"(?:\s*,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)"
+    rf"(?=now\s*,?\s+(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
+
+
+def now_apart(sentence: str) -> list[str]:
+    """``sentence`` cut where a clause saying what holds now opens after a clause of its
+    own ("I was unemployed for a year, now I work at Acme": two), each read on its own:
+    read whole, the cue "now" was cut from its middle and the two stored as one garbled
+    quote, which ended no job held. ``[sentence]`` when it has none, or what comes before
+    is no clause ("My wife, now I think of it, ...")."""
+    parts = _NOW_CLAUSE.split(sentence.strip(), maxsplit=1)
+    if len(parts) < 2 or len(parts[0].split()) < 3:
+        return [sentence]
+    return [parts[0], parts[1][:1].upper() + parts[1][1:]]
 
 
 def as_news(sentence: str) -> Statement | None:
