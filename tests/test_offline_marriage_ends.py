@@ -16,6 +16,8 @@ from tiermem.memory.text.lasting_states import marriage_changed
     ("I'm married to Ana.", "I'm divorced.", ["User is divorced"]),
     ("I'm married.", "I'm divorced now.", ["User is divorced"]),
     ("My wife is Ana.", "I'm single now.", ["User is single"]),
+    # separated, the user still has the wife named
+    ("My wife is Ana.", "I'm separated.", ["User is separated", "User's wife is Ana"]),
     ("I'm divorced.", "I'm married to Eva now.", ["User is married to Eva"]),
     # said plainly, the wife's divorce is one before the marriage, which stays
     ("I'm married to Ana.", "My wife is divorced.",

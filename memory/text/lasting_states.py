@@ -96,8 +96,9 @@ _MARITAL = re.compile(
     re.IGNORECASE)
 #: The user's spouse ("User's wife"), whose divorce is the user's.
 _SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re.IGNORECASE)
-#: States that say the user is with no spouse, which end one named ("User's wife is Ana").
-_WITH_NO_SPOUSE = frozenset({"single", "divorced", "separated", "widowed"})
+#: States that say the user is with no spouse, which end one named ("User's wife is Ana");
+#: not "separated", whose spouse is still the one named.
+_WITH_NO_SPOUSE = frozenset({"single", "divorced", "widowed"})
 
 
 def _marital_state(fact: str, changed: bool = False) -> tuple[str, str] | None:
