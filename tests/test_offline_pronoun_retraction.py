@@ -32,6 +32,11 @@ def _retraction(sentence: str) -> bool:
     # "Nice" opening "Nice weather." is no one: "Nice no longer works at Globex" was stored
     (["Tom works at Globex. Nice weather.", "He no longer works at Globex."],
      ["Nice weather"]),
+    # a name opening a sentence before an adverb or an irregular verb is still a name
+    (["I work at Globex. Tom also works at Globex.", "He no longer works at Globex."],
+     ["User works at Globex"]),
+    (["Tom got a job at Globex. I work at Globex.", "He no longer works at Globex."],
+     ["User works at Globex"]),
 ])
 def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str],
                                                                  now: list[str]) -> None:
@@ -46,6 +51,9 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
     ["Tom works at Globex. Priya is on call.", "He no longer works at Globex."],
     # both may be "she": read as Tom, his share of the joint fact was retired
     ["Ana works at Globex. Tom and I work at Globex.", "She no longer works at Globex."],
+    # Tom missed as a name left "he" to the brother, and his job at Acme was retired
+    ["My brother works at Acme. Tom also works at Globex.", "He no longer works at Globex."],
+    ["My brother works at Acme. Tom got a job at Globex.", "He no longer works at Globex."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

@@ -39,9 +39,13 @@ _NOT_A_NAME = re.compile(
     r"|yes|no|ok|okay|hi|hello|actually|sorry|please|well|now|today|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday)", _I)
 #: What goes on after a word that opens a sentence when it is its subject's name ("Tom
-#: works", "Tom and his wife"), and not when it is no one ("Nice weather.").
+#: works", "Tom also got a job", "Tom and his wife"), and not when it is no one ("Nice
+#: weather."). A name missed here leaves the pronoun to another one named, whose facts
+#: it then retires.
 _SUBJECT_GOES_ON = re.compile(
-    r"\s+(?:and|is|was|has|had|does|did|can|will|isn['’]t|wasn['’]t|doesn['’]t"
+    r"\s+(?:(?:also|still|now|just|already|recently|finally|never|really|too)\s+)?"
+    r"(?:and|is|was|has|had|does|did|can|could|will|would|got|left|quit|went|came|took"
+    r"|became|began|made|lost|met|said|told|found|isn['’]t|wasn['’]t|doesn['’]t"
     r"|didn['’]t|won['’]t|no\s+longer|(?-i:[a-z]+(?:s|ed)))\b", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 
