@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tiermem.memory.text.owners import Owner, may_be_one, owner_of
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of, same_kin
 from tiermem.memory.text.slots import member_slots, slot_of
 
 __all__ = ["member_shares", "of_no_member", "shares_kept", "shares_not_denied"]
@@ -127,7 +127,8 @@ def _may_be_of(about: Owner, member: _Member) -> bool:
     read as Tom, by whose she is: Tom named is not her, unless her own noun is named too
     ("Tom's wife no longer works at Globex"); someone else named ("Ana") may be."""
     if member.whose is None:
-        return may_be_one(about, owner_of(member.share or ""))
+        owner = owner_of(member.share or "")
+        return may_be_one(about, owner) and same_kin(about, owner)
     if about.user and not about.relations:
         return False  # the user is no one's "his wife"
     return bool(about.words & member.nouns) or not may_be_one(about, owner_of(member.whose))

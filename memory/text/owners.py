@@ -32,7 +32,7 @@ from tiermem.memory.text.openings import strip_markers
 from tiermem.memory.text.relations import may_be_kin, nouns_for, relation_of, relations_named
 
 __all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "may_be_same_kin",
-           "owner_asked", "owner_of", "relation_of", "statements_apart"]
+           "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Owner:
     #: "silva"), casefolded, titles left out: the user's own word of that name may be
     #: about that one ("I no longer see Dr. Silva").
     known_as: frozenset[str] = field(default=frozenset(), compare=False)
+    #: Who of the one ``name`` names the text is about ("Tom's wife": "wife"), a person
+    #: apart from them.
+    kin: str | None = field(default=None, compare=False)
 
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
@@ -200,7 +203,9 @@ def owner_of(text: str) -> Owner | None:
             break
         name.append(base.casefold())
         if base != word:  # "Priya's team": Priya's
-            return Owner(False, name=" ".join(name), words=every)
+            after = words[len(name):len(name) + 1]
+            return Owner(False, name=" ".join(name), words=every,
+                         kin=relation_of(after[0].casefold()) if after else None)
     if name and len(words) > len(name) and words[len(name)].casefold() in _VERBS:
         return Owner(False, name=" ".join(name), words=every)
     return None
@@ -250,6 +255,12 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     if mine.relations:  # "Ana" may be the sister; not when the sister is named otherwise
         return mine.name is None or mine.name in names
     return names <= mine.words
+
+
+def same_kin(one: Owner | None, other: Owner | None) -> bool:
+    """Whether two owners that may be one person by name are not told apart by kin:
+    "Tom's wife" is not Tom, nor Tom's brother."""
+    return one is None or other is None or one.kin == other.kin
 
 
 def about_another(question: str, text: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from tiermem.memory.text.joint_shares import of_no_member
-from tiermem.memory.text.owners import Owner, may_be_one, owner_of
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of, same_kin
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["reporting_denied", "retracted", "still_held", "workplace_denied"]
@@ -80,7 +80,9 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
         return []
     scored = []
     for fact in facts:
-        if not may_be_one(about, owner_of(fact)) or of_no_member(about, fact):
+        owner = owner_of(fact)
+        if (not may_be_one(about, owner) or not same_kin(about, owner)
+                or of_no_member(about, fact)):
             continue  # someone else's: the words it shares say nothing of theirs
         quoted = _QUOTED_OF_SOMEONE.match(fact.strip())
         if (quoted is not None and about is not None and (about.relations or about.name)
