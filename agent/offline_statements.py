@@ -179,9 +179,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "I'm not on call anymore, Priya is" says Priya is on call.
     # "Forget my locker code and my gym." asks to forget each.
     # "He no longer works at Globex" is of Tom, named just before, not of the user.
-    sentences = with_pronouns_named(with_handed_over(placed(with_ellipses_filled(
-        with_introductions(with_said_about(each_named_apart(split_sentences(text)))),
-        _said_last(recent or [])))),
+    # The handover is split before ellipses are filled: read as an ellipsis of the
+    # denial, "..., but Priya is too" stored "Priya is not on call anymore".
+    sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
+        with_introductions(with_said_about(each_named_apart(split_sentences(text))))),
+        _said_last(recent or []))),
         next(iter(recent or []), None), lambda said: read_statement(said).change == "retraction")
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;

@@ -49,3 +49,23 @@ def test_a_dash_before_someone_else_on_call_hands_it_over() -> None:
 ])
 def test_a_dash_with_no_share_to_hand_over_is_left_as_said(sentence: str) -> None:
     assert with_handed_over([sentence]) == [sentence]
+
+
+
+#: Said after "I am on call." (or "I work at Google.", "I live in Lisbon."): read as an
+#: ellipsis of the denial, Priya was stored as no longer on call and the wife's or the
+#: sister's share was dropped as one that could not be told.
+_BUT_TOO = {
+    "I'm not on call anymore, but Priya is too.": "Priya is on call",
+    "I'm not on call anymore but Priya is as well.": "Priya is on call",
+    "I no longer work at Google but my wife does too.": "User's wife works at Google",
+    "I don't live in Lisbon anymore, but my sister does as well.":
+        "User's sister lives in Lisbon",
+}
+
+
+@pytest.mark.parametrize("said", list(_BUT_TOO))
+def test_but_before_the_others_share_hands_it_over(said: str) -> None:
+    held = {"I'm": "I am on call.", "I no": "I work at Google.", "I don't": "I live in Lisbon."}
+    opening = next(words for words in held if said.startswith(words))
+    assert core_after(held[opening], said) == [_BUT_TOO[said]]
