@@ -37,6 +37,9 @@ def _retraction(sentence: str) -> bool:
      ["User works at Globex"]),
     (["Tom got a job at Globex. I work at Globex.", "He no longer works at Globex."],
      ["User works at Globex"]),
+    # "Acme", a firm the user works at, is no "he" where it opens a sentence either
+    (["I work at Acme. Acme hired Tom.", "He no longer works at Acme."],
+     ["User works at Acme"]),
 ])
 def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str],
                                                                  now: list[str]) -> None:
@@ -54,6 +57,8 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
     # Tom missed as a name left "he" to the brother, and his job at Acme was retired
     ["My brother works at Acme. Tom also works at Globex.", "He no longer works at Globex."],
     ["My brother works at Acme. Tom got a job at Globex.", "He no longer works at Globex."],
+    # read as "Acme", the user's own job at Acme was retired
+    ["I work at Acme. Acme hired me.", "He no longer works at Acme."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

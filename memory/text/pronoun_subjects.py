@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
 
@@ -75,7 +76,8 @@ def _named(sentences: list[str], said_last: str | None,
         if opened is None or not is_retraction(sentence):
             told.append(sentence)
             continue
-        person = _last_named([*before, *told], opened["pronoun"].casefold())
+        person = _last_named([*before, *told], opened["pronoun"].casefold(),
+                             _places([*before, *told, sentence]))
         if person is None:
             unnamed.append(opened["pronoun"])
         else:
@@ -83,21 +85,31 @@ def _named(sentences: list[str], said_last: str | None,
     return told, unnamed
 
 
-def _last_named(sentences: list[str], pronoun: str) -> str | None:
+def _last_named(sentences: list[str], pronoun: str, places: set[str]) -> str | None:
     """The one person ``pronoun`` may be among all those ``sentences`` name ("Tom", "My
-    wife"); None when that is unclear."""
+    wife"), none of ``places``; None when that is unclear."""
     # All of them, not those of the latest sentence naming anyone: after "Tom works at
     # Globex. Priya is on call." the "he" of "He no longer works at Globex" may be Tom,
     # and read as Priya it left Tom's job held and stored a change no one said of her.
     fits: dict[str, tuple[str, bool]] = {}
     for sentence in sentences:
         for person, own, sex in _people(sentence):
-            if sex in (None, pronoun):
+            if sex in (None, pronoun) and person.casefold() not in places:
                 fits[person.casefold()] = (person, own)
     if len(fits) != 1:
         return None
     [(person, own)] = fits.values()
     return person if own else None
+
+
+def _places(sentences: list[str]) -> set[str]:
+    """The capitalised words ``sentences`` put after a preposition ("at Acme"), casefolded,
+    but first names: elsewhere, as in "Acme hired me.", they are still no one, and read
+    as "he", "He no longer works at Acme" retired the user's own job there."""
+    return {found["name"].casefold() for sentence in sentences
+            for found in _PERSON.finditer(sentence)
+            if found["name"] is not None and not is_first_name(found["name"].split()[0])
+            and _PLACED.search(sentence[:found.start()]) is not None}
 
 
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
