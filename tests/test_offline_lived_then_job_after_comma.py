@@ -18,6 +18,10 @@ from tiermem.memory.text.there import placed
     # held whole, the move away retired the wife's job with the home
     ("I live in Lisbon, my wife works at Globex.", "User's wife works at Globex"),
     ("I live in Lisbon, my brother lives in Porto.", "User's brother lives in Porto"),
+    # "there" is the home: held whole, or as "User's wife works there", it was lost
+    ("I live in Lisbon, my wife works there.", "User's wife works in Lisbon"),
+    ("I live in Lisbon. My wife works there.", "User's wife works in Lisbon"),
+    ("I live in Lisbon, my sister lives there too.", "User's sister lives in Lisbon"),
 ])
 def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> None:
     assert job in core_after(said)
@@ -28,6 +32,7 @@ def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> 
     "My wife lives in Lisbon, I also work at Globex.",  # hers, not the user's
     "I live in Lisbon, I work remotely.",  # no workplace told
     "I live in Lisbon, my hometown.",  # no one of the user's told of
+    "I live in Lisbon, my laptop works there.",  # no one of the user's either
 ])
 def test_a_comma_with_no_job_of_the_users_is_left_as_said(sentence: str) -> None:
     assert placed([sentence]) == [sentence]

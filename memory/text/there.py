@@ -28,17 +28,19 @@ _LIVE_IN = r"i(?:\s+(?:now\s+)?live\s+in|\s+(?:moved|relocated)\s+to|(?:['’]m|
 #: The user saying where they live, and nothing else: "I live in Lisbon.", "I moved to
 #: Porto!"
 _WHERE_I_LIVE = re.compile(rf"^\s*{_LIVE_IN}\s+(?P<place>{_PLACE})\s*[.!]?\s*$", _I)
-#: The user doing there what one does in a place: "I also work there", "I study there too".
-_THERE = re.compile(r"^(?P<before>\s*i\s+(?:also\s+)?(?:work|study|teach)\s+)there\b", _I)
+#: The user, or someone of theirs, doing there what one does in a place: "I also work
+#: there", "I study there too", "my wife works there".
+_THERE = re.compile(r"^(?P<before>\s*(?:i\s+(?:also\s+)?(?:work|study|teach)|my\s+(?P<noun>"
+                    r"[a-z][\w-]*)\s+(?:also\s+)?(?:works|studies|teaches|lives))\s+)there\b", _I)
 
 
 #: The user saying what they do for a living, there or anywhere: "I also work at Globex".
 _OWN_WORK = re.compile(
     r"^\s*i\s+(?:also\s+)?(?:work|study|teach)\s+(?:at|for|in|as|there)\b", _I)
-#: Someone of the user's telling where they work or live: "my wife works at Globex"; not
-#: "there", which apart from the home would name nowhere.
+#: Someone of the user's telling where they work or live: "my wife works at Globex", or
+#: "there", said as the home before it.
 _KINS_PLACE = re.compile(r"^\s*my\s+(?P<noun>[a-z][\w-]*)\s+(?:also\s+)?"
-                         r"(?:works|studies|teaches|lives)\b(?!\s+there\b)", _I)
+                         r"(?:works|studies|teaches|lives)\b", _I)
 #: Where a second clause opens after a comma: "I live in Lisbon, I also work there", "...,
 #: my wife works at Globex".
 _CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=(?:i|my)\s)", _I)
@@ -46,17 +48,18 @@ _CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=(?:i|my)\s)", _I)
 
 def placed(sentences: list[str]) -> list[str]:
     """``sentences``, those of one message in order, with the "there" of "I (also) work
-    there" said as the place the sentence before it says the user lives ("I also work in
-    Lisbon"), when that is the one place it names. A comma joining the two ("I live in
-    Lisbon, I also work there", "..., I also work at Globex" or "..., my wife works at
-    Globex") joins two sentences: stored as one fact, a move away from Lisbon ended the
-    job with it, and "User also works there" alone names nowhere."""
+    there" or "my wife works there" said as the place the sentence before it says the
+    user lives ("I also work in Lisbon"), when that is the one place it names. A comma
+    joining the two ("I live in Lisbon, I also work there", "..., I also work at Globex"
+    or "..., my wife works there") joins two sentences: stored as one fact, a move away
+    from Lisbon ended the job with it, and "User also works there" alone names nowhere."""
     told = [part for sentence in sentences for part in _apart(sentence)]
     sentences = list(told)
     for at in range(1, len(told)):
         lives = _WHERE_I_LIVE.match(sentences[at - 1])
         there = _THERE.match(told[at])
-        if lives is not None and there is not None:
+        if lives is not None and there is not None and (
+                there["noun"] is None or relation_of(there["noun"].casefold()) is not None):
             told[at] = f"{there['before']}in {lives['place']}{told[at][there.end():]}"
     return told
 
