@@ -130,7 +130,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.command not in HANDLERS:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
-    from tiermem.agent.home import EmptyHomeVariableError, HomeNotDirectoryError, NoSuchAgentError
+    from tiermem.agent.home import (
+        EmptyHomeVariableError,
+        HomeNotAccessibleError,
+        HomeNotDirectoryError,
+        NoSuchAgentError,
+    )
     from tiermem.agent.interrupted import work_done
     from tiermem.agent.library_notes import library_notes
     from tiermem.agent.place import StoreOptionError
@@ -144,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
             work_done(args)  # the writing commands say so themselves, before they return
         return code
     except (NoSuchAgentError, OutputPathError, StoreOptionError, EmptyHomeVariableError,
-            HomeNotDirectoryError) as exc:
+            HomeNotDirectoryError, HomeNotAccessibleError) as exc:
         return _fail(str(exc), 2)
     except LLMConfigError as exc:
         # The model options or their environment (a base URL without a model, a bad

@@ -37,6 +37,10 @@ class HomeNotDirectoryError(InvalidInputError):
     """The root of all agent homes exists as something other than a directory."""
 
 
+class HomeNotAccessibleError(InvalidInputError):
+    """A directory on the way to an agent's memory that this user may not read or enter."""
+
+
 #: The variable that moves every agent home (and ``tiermem pg``'s server) elsewhere.
 HOME_VARIABLE = "TIERMEM_HOME"
 
@@ -64,7 +68,11 @@ def tiermem_home() -> Path:
     it holds no agents and the next failing to create one in it."""
     given = home_variable()
     root = Path(given).expanduser() if given is not None else Path.home() / ".tiermem"
-    if root.exists() and not root.is_dir():
+    try:
+        exists = root.exists()
+    except PermissionError:  # a directory above it this user may not enter
+        raise _not_accessible(root) from None
+    if exists and not root.is_dir():
         if given is not None:
             raise HomeNotDirectoryError(
                 f"{HOME_VARIABLE} is {root}, which is not a directory; set it to the "
@@ -72,12 +80,29 @@ def tiermem_home() -> Path:
         raise HomeNotDirectoryError(
             f"{root}, where agent homes are kept, is not a directory; move it away, or set "
             f"{HOME_VARIABLE} to the directory to keep them in")
+    _refuse_unreadable(root)
     return root
 
 
 def agent_home(name: str) -> Path:
-    """The directory of agent ``name``; the name is validated so it cannot escape the root."""
-    return tiermem_home() / "agents" / validate_agent_name(name)
+    """The directory of agent ``name``; the name is validated so it cannot escape the root.
+    Each directory of the path that exists must be readable (``HomeNotAccessibleError``), so
+    that every command says which one to fix rather than failing on a file inside it."""
+    home = tiermem_home() / "agents" / validate_agent_name(name)
+    _refuse_unreadable(home.parent)
+    _refuse_unreadable(home)
+    return home
+
+
+def _refuse_unreadable(directory: Path) -> None:
+    if directory.is_dir() and not os.access(directory, os.R_OK | os.X_OK):
+        raise _not_accessible(directory)
+
+
+def _not_accessible(directory: Path) -> HomeNotAccessibleError:
+    return HomeNotAccessibleError(
+        f"this user may not read {directory} (permission denied); give it read and search "
+        f"access to that directory (chmod), or set {HOME_VARIABLE} to a directory of its own")
 
 
 def agent_names() -> list[str]:
@@ -85,7 +110,14 @@ def agent_names() -> list[str]:
     root = tiermem_home() / "agents"
     if not root.is_dir():
         return []
-    return sorted(p.name for p in root.iterdir() if (p / DB_FILE).is_file())
+    return sorted(p.name for p in root.iterdir() if _holds_memory(p))
+
+
+def _holds_memory(home: Path) -> bool:
+    try:
+        return (home / DB_FILE).is_file()
+    except PermissionError:  # an agent home this user may not enter: none of its agents
+        return False
 
 
 def existing_agent_home(name: str) -> Path:

@@ -114,6 +114,7 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.agent.home.NoSuchAgentError": [lambda c: c("no agent named ada")],
     "tiermem.agent.home.EmptyHomeVariableError": [lambda c: c("TIERMEM_HOME is set but empty")],
     "tiermem.agent.home.HomeNotDirectoryError": [lambda c: c("TIERMEM_HOME is /h/notes.txt")],
+    "tiermem.agent.home.HomeNotAccessibleError": [lambda c: c("this user may not read /h")],
     "tiermem.agent.place.StoreOptionError": [lambda c: c("--store names no database")],
     "tiermem.agent.policy_carry.PolicyConflictError": [
         lambda c: c("/h/agents/bob/policy.yaml differs from the policy of agent ada")],

@@ -1,0 +1,82 @@
+"""A TIERMEM_HOME, or an agent home in it, that this user may not read: every command
+names the directory and what to do, exit 2, rather than a traceback from a file inside."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from network_guard import guarded_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Root reads any directory whatever its mode; without these capabilities it is refused
+#: as any other user would be.
+_AS_A_USER = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+              "--inh-caps=-dac_override,-dac_read_search", "--"]
+
+
+def _tiermem(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root, and no setpriv to drop the right to read any file")
+        prefix = _AS_A_USER
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL")}
+    env.update(TIERMEM_HOME=str(home), HF_HUB_OFFLINE="1", COLUMNS="200")
+    return subprocess.run([*prefix, sys.executable, "cli.py", *args], cwd=ROOT,
+                          env=guarded_env(env), input=stdin, capture_output=True, text=True,
+                          check=False)
+
+
+def _advice(directory: Path) -> str:
+    return (f"tiermem: this user may not read {directory} (permission denied); give it read "
+            f"and search access to that directory (chmod), or set TIERMEM_HOME to a "
+            f"directory of its own\n")
+
+
+_COMMANDS = [
+    ["chat", "--offline", "--embedder", "hashing"],
+    ["diagnostics"],
+    ["forget", "User likes tea"],
+]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    made = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="I like tea.\n")
+    assert made.returncode == 0, made.stderr
+    return home
+
+
+def _run_closed(home: Path, directory: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``tiermem ARGS`` while ``directory`` is closed to this user."""
+    directory.chmod(0)
+    try:
+        return _tiermem(home, *args, stdin="What do I like?\n")
+    finally:
+        directory.chmod(0o700)
+
+
+@pytest.mark.parametrize("args", _COMMANDS, ids=lambda args: args[0])
+def test_an_unreadable_home_is_named_with_what_to_do(home: Path, args: list[str]) -> None:
+    done = _run_closed(home, home, args)
+    assert (done.returncode, done.stderr) == (2, _advice(home))
+    assert "Traceback" not in done.stdout
+
+
+@pytest.mark.parametrize("args", _COMMANDS, ids=lambda args: args[0])
+def test_an_unreadable_agent_home_is_named_and_keeps_its_memory(
+        home: Path, args: list[str]) -> None:
+    agent = home / "agents" / "default"
+    done = _run_closed(home, agent, args)
+    assert (done.returncode, done.stderr) == (2, _advice(agent))
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert kept.returncode == 0, kept.stderr
+    assert "User likes tea" in kept.stdout
