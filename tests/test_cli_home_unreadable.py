@@ -80,3 +80,18 @@ def test_an_unreadable_agent_home_is_named_and_keeps_its_memory(
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert kept.returncode == 0, kept.stderr
     assert "User likes tea" in kept.stdout
+
+
+
+@pytest.mark.parametrize("args", _COMMANDS, ids=lambda args: args[0])
+def test_an_unreadable_database_file_is_named_not_taken_for_an_upgrade(
+        home: Path, args: list[str]) -> None:
+    database = home / "agents" / "default" / "memory.sqlite3"
+    done = _run_closed(home, database, args)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"tiermem: cannot open the memory database {database}: this user may not read it "
+        f"(permission denied); nothing was changed. Give it read and write access to the "
+        f"agent home's files (chmod, or chown to this user), then try again\n")
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert "User likes tea" in kept.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shlex
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -141,10 +142,28 @@ def opening_error(exc: sqlite3.Error, database: Path | None) -> StoreError:
         return known
     if type(exc) is sqlite3.DatabaseError:  # SQLite named no error code: not its data
         return StoreCorruptError(corrupt_message(database, str(exc)))
+    closed = _closed_to_this_user(database) if database is not None else None
+    if closed is not None:
+        which = "it" if closed == database else f"{closed.name} beside it"
+        return StoreError(
+            f"cannot open the memory database {database}: this user may not read {which} "
+            f"(permission denied); nothing was changed. Give it read and write access to "
+            f"the agent home's files (chmod, or chown to this user), then try again")
     where = str(database) if database is not None else "the in-memory database"
     return StoreError(
         f"cannot open the memory database {where} ({exc}); an upgrade of its schema stops "
         f"at the last step that completed, and opening it again continues from there")
+
+
+def _closed_to_this_user(database: Path) -> Path | None:
+    """The file of ``database`` (itself, its -wal or -shm) this user may not read, if any:
+    SQLite reports it only as "unable to open database file"."""
+    for path in (database, database.with_name(database.name + "-wal"),
+                 database.with_name(database.name + "-shm")):
+        with contextlib.suppress(OSError):
+            if path.exists() and not os.access(path, os.R_OK):
+                return path
+    return None
 
 
 def corrupt_message(database: Path | None, problem: str) -> str:
