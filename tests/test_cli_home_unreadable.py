@@ -1,8 +1,10 @@
 """A TIERMEM_HOME, or an agent home in it, that this user may not read: every command
-names the directory and what to do, exit 2, rather than a traceback from a file inside."""
+names the directory and what to do, exit 2, rather than a traceback from a file inside.
+One it may read but not write can still be inspected."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -95,3 +97,15 @@ def test_an_unreadable_database_file_is_named_not_taken_for_an_upgrade(
         f"agent home's files (chmod, or chown to this user), then try again\n")
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert "User likes tea" in kept.stdout
+
+
+def test_an_agent_home_this_user_may_not_write_can_be_inspected(home: Path) -> None:
+    agent = home / "agents" / "default"
+    agent.chmod(0o500)  # SQLite cannot create the -shm file a WAL reader wants here
+    try:
+        assert not (agent / "memory.sqlite3-shm").exists()
+        done = _tiermem(home, "diagnostics", "--format", "json")
+    finally:
+        agent.chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["core"]["facts"] == 1

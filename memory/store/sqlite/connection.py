@@ -66,13 +66,15 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
     except sqlite3.OperationalError as exc:
         if conn is not None:
             conn.close()
-        if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
+        code = getattr(exc, "sqlite_errorcode", 0) or 0
+        if code & 0xFF != sqlite3.SQLITE_CANTOPEN and code != sqlite3.SQLITE_READONLY_DIRECTORY:
             raise
         # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
-        # directory; no writer can be using such a home, so the file alone is the database,
-        # unless a -wal file holds commits not yet copied into it (a home copied, or left
-        # on a file system remounted read-only, after a crash): read without them, the
-        # memory would be an older one, silently.
+        # directory (CANTOPEN on a read-only file system, READONLY_DIRECTORY in a directory
+        # this user may not write); no writer can be using such a home, so the file alone
+        # is the database, unless a -wal file holds commits not yet copied into it (a home
+        # copied, or left on a file system remounted read-only, after a crash): read
+        # without them, the memory would be an older one, silently.
         wal = database.with_name(database.name + "-wal")
         with contextlib.suppress(OSError):
             if wal.stat().st_size > 0:
