@@ -280,11 +280,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     """``argv`` parsed; a mistake is reported with the usage of the command it was made
     in (argparse reports unknown options with the top-level usage), and exits 2."""
     parser = build_parser()
-    if argv and argv[0] in _READ_IN_CHAT:
-        slash = _READ_IN_CHAT[argv[0]]
-        parser.error(f"no command {argv[0]!r}: memory is read in `tiermem chat --agent NAME`, "
-                     f"with {' or '.join(slash)} (piped too: echo '{slash[0]}' | tiermem chat "
-                     f"--agent NAME); `tiermem --help` lists the commands")
+    if argv and (in_chat := _IN_CHAT.get(argv[0])):
+        parser.error(f"no command {argv[0]!r}: {in_chat}; `tiermem --help` lists the commands")
     args, extra = parser.parse_known_args(argv)
     command = _subcommand(parser, args.command)
     if extra:
@@ -305,9 +302,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-#: Words taken for commands that read memory, which only the chat's slash commands do.
-_READ_IN_CHAT = {"core": ("/core",), "archival": ("/archival QUERY",),
-                 "recall": ("/recall QUERY",), "search": ("/archival QUERY", "/recall QUERY")}
+def _in_chat(done: str, *slash: str) -> str:
+    return (f"{done} in `tiermem chat --agent NAME`, with {' or '.join(slash)} (piped too: "
+            f"echo '{slash[0]}' | tiermem chat --agent NAME)")
+
+
+#: Words taken for commands that only the chat's slash commands are.
+_IN_CHAT = {word: _in_chat("memory is read", *slash) for word, slash in {
+    "core": ("/core",), "archival": ("/archival QUERY",), "recall": ("/recall QUERY",),
+    "search": ("/archival QUERY", "/recall QUERY")}.items()}
+_IN_CHAT["snapshot"] = (_in_chat("a snapshot is written", "/snapshot FILE")
+                        + ", and `tiermem restore FILE` reads it back")
 
 
 def _subcommand(parser: argparse.ArgumentParser | None,

@@ -170,3 +170,17 @@ def test_a_command_that_would_read_memory_points_to_the_chat(
     last = capsys.readouterr().err.splitlines()[-1]
     assert last.startswith(f"tiermem: error: no command '{command}': memory is read in "
                            f"`tiermem chat --agent NAME`, with {slash} (piped too: echo '")
+
+
+def test_a_snapshot_command_points_to_the_chat_and_to_restore(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # `tiermem --help` lists restore, "from a snapshot file (the chat's /snapshot FILE)":
+    # the word a user then types for the other half got argparse's bare "invalid choice".
+    with pytest.raises(SystemExit) as stopped:
+        cli.run(["snapshot", "memory.json"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "tiermem: error: no command 'snapshot': a snapshot is written in `tiermem chat "
+        "--agent NAME`, with /snapshot FILE (piped too: echo '/snapshot FILE' | tiermem chat "
+        "--agent NAME), and `tiermem restore FILE` reads it back; `tiermem --help` lists the "
+        "commands")
