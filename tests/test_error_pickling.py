@@ -95,6 +95,9 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("agent ada in postgresql://db/app", "app-1", 4242, None),
         lambda c: c("agent ada in postgresql://db/app", None, None, None),
     ],
+    "tiermem.memory.store.references.CounterBehindRowsError": [
+        lambda c: c("this memory's counter 'tick' holds 0, below what its rows hold (2), "
+                    "so it cannot move on to 1: run `tiermem upgrade --home /h`")],
     "tiermem.memory.store.postgres.local_server.LocalServerError": [
         lambda c: c("the local server did not start")],
     "tiermem.agent.errors.ProviderError": [
