@@ -37,6 +37,11 @@ def _retraction(sentence: str) -> bool:
      ["User works at Globex"]),
     (["Tom got a job at Globex. I work at Globex.", "He no longer works at Globex."],
      ["User works at Globex"]),
+    # "Tom's wife" is a "she" of her own, and no "he"
+    (["Tom's wife works at Globex. I work at Globex.", "She no longer works at Globex."],
+     ["User works at Globex"]),
+    (["Tom works at Globex. Tom's wife works at Globex.", "He no longer works at Globex."],
+     ["Tom's wife works at Globex"]),
     # "Acme", a firm the user works at, is no "he" where it opens a sentence either
     (["I work at Acme. Acme hired Tom.", "He no longer works at Acme."],
      ["User works at Acme"]),
@@ -59,6 +64,10 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
     ["My brother works at Acme. Tom got a job at Globex.", "He no longer works at Globex."],
     # read as "Acme", the user's own job at Acme was retired
     ["I work at Acme. Acme hired me.", "He no longer works at Acme."],
+    # "Tom's wife" named no one: read as Tom, his job was retired in hers
+    ["Tom works at Globex. Tom's wife works at Globex.", "She no longer works at Globex."],
+    ["Tom works at Globex. Tom's wife is a nurse.", "She no longer works at Globex."],
+    ["Tom works at Globex. Tom's brother works at Globex.", "He no longer works at Globex."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

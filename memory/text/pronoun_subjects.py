@@ -49,6 +49,8 @@ _SUBJECT_GOES_ON = re.compile(
     r"|became|began|made|lost|met|said|told|found|isn['’]t|wasn['’]t|doesn['’]t"
     r"|didn['’]t|won['’]t|no\s+longer|(?-i:[a-z]+(?:s|ed)))\b", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
+#: A name's owner mark and the noun after it: "Tom's wife", whose "she" is not Tom.
+_OWNED_BY_NAME = re.compile(r"['’]s?\s+(?P<noun>[a-z][\w-]*)", _I)
 
 
 def with_pronouns_named(sentences: list[str], said_last: str | None,
@@ -125,9 +127,28 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             whose = found["whose"].casefold()
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
             people.append((said, whose in ("my", "our"), sex))
+        elif (owned := _someone_of_a_name(sentence, found)) is not None:
+            people.append(owned)
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
               and _PLACED.search(sentence[:found.start()]) is None
               and (sentence[:found.start()].strip()
                    or _SUBJECT_GOES_ON.match(sentence, found.end()))):
             people.append((found["name"], True, None))
     return people
+
+
+def _someone_of_a_name(sentence: str, found: re.Match[str]
+                       ) -> tuple[str, bool, str | None] | None:
+    """The person "Tom's wife" names where ``found`` is "Tom's" before a relation, with
+    "he" or "she" as the relation says; None for anything else ("Tom's", a shop). Left
+    unread, "Tom's wife" named no one, so after "Tom works at Globex. Tom's wife works at
+    Globex." the "she" of "She no longer works at Globex" was read as Tom and his job was
+    retired in hers."""
+    name = found["name"]
+    mark = name[-2:] if name[-2:] in ("'s", "’s") else name[-1:] if name[-1:] in "'’" else ""
+    owned = _OWNED_BY_NAME.match(sentence, found.end() - len(mark)) if mark else None
+    relation = None if owned is None else relation_of(owned["noun"].casefold())
+    if owned is None or relation is None or _PLACED.search(sentence[:found.start()]):
+        return None
+    sex = "he" if relation in _HIS else "she" if relation in _HERS else None
+    return f"{name} {owned['noun']}", True, sex
