@@ -36,3 +36,14 @@ def test_a_move_away_keeps_the_job_told_beside_the_home(said: str, job: str) -> 
 ])
 def test_a_comma_with_no_job_of_the_users_is_left_as_said(sentence: str) -> None:
     assert placed([sentence]) == [sentence]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I moved from Paris to Lisbon, my wife works there.", "User's wife works in Lisbon"),
+    ("I moved from Paris to Lisbon, I also work there.", "User works in Lisbon"),
+    ("I moved from New York to Lisbon, my wife works at Globex.",
+     "User's wife works at Globex"),
+])
+def test_a_move_from_somewhere_keeps_the_job_told_beside_it(said: str, kept: str) -> None:
+    # held whole with the move, the next move retired the job with it
+    assert core_after(said, "I moved to Porto.") == ["User moved to Porto", kept]

@@ -23,8 +23,11 @@ _I = re.IGNORECASE
 #: Each word is matched as short as it can be, so the stop ending the sentence is not
 #: taken into the place: put in the middle of the next sentence, it would end it there.
 _PLACE = r"(?-i:[A-Z][\w'’.-]*?)(?:\s+(?-i:[A-Z][\w'’.-]*?)){0,3}"
-#: How the user says where they live: "I live in", "I moved to", "I'm based in".
-_LIVE_IN = r"i(?:\s+(?:now\s+)?live\s+in|\s+(?:moved|relocated)\s+to|(?:['’]m|\s+am)\s+based\s+in)"
+#: How the user says where they live: "I live in", "I moved to", "I'm based in"; "I moved
+#: from Paris to" too, or "..., my wife works there" was held whole with the move and a
+#: later move ended her job.
+_LIVE_IN = (r"i(?:\s+(?:now\s+)?live\s+in|\s+(?:moved|relocated)(?:\s+from\s+"
+            rf"{_PLACE})?\s+to|(?:['’]m|\s+am)\s+based\s+in)")
 #: The user saying where they live, and nothing else: "I live in Lisbon.", "I moved to
 #: Porto!"
 _WHERE_I_LIVE = re.compile(rf"^\s*{_LIVE_IN}\s+(?P<place>{_PLACE})\s*[.!]?\s*$", _I)
