@@ -69,3 +69,17 @@ def test_but_before_the_others_share_hands_it_over(said: str) -> None:
     held = {"I'm": "I am on call.", "I no": "I work at Google.", "I don't": "I live in Lisbon."}
     opening = next(words for words in held if said.startswith(words))
     assert core_after(held[opening], said) == [_BUT_TOO[said]]
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    ("I am on call.", "I'm not on call anymore, Priya is, and Sam too.",
+     ["Priya is on call", "Sam is on call"]),
+    ("I am on call.", "I'm not on call anymore, but Priya is and Sam as well.",
+     ["Priya is on call", "Sam is on call"]),
+    ("I work at Google.", "I no longer work at Google but my wife does, and my brother too.",
+     ["User's brother works at Google", "User's wife works at Google"]),
+])
+def test_a_second_one_after_the_others_share_has_it_too(held: str, said: str,
+                                                        now: list[str]) -> None:
+    # held whole, the sentence was stored as said beside the user's fact it denies
+    assert core_after(held, said) == now

@@ -32,8 +32,12 @@ _JOIN = rf"(?:\s*{_MARK}\s*(?:but\s+)?|\s+but\s+)"
 _ANYMORE_JOIN = rf"(?:\s*{_MARK}?\s*(?:but\s+)?)"
 #: "... my brother does too" (or "does now", "still does though") still says the brother
 #: has what the user no longer has; left out of the match, "my wife does now" was stored.
+#: "..., Priya is, and Sam too" hands it to Sam as well: unread, the sentence was held
+#: whole and the user's own fact, which it denies, was kept beside it.
+_ALSO = (r"(?:\s*,?\s+and\s+" + _OTHER.replace("?P<other>", "?P<also>")
+         + r"\s+(?:too|as\s+well))?")
 _AUX = (r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)"
-        r"(?:\s+(?:too|now|though|instead|as\s+well))?\s*[.!]?\s*$")
+        rf"(?:\s+(?:too|now|though|instead|as\s+well))?{_ALSO}\s*[.!]?\s*$")
 #: "I don't work at Google anymore, but my wife still does".
 _DOES = re.compile(
     rf"^\s*i\s+(?:don{_APOS}?t|do\s+not|no\s+longer)\s+(?P<verb>[a-z]+)\s+(?P<rest>.+?)"
@@ -62,7 +66,7 @@ def _handed_over(sentence: str) -> list[str] | None:
     """The denial and the other person's statement ``sentence`` joins, or None."""
     does, is_ = _DOES.match(sentence), _IS.match(sentence)
     found = does or is_
-    if found is None or found["other"].casefold() in _PRONOUNS:
+    if found is None or {found["other"].casefold(), (found["also"] or "").casefold()} & _PRONOUNS:
         return None
     other, aux, rest = found["other"], found["aux"].casefold(), found["rest"].strip()
     if (does is not None) != (aux in {"does", "do"}):
@@ -77,7 +81,8 @@ def _handed_over(sentence: str) -> list[str] | None:
         said = f"{'are' if plural else 'is'} {rest}"
     denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;-–—"),
                     flags=_I).rstrip(" ,;-–—")
-    return [f"{denial}.", f"{other[:1].upper()}{other[1:]} {said}."]
+    return [f"{denial}.", *(f"{one[:1].upper()}{one[1:]} {said}."
+                            for one in (other, found["also"]) if one)]
 
 
 def _third_person(verb: str) -> str:
