@@ -68,6 +68,12 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
     ["Tom works at Globex. Tom's wife works at Globex.", "She no longer works at Globex."],
     ["Tom works at Globex. Tom's wife is a nurse.", "She no longer works at Globex."],
     ["Tom works at Globex. Tom's brother works at Globex.", "He no longer works at Globex."],
+    # a name the given names do not hold, after "with", read as a place: the brother's
+    # job at Acme was retired in his stead
+    ["My brother works at Acme. I work with Oyelaran. Oyelaran works at Acme.",
+     "He no longer works at Acme."],
+    ["My brother works at Acme. I had lunch with Zoltan. Zoltan also works at Globex.",
+     "He no longer works at Globex."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

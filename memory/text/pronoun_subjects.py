@@ -49,6 +49,10 @@ _SUBJECT_GOES_ON = re.compile(
     r"|became|began|made|lost|met|said|told|found|isn['’]t|wasn['’]t|doesn['’]t"
     r"|didn['’]t|won['’]t|no\s+longer|(?-i:[a-z]+(?:s|ed)))\b", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
+#: What puts a firm or a place, never a person, after it: "at Acme", "in Lisbon". Not
+#: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
+#: place, Zoltan was no "he" and the one other named had his job retired instead.
+_IN_PLACE = re.compile(r"(?:at|in|near|into)\s+$", _I)
 #: A name's owner mark and the noun after it: "Tom's wife", whose "she" is not Tom.
 _OWNED_BY_NAME = re.compile(r"['’]s?\s+(?P<noun>[a-z][\w-]*)", _I)
 
@@ -105,13 +109,13 @@ def _last_named(sentences: list[str], pronoun: str, places: set[str]) -> str | N
 
 
 def _places(sentences: list[str]) -> set[str]:
-    """The capitalised words ``sentences`` put after a preposition ("at Acme"), casefolded,
+    """The capitalised words ``sentences`` put after "at" or "in" ("at Acme"), casefolded,
     but first names: elsewhere, as in "Acme hired me.", they are still no one, and read
     as "he", "He no longer works at Acme" retired the user's own job there."""
     return {found["name"].casefold() for sentence in sentences
             for found in _PERSON.finditer(sentence)
             if found["name"] is not None and not is_first_name(found["name"].split()[0])
-            and _PLACED.search(sentence[:found.start()]) is not None}
+            and _IN_PLACE.search(sentence[:found.start()]) is not None}
 
 
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
