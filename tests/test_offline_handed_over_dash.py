@@ -83,3 +83,11 @@ def test_a_second_one_after_the_others_share_has_it_too(held: str, said: str,
                                                         now: list[str]) -> None:
     # held whole, the sentence was stored as said beside the user's fact it denies
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize("said", ["Priya is on call. I'm not anymore, but Sam is.",
+                                  "My wife is vegan. I'm not anymore, Sam is."])
+def test_a_denial_that_says_not_what_hands_nothing_over(said: str) -> None:
+    # its "anymore" was read as what it denies, and "Sam is anymore" was stored
+    assert with_handed_over(said.split(". ")[1:]) == said.split(". ")[1:]
+    assert not [fact for fact in core_after("I am on call.", said) if "Sam" in fact]

@@ -69,6 +69,8 @@ def _handed_over(sentence: str) -> list[str] | None:
     if found is None or {found["other"].casefold(), (found["also"] or "").casefold()} & _PRONOUNS:
         return None
     other, aux, rest = found["other"], found["aux"].casefold(), found["rest"].strip()
+    if re.fullmatch(r"any\s?more|now", rest, _I):
+        return None  # "I'm not anymore, but Sam is" says not what: "Sam is anymore" was stored
     if (does is not None) != (aux in {"does", "do"}):
         return None  # "I don't smoke, Tom is" pairs nothing it could repeat
     plural = aux in _PLURAL_AUX
