@@ -40,3 +40,14 @@ def test_a_verb_ending_its_part_shares_what_the_next_says(said: str, stored: lis
 def test_a_move_said_with_a_shared_place_ends_the_old_home() -> None:
     assert sorted(core_after("I live in Porto.", "I live and work in Lisbon.")) == [
         "User lives in Lisbon", "User works in Lisbon"]
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("My wife works and I live in Lisbon.", ["User lives in Lisbon", "User's wife works"]),
+    ("I work and my wife lives in Porto.", ["User works", "User's wife lives in Porto"]),
+    ("I work, and I live in Porto.", ["User lives in Porto", "User works"]),
+])
+def test_a_clause_with_its_own_subject_shares_nothing_before_it(
+        said: str, stored: list[str]) -> None:
+    # "in Lisbon" is where the user lives; told of the wife's work too, it would be invented
+    assert sorted(core_after(said)) == sorted(stored)

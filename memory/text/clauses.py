@@ -310,7 +310,11 @@ def clauses_of(fact: str) -> list[str]:
         leans = (_POINTS_BACK.search(_THIS_TIME.sub("", after_subject)) is not None
                  or _LEANS_BACK.search(f" {after_subject}") is not None)
         stated = _STATEMENT.match(own) if own is not None else None
-        if _ENDS_AT_VERB.match(parts[-1]) and stated is not None and stated["verb"]:
+        # only a verb with no subject of its own ("lives and works in Lisbon") shares the
+        # place: "My wife works and I live in Lisbon" says nothing of where she works
+        borrows = (_SHARED_STATEMENT.match(piece) or _SHARED_SUBJECT.match(piece)) is not None
+        if (_ENDS_AT_VERB.match(parts[-1]) and borrows and stated is not None
+                and stated["verb"]):
             parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
                 and not undone and not leans):
