@@ -28,3 +28,12 @@ def test_only_a_clause_before_now_is_cut_off() -> None:
     assert now_apart("My wife, now I think of it, is vegan.") == [
         "My wife, now I think of it, is vegan."]
     assert now_apart("I work at Acme now.") == ["I work at Acme now."]
+
+
+@pytest.mark.parametrize("said", [
+    "My wife Ana, now I think of it, works at Acme.",
+    "My brother's boss, now I remember, is vegan.",
+])
+def test_an_aside_with_now_is_no_clause_of_its_own(said: str) -> None:
+    # cut at the aside, whose job or diet it is would be stored apart from it
+    assert now_apart(said) == [said]

@@ -312,6 +312,11 @@ def own_clauses(sentence: str) -> list[str]:
 _NOW_CLAUSE = re.compile(
     rf"(?:\s*,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)"
     rf"(?=now\s*,?\s+(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
+#: An aside set off by commas ("now I think of it,"), which says nothing that holds now:
+#: cut there, "My wife Ana, now I think of it, works at Acme" loses whose job it is.
+_NOW_ASIDE = re.compile(
+    r"^now\s+i\s+(?:come\s+to\s+)?(?:think|remember|recall|realize|see)"
+    r"(?:\s+(?:of|about)\s+it)?\s*,", _I)
 
 
 def now_apart(sentence: str) -> list[str]:
@@ -319,9 +324,9 @@ def now_apart(sentence: str) -> list[str]:
     own ("I was unemployed for a year, now I work at Acme": two), each read on its own:
     read whole, the cue "now" was cut from its middle and the two stored as one garbled
     quote, which ended no job held. ``[sentence]`` when it has none, or what comes before
-    is no clause ("My wife, now I think of it, ...")."""
+    is no clause ("My wife, now I think of it, ...") or "now" opens an aside."""
     parts = _NOW_CLAUSE.split(sentence.strip(), maxsplit=1)
-    if len(parts) < 2 or len(parts[0].split()) < 3:
+    if len(parts) < 2 or len(parts[0].split()) < 3 or _NOW_ASIDE.match(parts[1]):
         return [sentence]
     return [parts[0], parts[1][:1].upper() + parts[1][1:]]
 
