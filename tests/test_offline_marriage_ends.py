@@ -46,3 +46,17 @@ def test_a_marriage_told_with_less_keeps_the_partner_named(said: str) -> None:
     assert "User is married to Ana" in core_after("I'm married to Ana.", said)
     assert not marriage_changed("User is married", "User is married to Ana")
     assert marriage_changed("User is married to Eva", "User is married to Ana")
+
+
+@pytest.mark.parametrize("said", [
+    "We're divorced.", "My wife and I are divorced.", "Ana and I are divorced now."])
+def test_a_couple_the_user_is_in_divorced_is_the_users_divorce(said: str) -> None:
+    # kept, core would name a wife beside the divorce that ended the marriage
+    for held in ("My wife is Ana.", "I'm married to Ana."):
+        now = core_after(held, said)
+        assert len(now) == 1 and "divorced" in now[0], (held, now)
+
+
+def test_a_couple_without_the_user_is_not_the_users() -> None:
+    assert not marriage_changed("Tom and Ana are divorced", "User is married to Eva", True)
+    assert not marriage_changed("We are married", "User is married to Ana")

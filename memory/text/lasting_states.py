@@ -99,17 +99,22 @@ _SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re
 #: States that say the user is with no spouse, which end one named ("User's wife is Ana");
 #: not "separated", whose spouse is still the one named.
 _WITH_NO_SPOUSE = frozenset({"single", "divorced", "widowed"})
+#: A couple the user is one of ("we", "User's wife and User"), whose state is the user's.
+_WITH_THE_USER = re.compile(r"^(?:we|user\s+and\s+.+|.+\s+and\s+user)$", re.IGNORECASE)
+_WE_ARE = re.compile(r"^we['’]re\b", re.IGNORECASE)
 
 
 def _marital_state(fact: str, changed: bool = False) -> tuple[str, str] | None:
     """Whose marital state ``fact`` gives and the state ("married to ana"), the user's
-    for one said of their spouse as a change ("User's wife is divorced now"); None for
-    any other fact."""
-    said = ATTRIBUTE.match(fact.strip().rstrip(".!"))
+    for one said of their spouse as a change ("User's wife is divorced now") or of a
+    couple the user is in ("We're divorced"); None for any other fact."""
+    said = ATTRIBUTE.match(_WE_ARE.sub("We are", fact.strip().rstrip(".!")))
     state = _MARITAL.match(said["value"].strip()) if said is not None else None
     if said is None or state is None:
         return None
     subject = said["subject"].strip().casefold()
+    if _WITH_THE_USER.match(subject):
+        subject = "user"  # "Ana and User are divorced" is the user's divorce
     # said plainly, "My wife is divorced" tells of a marriage before the user's
     if (changed and _SPOUSE.match(subject)
             and state["state"].casefold() in ("divorced", "separated")):
