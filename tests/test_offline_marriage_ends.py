@@ -60,3 +60,11 @@ def test_a_couple_the_user_is_in_divorced_is_the_users_divorce(said: str) -> Non
 def test_a_couple_without_the_user_is_not_the_users() -> None:
     assert not marriage_changed("Tom and Ana are divorced", "User is married to Eva", True)
     assert not marriage_changed("We are married", "User is married to Ana")
+
+
+def test_the_spouse_named_an_ex_ends_the_marriage() -> None:
+    # kept, core would say the user is married to the one it calls an ex
+    assert core_after("I'm married to Ana.", "My ex-wife is Ana.") == ["User's ex-wife is Ana"]
+    assert core_after("My wife is Ana.", "My ex-wife is Ana.") == ["User's ex-wife is Ana"]
+    assert sorted(core_after("I'm married to Eva.", "My ex-wife is Ana.")) == [
+        "User is married to Eva", "User's ex-wife is Ana"]

@@ -99,6 +99,8 @@ _SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re
 #: States that say the user is with no spouse, which end one named ("User's wife is Ana");
 #: not "separated", whose spouse is still the one named.
 _WITH_NO_SPOUSE = frozenset({"single", "divorced", "widowed"})
+#: The user's former spouse ("User's ex-wife"), whose name ends the marriage to them.
+_EX_SPOUSE = re.compile(r"^user['’]s\s+ex-?\s*(?:wife|husband|spouse)$", re.IGNORECASE)
 #: A couple the user is one of ("we", "User's wife and User"), whose state is the user's.
 _WITH_THE_USER = re.compile(r"^(?:we|user\s+and\s+.+|.+\s+and\s+user)$", re.IGNORECASE)
 _WE_ARE = re.compile(r"^we['’]re\b", re.IGNORECASE)
@@ -128,6 +130,18 @@ def _names_a_spouse(fact: str) -> bool:
             and said["value"].strip()[:1].isupper())
 
 
+def _spouse_now_an_ex(new: str, old: str) -> bool:
+    """Whether ``new`` names as the user's ex the spouse ``old`` names ("User's ex-wife is
+    Ana" after "User is married to Ana" or "User's wife is Ana")."""
+    ex, wed = ATTRIBUTE.match(new.strip().rstrip(".!")), ATTRIBUTE.match(old.strip().rstrip(".!"))
+    if ex is None or wed is None or not _EX_SPOUSE.match(ex["subject"].strip()):
+        return False
+    spouse = wed["value"].strip() if _names_a_spouse(old) else None
+    if (state := _marital_state(old)) is not None and state[0] == "user":
+        spouse = state[1].removeprefix("married to ") if state[1] != "married" else None
+    return spouse is not None and spouse.casefold() == ex["value"].strip().casefold()
+
+
 def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     """Whether ``new`` gives a subject another marital state than ``old`` does ("User is
     divorced" after "User is married to Ana"; "User's wife is divorced", said as a change
@@ -135,7 +149,7 @@ def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     ``old`` names one ("User's wife is Ana")."""
     states = _marital_state(new, changed), _marital_state(old)
     if states[0] is None:
-        return False
+        return _spouse_now_an_ex(new, old)
     if states[1] is None:
         return (states[0][0] == "user" and _names_a_spouse(old)
                 and states[0][1].split()[0] in _WITH_NO_SPOUSE)
