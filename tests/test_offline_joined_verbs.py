@@ -51,3 +51,11 @@ def test_a_clause_with_its_own_subject_shares_nothing_before_it(
         said: str, stored: list[str]) -> None:
     # "in Lisbon" is where the user lives; told of the wife's work too, it would be invented
     assert sorted(core_after(said)) == sorted(stored)
+
+
+def test_a_home_said_with_another_verb_of_the_place_ends_on_a_move() -> None:
+    # joined as "User lives and studies in Lisbon", a move left the old home in core
+    assert core_after("I live and study in Lisbon.") == [
+        "User lives in Lisbon", "User studies in Lisbon"]
+    assert core_after("I live and study in Lisbon.", "I live in Oslo now.") == [
+        "User lives in Oslo", "User studies in Lisbon"]

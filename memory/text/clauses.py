@@ -141,6 +141,10 @@ _NO_SPEAKER = frozenset({"a", "an", "the", "this", "that", "these", "those", "th
 #: shares what the verb joined after it says: cut off there, it would state nothing.
 _ENDS_AT_VERB = re.compile(
     r"^[\w'’ .-]{1,40}?\s+(?:likes|loves|hates|prefers|lives|works|needs|wants|uses|owns)$", _I)
+#: Where one lives cut off before another verb of the place ("User lives" of "User lives
+#: and studies in Lisbon"): joined to it, a move would leave the old home standing.
+_LIVES_BEFORE = re.compile(r"^(?P<subject>[\w'’ .-]{1,40}?)\s+lives$", _I)
+_VERB_OF_PLACE = re.compile(r"^[a-z]+s\s+(?=(?:in|at|near)\s+[A-Z])")
 
 
 def _states(part: str) -> bool:
@@ -309,6 +313,11 @@ def clauses_of(fact: str) -> list[str]:
         after_subject = " ".join(piece.split()[1:])
         leans = (_POINTS_BACK.search(_THIS_TIME.sub("", after_subject)) is not None
                  or _LEANS_BACK.search(f" {after_subject}") is not None)
+        lives, of_place = _LIVES_BEFORE.match(parts[-1]), _VERB_OF_PLACE.match(piece)
+        if lives is not None and of_place is not None and joint.strip() == "and":
+            parts[-1] += " " + piece[of_place.end():]  # "User lives" + "in Lisbon"
+            parts.append(f"{lives['subject']} {piece}")
+            continue
         stated = _STATEMENT.match(own) if own is not None else None
         # only a verb with no subject of its own ("lives and works in Lisbon") shares the
         # place: "My wife works and I live in Lisbon" says nothing of where she works
