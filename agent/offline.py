@@ -359,10 +359,13 @@ class OfflinePolicy:
         if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
         # said beside a fact stored, a share dropped would otherwise go unmentioned
-        for shared in shares_dropped(user_text, recent_statements(messages))[:1]:
-            parts.append(f'(offline) "{shared.strip()}" alone does not say who shares what '
-                         "(a word alone may name someone or something), so I did not "
-                         "store it; say it in full to store it.")
+        if dropped := shares_dropped(user_text, recent_statements(messages)):
+            quoted = " and ".join(f'"{shared.strip()}"' for shared in dropped)
+            one = len(dropped) == 1
+            parts.append(f"(offline) {quoted} alone {'does' if one else 'do'} not say who "
+                         "shares what (a word alone may name someone or something), so I "
+                         f"did not store {'it' if one else 'them'}; say "
+                         f"{'it' if one else 'each'} in full to store it.")
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")

@@ -53,3 +53,10 @@ def test_a_share_told_in_full_is_not_said_to_be_dropped() -> None:
         reply = chat(memory, "I'm allergic to peanuts. Tree nuts too.")[0]
         assert "User is allergic to tree nuts" in core_of(memory)
     assert "alone does not say" not in reply
+
+
+def test_every_share_dropped_is_told() -> None:
+    # naming only the first, the reply let "The cache too." go unstored without a word
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "The API is down. The database too. The cache too.")[0]
+    assert '"The database too." and "The cache too." alone do not say' in reply
