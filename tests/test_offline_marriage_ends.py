@@ -24,6 +24,12 @@ from tiermem.memory.text.lasting_states import marriage_changed
      ["User is married to Ana", "User's wife is divorced"]),
     ("I'm married to Ana.", "My brother is divorced.",
      ["User is married to Ana", "User's brother is divorced"]),
+    # one spouse at a time, and none beside a divorce; a name said in full is the same one
+    ("My wife is Ana.", "I'm married to Eva now.", ["User is married to Eva"]),
+    ("I'm married to Ana.", "My wife is Eva.", ["User's wife is Eva"]),
+    ("I'm divorced.", "My wife is Eva.", ["User's wife is Eva"]),
+    ("I'm married to Ana.", "My wife is Ana Silva.",
+     ["User is married to Ana", "User's wife is Ana Silva"]),
 ])
 def test_one_marital_state_at_a_time(held: str, said: str, now: list[str]) -> None:
     assert core_after(held, said) == now

@@ -130,6 +130,19 @@ def _names_a_spouse(fact: str) -> bool:
             and said["value"].strip()[:1].isupper())
 
 
+def _another_person(partner: str, spouse: str) -> bool:
+    """Whether ``partner`` ("eva") names someone other than ``spouse`` ("ana silva"): a
+    name told shorter ("ana") is the same one."""
+    shorter = min(len(partner.split()), len(spouse.split()))
+    return shorter > 0 and partner.split()[:shorter] != spouse.split()[:shorter]
+
+
+def _spouse_named(fact: str) -> str:
+    """The name ``fact`` gives the user's spouse ("ana" of "User's wife is Ana"), folded."""
+    said = ATTRIBUTE.match(fact.strip().rstrip(".!"))
+    return " ".join(said["value"].casefold().split()) if said is not None else ""
+
+
 def _spouse_now_an_ex(new: str, old: str) -> bool:
     """Whether ``new`` names as the user's ex the spouse ``old`` names ("User's ex-wife is
     Ana" after "User is married to Ana" or "User's wife is Ana")."""
@@ -142,17 +155,26 @@ def _spouse_now_an_ex(new: str, old: str) -> bool:
     return spouse is not None and spouse.casefold() == ex["value"].strip().casefold()
 
 
+def _state_ends_spouse(state: str, spouse: str) -> bool:
+    """Whether the user's marital ``state`` ("married to eva", "divorced") leaves no room
+    for ``spouse`` ("ana") as the user's wife or husband."""
+    return (state.split()[0] in _WITH_NO_SPOUSE
+            or _another_person(state.partition(" to ")[2], spouse))
+
+
 def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     """Whether ``new`` gives a subject another marital state than ``old`` does ("User is
     divorced" after "User is married to Ana"; "User's wife is divorced", said as a change
-    (``changed``), is the user's divorce too), or says the user has no spouse where
-    ``old`` names one ("User's wife is Ana")."""
+    (``changed``), is the user's divorce too), or the user's state leaves no room for the
+    spouse the other names ("User is married to Eva" beside "User's wife is Ana")."""
     states = _marital_state(new, changed), _marital_state(old)
     if states[0] is None:
+        if _names_a_spouse(new) and states[1] is not None and states[1][0] == "user":
+            return _state_ends_spouse(states[1][1], _spouse_named(new))
         return _spouse_now_an_ex(new, old)
     if states[1] is None:
         return (states[0][0] == "user" and _names_a_spouse(old)
-                and states[0][1].split()[0] in _WITH_NO_SPOUSE)
+                and _state_ends_spouse(states[0][1], _spouse_named(old)))
     if states[0][0] != states[1][0]:
         return False
     new_state, old_state = states[0][1].split(), states[1][1].split()
