@@ -26,9 +26,10 @@ Evidence, in order:
    above (it would say them twice) and one that answers only with facts the user asked
    to forget (listed with the message under ``FORGOTTEN_KEY``, a model's wording of one
    known by what it names, as the list itself finds it: ``says``; beside other answers,
-   those statements are cut out of the quote when what is left stands alone). Questions, the
-   assistant's replies (including this policy's earlier answers), statements of facts
-   now superseded and long pastes (filed in archival) are never evidence;
+   those statements are cut out of the quote when what is left stands alone). Questions,
+   requests to forget ("Forget that I live in Porto"), the assistant's replies (including
+   this policy's earlier answers), statements of facts now superseded and long pastes
+   (filed in archival) are never evidence;
 4. when nothing above answered, the user's withdrawals from recall that deny
    most of what the question asks about ("Am I allergic to peanuts?" after
    "I'm no longer allergic to peanuts" quotes that), rather than only saying
@@ -65,6 +66,7 @@ from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.statements import asks_to_forget
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.tools.search_results import FORGOTTEN_KEY
@@ -332,7 +334,8 @@ def _user_statements(hit: dict[str, Any], question: str, current: list[str],
     forgotten = Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
     for sentence in split_sentences(text):
-        if is_question(sentence) or about_another(question, sentence):
+        # A request to forget is no evidence, and quoting it would say again what went.
+        if is_question(sentence) or about_another(question, sentence) or asks_to_forget(sentence):
             continue
         # Beside another answer, a statement of what was forgotten is cut out of the quote.
         rest = (without_statements(sentence, lambda part: states_forgotten(part, forgotten))
@@ -367,6 +370,8 @@ def _withdrawal(hit: dict[str, Any], wanted: set[str],
         return ""
     kept = []
     for sentence in split_sentences(text):
+        if asks_to_forget(sentence):
+            continue  # it withdraws nothing the user said was untrue: it asked not to know
         statement = read_statement(sentence)
         denied = statement.denied
         if (wanted and len(wanted & denied) >= _MIN_DENIED_SHARE * len(wanted)

@@ -44,8 +44,9 @@ from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied, workplace_denied
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "as_news", "each_named_apart", "forgets_the_last", "keeps_the_last",
-           "names_what_to_forget", "now_apart", "own_clauses", "read_statement"]
+__all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
+           "keeps_the_last", "names_what_to_forget", "now_apart", "own_clauses",
+           "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -105,6 +106,13 @@ _BARE_KEEP = re.compile(
 def forgets_the_last(sentence: str) -> bool:
     """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
     return _BARE_FORGET.match(sentence) is not None
+
+
+def asks_to_forget(sentence: str) -> bool:
+    """Whether ``sentence`` is a request to forget ("Forget that I live in Porto", "Delete
+    my address", "Forget this."), which states nothing true or untrue of itself."""
+    text = sentence.strip()
+    return _asks_to_forget(text) or forgets_the_last(text)
 
 
 def names_what_to_forget(sentence: str) -> bool:

@@ -1,0 +1,48 @@
+"""The offline policy never quotes a request to forget as the answer to a question: it is
+no evidence of anything, and quoting it would say again what the user asked not to keep."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat
+
+from tiermem.agent.offline_answers import NOTHING_CURRENT
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize("request_to_forget", ["Forget that I live in Porto.",
+                                               "Delete my address.",
+                                               "Forget that."])
+def test_a_request_to_forget_does_not_answer_where_i_live(memory: HierarchicalMemory,
+                                                          request_to_forget: str) -> None:
+    reply = chat(memory, "I live in Porto.", request_to_forget, "Where do I live?")[-1]
+    assert request_to_forget not in reply
+    assert reply == NOTHING_CURRENT
+
+
+def test_a_request_to_forget_is_no_evidence_about_the_past(memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "I live in Porto.", "Forget that I live in Porto.",
+                 "Where did I live before?")[-1]
+    assert "Forget that" not in reply
+    assert "User lives in Porto" in reply  # the past fact itself, labelled superseded
+
+
+def test_a_request_to_forget_beside_a_statement_keeps_the_statement(
+        memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "I live in Porto.", "Forget that I live in Porto. I live in Faro.",
+                 "Where do I live?")[-1]
+    assert "Forget that" not in reply
+    assert "Faro" in reply
+
+
+def test_a_fact_still_held_is_answered(memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "I live in Porto.", "Where do I live?")[-1]
+    assert "User lives in Porto" in reply
