@@ -19,6 +19,7 @@ from tiermem.memory.errors import (
     TiermemError,
     WriterLockError,
 )
+from tiermem.memory.store.sqlite.errors import UnwritableMemoryError
 
 
 def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
@@ -61,6 +62,13 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"and may write in it")
         return text + (f". On a read-only file system, use a command that only reads, "
                        f"such as {reader}" if reader else "")
+    if isinstance(exc, UnwritableMemoryError):
+        # The library's remedy (read_only=True) is a Python call; a shell has these.
+        text = (f"{exc.situation}: this user may not write the files of {exc.where}, or the "
+                f"file system holding them is read-only; nothing was changed. Make "
+                f"{exc.where} and its files writable by this user (chmod u+w, or chown them "
+                f"to this user) to write")
+        return text + (f"; to read the memory without writing, use {reader}" if reader else "")
     reindex = _reindex(args)
     if isinstance(exc, ConnectionLostError):
         # "Open the memory again" speaks to a caller holding it; here the command ended.

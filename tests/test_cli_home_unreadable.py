@@ -1,6 +1,7 @@
 """A TIERMEM_HOME, or an agent home in it, that this user may not read: every command
 names the directory and what to do, exit 2, rather than a traceback from a file inside.
-One it may read but not write can still be inspected."""
+One it may read but not write can still be inspected, and a write refused there says what
+to do at a shell."""
 
 from __future__ import annotations
 
@@ -109,3 +110,24 @@ def test_an_agent_home_this_user_may_not_write_can_be_inspected(home: Path) -> N
         agent.chmod(0o700)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["core"]["facts"] == 1
+
+
+@pytest.mark.parametrize("args", [["chat", "--offline", "--embedder", "hashing"],
+                                  ["forget", "User likes tea"]], ids=lambda args: args[0])
+def test_a_write_refused_in_an_agent_home_this_user_may_not_write_says_what_to_do(
+        home: Path, args: list[str]) -> None:
+    # The library's advice (read_only=True) is a Python call no one at a shell can make.
+    agent = home / "agents" / "default"
+    agent.chmod(0o500)
+    try:
+        done = _tiermem(home, *args, stdin="I live in Porto.\n")
+    finally:
+        agent.chmod(0o700)
+    assert done.returncode == 1
+    assert "read_only" not in done.stderr
+    assert done.stderr.endswith(
+        f"nothing was changed. Make {agent} and its files writable by this user (chmod u+w, "
+        f"or chown them to this user) to write; to read the memory without writing, use "
+        f"`tiermem diagnostics --agent default`\n")
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert "User likes tea" in kept.stdout

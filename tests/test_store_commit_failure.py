@@ -171,6 +171,7 @@ def test_a_write_to_files_that_became_read_only_names_their_permissions(
         said = str(info.value)
         assert "its database file or the file system holding it is read-only" in said
         assert f"make {tmp_path / 'agent'} writable" in said
+        assert "Open it without read_only=True" in said  # a Python caller's remedy
         assert "nothing was changed" in said
         assert len(m.archival) == 1 and _faiss_ids(m) == _rowids_with_vectors(m)
 

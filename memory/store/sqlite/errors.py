@@ -67,6 +67,26 @@ def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+class UnwritableMemoryError(ReadOnlyError):
+    """SQLite refused a write to the memory in ``where`` (``reason``: what it said): it was
+    opened read-only, or this user may not write its files or their file system."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where, self.reason = where, reason
+        #: What failed, without the advice (the command line gives its own).
+        self.situation = f"the memory in {where} cannot be changed ({reason})"
+        # SQLite says the same whether the memory was opened read-only or its files cannot
+        # be written (their permissions, a read-only file system): name both.
+        super().__init__(
+            f"{self.situation}: it is open read-only, or its database file or the file "
+            f"system holding it is read-only for this user; nothing was changed. Open it "
+            f"without read_only=True (once no other session holds it), or make {where} "
+            f"writable, to write")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.reason))
+
+
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     """The tiermem error for an SQLite failure a user can act on; None for any other.
 
@@ -89,13 +109,7 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreCorruptError(corrupt_message(database, str(exc)))
     if code == sqlite3.SQLITE_READONLY:
-        # SQLite says the same whether the memory was opened read-only or its files cannot
-        # be written (their permissions, a read-only file system): name both.
-        return ReadOnlyError(
-            f"the memory in {where} cannot be changed ({exc}): it is open read-only, or its "
-            f"database file or the file system holding it is read-only for this user; "
-            f"nothing was changed. Open it without read_only=True (once no other session "
-            f"holds it), or make {where} writable, to write")
+        return UnwritableMemoryError(where, str(exc))
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         # The writer lock keeps other tiermem processes out; this is a program that opened
         # the file itself (the sqlite3 shell in a transaction, a backup tool).
