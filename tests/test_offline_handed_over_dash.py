@@ -78,6 +78,19 @@ def test_but_before_the_others_share_hands_it_over(said: str) -> None:
      ["Priya is on call", "Sam is on call"]),
     ("I work at Google.", "I no longer work at Google but my wife does, and my brother too.",
      ["User's brother works at Google", "User's wife works at Google"]),
+    # the second one's own "does", "do" or "is" was read into their name or left unread:
+    # "User's brother does works at Google", "Sam is not on call anymore, Priya is"
+    ("I work at Google.",
+     "I no longer work at Google but my wife does, and my brother does too.",
+     ["User's brother works at Google", "User's wife works at Google"]),
+    ("I work at Google.", "I no longer work at Google but my wife does, and my parents do too.",
+     ["User's parents work at Google", "User's wife works at Google"]),
+    ("I work at Google.", "I no longer work at Google but my wife does, and so does my brother.",
+     ["User's brother works at Google", "User's wife works at Google"]),
+    ("I am on call.", "I'm not on call anymore, Priya is, and Sam is too.",
+     ["Priya is on call", "Sam is on call"]),
+    ("I am on call.", "I'm not on call anymore, Priya is, and so is Sam.",
+     ["Priya is on call", "Sam is on call"]),
 ])
 def test_a_second_one_after_the_others_share_has_it_too(held: str, said: str,
                                                         now: list[str]) -> None:

@@ -23,7 +23,7 @@ _APOS = "['’]"
 _STOPPED = r"(?:\s+any\s?more|\s+now)?"
 #: Someone else: "my wife", "my older sister", "Priya", "Tom Smith"; not a pronoun, which
 #: would need the sentence before it to name anyone.
-_OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!still\b|now\b)[a-z-]+)?"
+_OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!(?:still|now|does|do|is|are)\b)[a-z-]+)?"
           r"|(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))?)")
 #: What separates the two: a comma, a spaced dash or "but"; no mark at all only right after
 #: "anymore", where the denial plainly ends ("I'm not on call anymore Priya is").
@@ -34,8 +34,13 @@ _ANYMORE_JOIN = rf"(?:\s*{_MARK}?\s*(?:but\s+)?)"
 #: has what the user no longer has; left out of the match, "my wife does now" was stored.
 #: "..., Priya is, and Sam too" hands it to Sam as well: unread, the sentence was held
 #: whole and the user's own fact, which it denies, was kept beside it.
-_ALSO = (r"(?:\s*,?\s+and\s+" + _OTHER.replace("?P<other>", "?P<also>")
-         + r"\s+(?:too|as\s+well))?")
+#: Said "and my parents do too" or "and so is Sam", the second one's own auxiliary is
+#: no part of their name ("My parents do works at Google" was stored) and tells their
+#: number.
+_ALSO = (r"(?:\s*,?\s+and\s+(?:" + _OTHER.replace("?P<other>", "?P<also>")
+         + r"(?:\s+(?P<also_aux>does|do|is|are))?\s+(?:too|as\s+well)"
+         + r"|so\s+(?P<so_aux>does|do|is|are)\s+" + _OTHER.replace("?P<other>", "?P<so>")
+         + r"))?")
 _AUX = (r"\s+(?:still\s+|now\s+)?(?P<aux>does|do|is|are)"
         rf"(?:\s+(?:too|now|though|instead|as\s+well))?{_ALSO}\s*[.!]?\s*$")
 #: "I don't work at Google anymore, but my wife still does".
@@ -66,25 +71,35 @@ def _handed_over(sentence: str) -> list[str] | None:
     """The denial and the other person's statement ``sentence`` joins, or None."""
     does, is_ = _DOES.match(sentence), _IS.match(sentence)
     found = does or is_
-    if found is None or {found["other"].casefold(), (found["also"] or "").casefold()} & _PRONOUNS:
+    if found is None:
         return None
-    other, aux, rest = found["other"], found["aux"].casefold(), found["rest"].strip()
+    aux = found["aux"].casefold()
+    sharers = [(found["other"], aux)]
+    if also := found["also"] or found["so"]:
+        sharers.append((also, (found["also_aux"] or found["so_aux"] or aux).casefold()))
+    if {one.casefold() for one, _ in sharers} & _PRONOUNS:
+        return None
+    rest = found["rest"].strip()
     if re.fullmatch(r"any\s?more|now", rest, _I):
         return None  # "I'm not anymore, but Sam is" says not what: "Sam is anymore" was stored
-    if (does is not None) != (aux in {"does", "do"}):
+    if any((does is not None) != (their_aux in {"does", "do"}) for _, their_aux in sharers):
         return None  # "I don't smoke, Tom is" pairs nothing it could repeat
-    plural = aux in _PLURAL_AUX
-    if does is not None:
-        verb = does["verb"].casefold()
-        if verb in _NO_VERB:
-            return None  # "I don't think so, my wife does" is an opinion, not a fact
-        said = f"{verb if plural else _third_person(verb)} {rest}"
-    else:
-        said = f"{'are' if plural else 'is'} {rest}"
+    if does is not None and does["verb"].casefold() in _NO_VERB:
+        return None  # "I don't think so, my wife does" is an opinion, not a fact
+    verb = None if does is None else does["verb"].casefold()
     denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;-–—"),
                     flags=_I).rstrip(" ,;-–—")
-    return [f"{denial}.", *(f"{one[:1].upper()}{one[1:]} {said}."
-                            for one in (other, found["also"]) if one)]
+    return [f"{denial}.", *(f"{one[:1].upper()}{one[1:]} {_share(verb, their_aux, rest)}."
+                            for one, their_aux in sharers)]
+
+
+def _share(verb: str | None, aux: str, rest: str) -> str:
+    """What one other person has that the user no longer has, said after their name:
+    "works at Google" (``verb`` "work"), "are on call" (no verb, ``aux`` "are")."""
+    plural = aux in _PLURAL_AUX
+    if verb is None:
+        return f"{'are' if plural else 'is'} {rest}"
+    return f"{verb if plural else _third_person(verb)} {rest}"
 
 
 def _third_person(verb: str) -> str:
