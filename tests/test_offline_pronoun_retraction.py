@@ -74,6 +74,11 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
      "He no longer works at Acme."],
     ["My brother works at Acme. I had lunch with Zoltan. Zoltan also works at Globex.",
      "He no longer works at Globex."],
+    # named only after "with", or by a given name after "for", and read as a place: the
+    # one other named had their job retired instead
+    ["My brother works at Acme. I work with Oyelaran.", "He no longer works at Acme."],
+    ["My brother works at Acme. I had lunch with Tom.", "He no longer works at Acme."],
+    ["My sister works at Acme. I work for Anna.", "She no longer works at Acme."],
 ])
 def test_a_pronoun_naming_no_one_clearly_retires_nothing_and_says_so(said: list[str]
                                                                      ) -> None:

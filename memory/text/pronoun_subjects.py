@@ -53,6 +53,8 @@ _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 #: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
 #: place, Zoltan was no "he" and the one other named had his job retired instead.
 _IN_PLACE = re.compile(r"(?:at|in|near|into)\s+$", _I)
+#: What puts a person after it at least as often as a firm: "I work with Oyelaran".
+_ALONGSIDE = re.compile(r"with\s+$", _I)
 #: A name's owner mark and the noun after it: "Tom's wife", whose "she" is not Tom.
 _OWNED_BY_NAME = re.compile(r"['’]s?\s+(?P<noun>[a-z][\w-]*)", _I)
 
@@ -134,11 +136,24 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
         elif (owned := _someone_of_a_name(sentence, found)) is not None:
             people.append(owned)
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
-              and _PLACED.search(sentence[:found.start()]) is None
+              and not _put_as_a_place(sentence[:found.start()], found["name"])
               and (sentence[:found.start()].strip()
                    or _SUBJECT_GOES_ON.match(sentence, found.end()))):
             people.append((found["name"], True, None))
     return people
+
+
+def _put_as_a_place(before: str, name: str) -> bool:
+    """Whether ``before``, what a sentence says up to ``name``, puts it as a place or a
+    firm ("at Acme", "for Globex"), not as a person: not after "with", nor a given name
+    after "for" or "to". Read as places, "Oyelaran" of "I work with Oyelaran" and "Anna"
+    of "I work for Anna" were no "he" or "she", and the one other named had their job
+    retired in their stead."""
+    if _IN_PLACE.search(before) is not None:
+        return True
+    if _PLACED.search(before) is None or _ALONGSIDE.search(before) is not None:
+        return False
+    return not is_first_name(name.split()[0])
 
 
 def _someone_of_a_name(sentence: str, found: re.Match[str]
