@@ -104,3 +104,18 @@ def test_a_denial_that_says_not_what_hands_nothing_over(said: str) -> None:
     # its "anymore" was read as what it denies, and "Sam is anymore" was stored
     assert with_handed_over(said.split(". ")[1:]) == said.split(". ")[1:]
     assert not [fact for fact in core_after("I am on call.", said) if "Sam" in fact]
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    ("I am on call.", "I'm not on call anymore, Priya and Sam are.",
+     ["Priya and Sam are on call"]),
+    ("I work at Google.", "I don't work at Google anymore, but my wife and my brother do.",
+     ["User's wife and User's brother work at Google"]),
+    ("I work at Google.", "I don't work at Google anymore, but my wife and brother do.",
+     ["User's wife and brother work at Google"]),
+    ("I am on call.", "I'm not on call anymore, Priya is, and Sam and Li too.",
+     ["Priya is on call", "Sam and Li are on call"]),
+])
+def test_two_who_share_it_keep_it(held: str, said: str, now: list[str]) -> None:
+    # read as a plain retraction, the user's fact was retired and theirs was lost with it
+    assert core_after(held, said) == now

@@ -23,8 +23,12 @@ _APOS = "['’]"
 _STOPPED = r"(?:\s+any\s?more|\s+now)?"
 #: Someone else: "my wife", "my older sister", "Priya", "Tom Smith"; not a pronoun, which
 #: would need the sentence before it to name anyone.
-_OTHER = (r"(?P<other>(?:my|our)\s+[a-z-]+(?:\s+(?!(?:still|now|does|do|is|are)\b)[a-z-]+)?"
-          r"|(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))?)")
+_ONE = (r"(?:(?:my|our)\s+[a-z-]+(?:\s+(?!(?:still|now|does|do|is|are|and)\b)[a-z-]+)?"
+        r"|(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))?)")
+#: One other or two ("Priya and Sam are", "my wife and brother do"): unread, two sharing
+#: it left the sentence a plain retraction, and the share of both was lost.
+_OTHER = (rf"(?P<other>{_ONE}(?:\s+and\s+(?:{_ONE}|(?!(?:still|now|does|do|is|are|i|he|she"
+          r"|it|they|we|you)\b)[a-z-]+))?)")
 #: What separates the two: a comma, a spaced dash or "but"; no mark at all only right after
 #: "anymore", where the denial plainly ends ("I'm not on call anymore Priya is").
 _MARK = r"(?:[,;]|\s[-–—]|(?<=\w)[–—])"
@@ -89,14 +93,14 @@ def _handed_over(sentence: str) -> list[str] | None:
     verb = None if does is None else does["verb"].casefold()
     denial = re.sub(r"\s+but$", "", sentence[:found.start("other")].rstrip(" ,;-–—"),
                     flags=_I).rstrip(" ,;-–—")
-    return [f"{denial}.", *(f"{one[:1].upper()}{one[1:]} {_share(verb, their_aux, rest)}."
-                            for one, their_aux in sharers)]
+    return [f"{denial}.", *(f"{one[:1].upper()}{one[1:]} {_share(verb, plural, rest)}."
+                            for one, their_aux in sharers
+                            for plural in [their_aux in _PLURAL_AUX or " and " in one])]
 
 
-def _share(verb: str | None, aux: str, rest: str) -> str:
-    """What one other person has that the user no longer has, said after their name:
-    "works at Google" (``verb`` "work"), "are on call" (no verb, ``aux`` "are")."""
-    plural = aux in _PLURAL_AUX
+def _share(verb: str | None, plural: bool, rest: str) -> str:
+    """What another (or others, ``plural``) has that the user no longer has, said after
+    their name: "works at Google" (``verb`` "work"), "are on call" (no verb)."""
     if verb is None:
         return f"{'are' if plural else 'is'} {rest}"
     return f"{verb if plural else _third_person(verb)} {rest}"
