@@ -74,3 +74,12 @@ def test_the_spouse_named_an_ex_ends_the_marriage() -> None:
     assert core_after("My wife is Ana.", "My ex-wife is Ana.") == ["User's ex-wife is Ana"]
     assert sorted(core_after("I'm married to Eva.", "My ex-wife is Ana.")) == [
         "User is married to Eva", "User's ex-wife is Ana"]
+
+
+@pytest.mark.parametrize("said", [
+    "I'm engaged to deliver the migration by Friday.", "We're engaged to ship it by Monday.",
+    "I'm married to my job."])
+def test_a_state_naming_no_one_leaves_the_spouse_named(said: str) -> None:
+    # read as another partner, a deadline or an idiom erased the wife from core
+    assert "User's wife is Ana" in core_after("My wife is Ana.", said)
+    assert not marriage_changed("User's wife is Ana", "User is engaged to deliver it by Friday")

@@ -155,11 +155,23 @@ def _spouse_now_an_ex(new: str, old: str) -> bool:
     return spouse is not None and spouse.casefold() == ex["value"].strip().casefold()
 
 
-def _state_ends_spouse(state: str, spouse: str) -> bool:
-    """Whether the user's marital ``state`` ("married to eva", "divorced") leaves no room
-    for ``spouse`` ("ana") as the user's wife or husband."""
+def _partner_named(fact: str) -> str | None:
+    """The person ``fact`` says one is married or engaged to, folded ("eva" of "User is
+    married to Eva"); None for no one named: "engaged to deliver it by Friday" or "married
+    to User's job" says nothing of the user's wife or husband."""
+    said = ATTRIBUTE.match(_WE_ARE.sub("We are", fact.strip().rstrip(".!")))
+    state = _MARITAL.match(said["value"].strip()) if said is not None else None
+    partner = (state["to"] or "").split(maxsplit=1)[1:] if state is not None else []
+    if not partner or not partner[0][:1].isupper() or partner[0].casefold().startswith("user"):
+        return None
+    return " ".join(partner[0].casefold().split())
+
+
+def _state_ends_spouse(state: str, partner: str | None, spouse: str) -> bool:
+    """Whether the user's marital ``state`` ("married to eva", "divorced"), with the
+    ``partner`` it names, leaves no room for ``spouse`` ("ana") as wife or husband."""
     return (state.split()[0] in _WITH_NO_SPOUSE
-            or _another_person(state.partition(" to ")[2], spouse))
+            or (partner is not None and _another_person(partner, spouse)))
 
 
 def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
@@ -170,11 +182,11 @@ def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     states = _marital_state(new, changed), _marital_state(old)
     if states[0] is None:
         if _names_a_spouse(new) and states[1] is not None and states[1][0] == "user":
-            return _state_ends_spouse(states[1][1], _spouse_named(new))
+            return _state_ends_spouse(states[1][1], _partner_named(old), _spouse_named(new))
         return _spouse_now_an_ex(new, old)
     if states[1] is None:
         return (states[0][0] == "user" and _names_a_spouse(old)
-                and _state_ends_spouse(states[0][1], _spouse_named(old)))
+                and _state_ends_spouse(states[0][1], _partner_named(new), _spouse_named(old)))
     if states[0][0] != states[1][0]:
         return False
     new_state, old_state = states[0][1].split(), states[1][1].split()
