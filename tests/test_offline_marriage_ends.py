@@ -83,3 +83,15 @@ def test_a_state_naming_no_one_leaves_the_spouse_named(said: str) -> None:
     # read as another partner, a deadline or an idiom erased the wife from core
     assert "User's wife is Ana" in core_after("My wife is Ana.", said)
     assert not marriage_changed("User's wife is Ana", "User is engaged to deliver it by Friday")
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    ("I'm married to Ana.", "My ex-wife is Ana Silva.", "User's ex-wife is Ana Silva"),
+    ("I'm married to Ana Silva.", "My ex-wife is Ana.", "User's ex-wife is Ana"),
+    ("My wife is Ana Silva.", "My ex-wife is Ana.", "User's ex-wife is Ana"),
+])
+def test_the_spouse_named_in_full_or_short_as_an_ex_ends_the_marriage(
+        held: str, said: str, now: str) -> None:
+    # kept, core would say the user is married to the one it calls an ex
+    assert core_after(held, said) == [now]
+    assert not marriage_changed("User's ex-wife is Ana Costa", "User is married to Ana Silva")

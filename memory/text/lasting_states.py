@@ -152,7 +152,11 @@ def _spouse_now_an_ex(new: str, old: str) -> bool:
     spouse = wed["value"].strip() if _names_a_spouse(old) else None
     if (state := _marital_state(old)) is not None and state[0] == "user":
         spouse = state[1].removeprefix("married to ") if state[1] != "married" else None
-    return spouse is not None and spouse.casefold() == ex["value"].strip().casefold()
+    if not spouse:
+        return False
+    # "Ana Silva" is the "Ana" core married the user to, as "My wife is Ana Silva" is
+    return not _another_person(" ".join(spouse.casefold().split()),
+                               " ".join(ex["value"].casefold().split()))
 
 
 def _partner_named(fact: str) -> str | None:
