@@ -100,7 +100,7 @@ _SPOUSE = re.compile(r"^user['’]s\s+(?:wife|husband|spouse|fianc[eé]e?)$", re
 #: not "separated", whose spouse is still the one named.
 _WITH_NO_SPOUSE = frozenset({"single", "divorced", "widowed"})
 #: The user's former spouse ("User's ex-wife"), whose name ends the marriage to them.
-_EX_SPOUSE = re.compile(r"^user['’]s\s+ex-?\s*(?:wife|husband|spouse)$", re.IGNORECASE)
+_EX_SPOUSE = re.compile(r"^user['’]s\s+ex(?:-?\s*(?:wife|husband|spouse))?$", re.IGNORECASE)
 #: A couple the user is one of ("we", "User's wife and User"), whose state is the user's.
 _WITH_THE_USER = re.compile(r"^(?:we|user\s+and\s+.+|.+\s+and\s+user)$", re.IGNORECASE)
 _WE_ARE = re.compile(r"^we['’]re\b", re.IGNORECASE)
@@ -147,7 +147,13 @@ def _spouse_now_an_ex(new: str, old: str) -> bool:
     """Whether ``new`` names as the user's ex the spouse ``old`` names ("User's ex-wife is
     Ana" after "User is married to Ana" or "User's wife is Ana")."""
     ex, wed = ATTRIBUTE.match(new.strip().rstrip(".!")), ATTRIBUTE.match(old.strip().rstrip(".!"))
-    if ex is None or wed is None or not _EX_SPOUSE.match(ex["subject"].strip()):
+    if ex is None or wed is None:
+        return False
+    # "Ana is User's ex" names her as plainly as "User's ex-wife is Ana"
+    role, name = ex["subject"].strip(), ex["value"].strip()
+    if _EX_SPOUSE.match(name) and role[:1].isupper():
+        role, name = name, role
+    if not _EX_SPOUSE.match(role):
         return False
     spouse = wed["value"].strip() if _names_a_spouse(old) else None
     if (state := _marital_state(old)) is not None and state[0] == "user":
@@ -156,7 +162,7 @@ def _spouse_now_an_ex(new: str, old: str) -> bool:
         return False
     # "Ana Silva" is the "Ana" core married the user to, as "My wife is Ana Silva" is
     return not _another_person(" ".join(spouse.casefold().split()),
-                               " ".join(ex["value"].casefold().split()))
+                               " ".join(name.casefold().split()))
 
 
 def _partner_named(fact: str) -> str | None:
