@@ -64,6 +64,7 @@ from tiermem.memory.text.statements import (
     now_apart,
     own_clauses,
     read_statement,
+    without_aside,
 )
 from tiermem.memory.text.there import placed
 from tiermem.memory.text.updates import (
@@ -154,6 +155,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         other's words outweighed what it denies. A correction so joined ("I meant
         Portland, not Seattle, and I work at Acme") is read apart from it always
         (``correction_apart``), as a bare "Forget that" is."""
+        sentence = without_aside(sentence)
         if len(apart := correction_apart(sentence)) > 1 or len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)

@@ -37,3 +37,13 @@ def test_only_a_clause_before_now_is_cut_off() -> None:
 def test_an_aside_with_now_is_no_clause_of_its_own(said: str) -> None:
     # cut at the aside, whose job or diet it is would be stored apart from it
     assert now_apart(said) == [said]
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("My wife Ana, now I think of it, works at Acme.", "User's wife Ana works at Acme"),
+    ("My brother's boss, now I remember, is vegan.", "User's brother's boss is vegan"),
+    ("I work at Acme, now I think of it.", "User works at Acme"),
+])
+def test_an_aside_with_now_is_left_out_of_the_fact(said: str, stored: str) -> None:
+    # left in, the fact was a quote of the user ("User: My wife Ana I think of it, ...")
+    assert core_after(said) == [stored]

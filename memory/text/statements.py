@@ -46,7 +46,7 @@ from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
            "keeps_the_last", "names_what_to_forget", "now_apart", "own_clauses",
-           "read_statement"]
+           "read_statement", "without_aside"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -322,9 +322,16 @@ _NOW_CLAUSE = re.compile(
     rf"(?=now\s*,?\s+(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
 #: An aside set off by commas ("now I think of it,"), which says nothing that holds now:
 #: cut there, "My wife Ana, now I think of it, works at Acme" loses whose job it is.
-_NOW_ASIDE = re.compile(
-    r"^now\s+i\s+(?:come\s+to\s+)?(?:think|remember|recall|realize|see)"
-    r"(?:\s+(?:of|about)\s+it)?\s*,", _I)
+_ASIDE = (r"now\s+i\s+(?:come\s+to\s+)?(?:think|remember|recall|realize|see)"
+          r"(?:\s+(?:of|about)\s+it)?")
+_NOW_ASIDE = re.compile(rf"^{_ASIDE}\s*,", _I)
+_SET_OFF_ASIDE = re.compile(rf"\s*,\s*{_ASIDE}\s*(?:,\s*|(?=[.!?]*$))", _I)
+
+
+def without_aside(sentence: str) -> str:
+    """``sentence`` without a "now I think of it" set off by a comma: left in, "My wife
+    Ana, now I think of it, works at Acme" was stored as a garbled quote of the user."""
+    return _SET_OFF_ASIDE.sub(lambda aside: " " if aside[0].rstrip()[-1] == "," else "", sentence)
 
 
 def now_apart(sentence: str) -> list[str]:
