@@ -1,0 +1,158 @@
+"""Requests to forget, or to keep, read from one sentence of the user's.
+
+"Forget that." and "Please forget it" name nothing and point back at what the speaker said
+last (``forgets_the_last``); "Never forget that." asks for nothing (``keeps_the_last``);
+"Forget my sister" or "Delete my address" open by naming what to forget
+(``names_what_to_forget``), and a list of them ("my locker code and my gym") is one request
+for each (``each_named_apart``). "Don't let me forget that ..." asks to keep, and "I always
+forget that ..." tells of the speaker: neither asks to forget (``asks_to_forget``). What
+such a request then changes is memory/text/statements.py's, which reads it as a retraction.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_to_forget", "each_named_apart", "forget_opening", "forgets_the_last",
+           "keeps_the_last", "names_what_to_forget", "requests_forgetting"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+#: A request to forget ("..., forget that", "forget that X", "let me forget that"); not
+#: "don't forget that ...", "don't let me forget that ..." or "don't ever let me forget that
+#: ...", which ask to keep what follows (``_asks_to_forget``).
+_FORGET_CLAUSE = re.compile(r"\bforget\s+(?:about\s+)?(?:that|it)\b", _I)
+#: What, right before "forget that", makes it a request to keep: a negation, then the words
+#: that may stand between it and "forget" ("don't ever let me", "don't you ever", "do not
+#: let us ever", "never, ever").
+_KEPT_BY = re.compile(
+    rf"(?:n{_APOS}t|not|\bnever|\bdont),?\s+(?:(?:ever|you|just|let|me|us)\s+){{0,4}}$",
+    _I)
+
+
+#: The words that may open a request to forget before "forget" itself.
+_FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries"
+                   r"|never\s*mind|no\s+problem|no"
+                   # an acknowledgement of the reply, as a statement may open with one
+                   # ("Thanks, ...")
+                   r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
+                   r"|sounds\s+good)\b[\s,!]*)*")
+#: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
+#: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
+_BARE_FORGET = re.compile(
+    _FORGET_OPENING + r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+
+
+#: A request to keep that names nothing ("Never forget that.", "Remember this, please"):
+#: what was said is kept anyway, so it asks for nothing that could change.
+_BARE_KEEP = re.compile(
+    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|and|just|also)\b[\s,]*)*"
+    rf"(?:(?:(?:don{_APOS}?t|do\s+not)(?:\s+(?:you\s+)?ever)?|never(?:,?\s+ever)?)\s+"
+    r"(?:let\s+(?:me|us)\s+)?forget|remember|keep\s+in\s+mind)"
+    r"\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+
+
+def forgets_the_last(sentence: str) -> bool:
+    """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
+    return _BARE_FORGET.match(sentence) is not None
+
+
+def asks_to_forget(sentence: str) -> bool:
+    """Whether ``sentence`` is a request to forget ("Forget that I live in Porto", "Delete
+    my address", "Forget this."), which states nothing true or untrue of itself."""
+    return requests_forgetting(sentence.strip())
+
+
+def names_what_to_forget(sentence: str) -> bool:
+    """Whether ``sentence`` opens by naming what to forget ("Forget my sister"): every
+    fact about it goes, not only the one that says the least else."""
+    return _FORGET_NAMED.match(sentence.strip()) is not None
+
+
+#: Where a request naming what to forget names the next thing of a list ("my locker code
+#: and my gym", "my gym, my dentist and my locker code"): before each owner word.
+_NEXT_NAMED = re.compile(r"\s*,\s*(?:and\s+)?(?=(?:my|our|the|your)\s+\w)"
+                         r"|\s+and\s+(?=(?:my|our|the|your)\s+\w)", _I)
+#: A possessive ending a thing named ("my mum's", "my parents'"), which names no thing.
+_OWNER_ALONE = re.compile(rf"\w{_APOS}s?$", _I)
+#: The thing the last possessive of a thing named owns ("my dad's address": "address").
+_OWNED_THING = re.compile(rf"\w{_APOS}s?\s+(?P<thing>[^'’]+)$", _I)
+
+
+def each_named_apart(sentences: list[str]) -> list[str]:
+    """``sentences`` with a request naming several things to forget ("Forget my locker code
+    and my gym.") made one request for each: read whole, the words of one outweigh the
+    other's, and only the first would go. A list needs its "and" ("Forget my address,
+    the one in Berlin" names one thing)."""
+    out: list[str] = []
+    for sentence in sentences:
+        opening = _FORGET_NAMED.match(sentence.strip())
+        if opening is None:
+            out.append(sentence)
+            continue
+        named = sentence.strip()[opening.end():]
+        seps = list(_NEXT_NAMED.finditer(named))
+        if not seps or "and" not in seps[-1].group().casefold().split():
+            out.append(sentence)
+            continue
+        lead = sentence.strip()[:opening.end()]
+        items = _owners_share_things([item.rstrip(" .!") for item in _NEXT_NAMED.split(named)])
+        out += [f"{lead}{item}." for item in items]
+    return out
+
+
+def _owners_share_things(items: list[str]) -> list[str]:
+    """``items`` with each owner alone given the thing an owner near it names: "my mum's
+    and my dad's address" names two addresses, "my mum's address and my dad's" too, and
+    "my dog's and my cat's vet, and my gym" two vets. Alone, "my mum's" would take every
+    fact about her. The next owned thing is taken first, the one before it otherwise."""
+    things = [None if found is None else found.group("thing")
+              for found in map(_OWNED_THING.search, items)]
+    shared = []
+    for at, item in enumerate(items):
+        thing = next((t for t in things[at + 1:] if t is not None), None) or next(
+            (t for t in reversed(things[:at]) if t is not None), None)
+        shared.append(f"{item} {thing}" if thing and _OWNER_ALONE.search(item) else item)
+    return shared
+
+
+def keeps_the_last(sentence: str) -> bool:
+    """Whether ``sentence`` asks to keep, naming nothing, what the speaker just said."""
+    return _BARE_KEEP.match(sentence) is not None
+
+
+#: What, right before "forget that", makes it something the speaker tells of themselves
+#: ("I always forget that the backup runs at 2am", "I forget that every time"): their own
+#: "I" as its subject, then only words of how often.
+_TOLD_OF_ONESELF = re.compile(
+    r"\bi\s+(?:(?:always|often|sometimes|usually|still|also|just|keep|tend\s+to|kind\s+of"
+    r"|sort\s+of)\s+)*$", _I)
+
+
+#: A request that opens by naming what to forget ("Forget my sister", "Forget about the
+#: deploy freeze", "Please delete my address"): only at the start, where it is said to the
+#: assistant, since "My wife will forget my birthday" asks nothing of it. "delete" and
+#: "erase" ask only of what is the speaker's: "Delete the temp files first" is a step told.
+_FORGET_NAMED = re.compile(
+    _FORGET_OPENING + r"(?:forget\s+(?:about\s+)?(?=(?:my|our|the|your)\s+\w)"
+    r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w))", _I)
+
+
+def _asks_to_forget(text: str) -> bool:
+    """Whether ``text`` asks to forget: a "forget that" no negation before it keeps, and
+    not one the speaker tells of themselves, or an opening "forget my X"."""
+    return _FORGET_NAMED.match(text) is not None or any(
+        not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
+        for m in _FORGET_CLAUSE.finditer(text)
+        for before in [text[max(0, m.start() - 60):m.start()]])
+
+
+def requests_forgetting(text: str) -> bool:
+    """Whether ``text``, as written, asks to forget something named or what was said last."""
+    return _asks_to_forget(text) or forgets_the_last(text)
+
+
+def forget_opening(text: str) -> re.Match[str] | None:
+    """The words that open a request naming what to forget ("Please forget "), or None."""
+    return _FORGET_NAMED.match(text)
