@@ -10,6 +10,7 @@ from offline_helpers import chat
 
 from tiermem.agent.offline_answers import NOTHING_CURRENT
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.statements import asks_to_forget
 
 
 @pytest.fixture
@@ -46,3 +47,27 @@ def test_a_request_to_forget_beside_a_statement_keeps_the_statement(
 def test_a_fact_still_held_is_answered(memory: HierarchicalMemory) -> None:
     reply = chat(memory, "I live in Porto.", "Where do I live?")[-1]
     assert "User lives in Porto" in reply
+
+
+@pytest.mark.parametrize(("statement", "question"), [
+    ("People often forget that I'm deaf.", "Am I deaf?"),
+    ("Don't let anyone forget that I'm allergic to peanuts.", "Am I allergic to peanuts?"),
+])
+def test_others_forgetting_is_no_request_and_still_answers(
+        memory: HierarchicalMemory, statement: str, question: str) -> None:
+    # Only a "forget that" said to the assistant asks to forget; told of others, it states.
+    reply = chat(memory, statement, question)[-1]
+    assert statement in reply
+
+
+@pytest.mark.parametrize("sentence", ["I live in Faro, so forget that I said Porto.",
+                                      "OK thanks, forget it please", "Forget this."])
+def test_a_request_said_to_the_assistant_is_one(sentence: str) -> None:
+    assert asks_to_forget(sentence)
+
+
+@pytest.mark.parametrize("sentence", ["People often forget that I'm deaf.",
+                                      "Don't let anyone forget that I'm allergic.",
+                                      "Please don't forget that.", "I never forget my keys."])
+def test_a_sentence_telling_of_forgetting_is_no_request(sentence: str) -> None:
+    assert not asks_to_forget(sentence)

@@ -58,10 +58,19 @@ def forgets_the_last(sentence: str) -> bool:
     return _BARE_FORGET.match(sentence) is not None
 
 
+#: All a clause may hold before a "forget that" said to the assistant ("So, please forget
+#: it"): "People often forget that I'm deaf" and "Don't let anyone forget it" ask nothing.
+_SAID_TO_IT = re.compile(r"^\W*(?:(?:and|so|but|then|you\s+can|let\s+(?:me|us))\b[\s,]*)?"
+                         + _FORGET_OPENING.removeprefix(r"^\W*") + "$", _I)
+
+
 def asks_to_forget(sentence: str) -> bool:
     """Whether ``sentence`` is a request to forget ("Forget that I live in Porto", "Delete
     my address", "Forget this."), which states nothing true or untrue of itself."""
-    return requests_forgetting(sentence.strip())
+    text = sentence.strip()
+    return _FORGET_NAMED.match(text) is not None or forgets_the_last(text) or any(
+        _SAID_TO_IT.match(re.split(r"[,;:]", text[:m.start()])[-1])
+        for m in _FORGET_CLAUSE.finditer(text))
 
 
 def names_what_to_forget(sentence: str) -> bool:
