@@ -27,9 +27,9 @@ Evidence, in order:
    to forget (listed with the message under ``FORGOTTEN_KEY``, a model's wording of one
    known by what it names, as the list itself finds it: ``says``; beside other answers,
    those statements are cut out of the quote when what is left stands alone). Questions,
-   requests to forget ("Forget that I live in Porto"), the assistant's replies (including
-   this policy's earlier answers), statements of facts now superseded and long pastes
-   (filed in archival) are never evidence;
+   requests to forget ("Forget that I live in Porto"; a statement beside one in its
+   sentence still is), the assistant's replies (including this policy's earlier answers),
+   statements of facts now superseded and long pastes (filed in archival) are never evidence;
 4. when nothing above answered, the user's withdrawals from recall that deny
    most of what the question asks about ("Am I allergic to peanuts?" after
    "I'm no longer allergic to peanuts" quotes that), rather than only saying
@@ -64,9 +64,9 @@ from tiermem.agent.offline_quotable import (
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request
 from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.statements import asks_to_forget
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.tools.search_results import FORGOTTEN_KEY
@@ -334,9 +334,12 @@ def _user_statements(hit: dict[str, Any], question: str, current: list[str],
     forgotten = Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
     for sentence in split_sentences(text):
-        # A request to forget is no evidence, and quoting it would say again what went.
-        if is_question(sentence) or about_another(question, sentence) or asks_to_forget(sentence):
+        if is_question(sentence) or about_another(question, sentence):
             continue
+        if asks_to_forget(sentence):  # no evidence: quoted, it would say again what went
+            sentence = beside_the_request(sentence)  # "I moved to Faro, so forget that ..."
+            if not wanted & concepts(sentence):
+                continue
         # Beside another answer, a statement of what was forgotten is cut out of the quote.
         rest = (without_statements(sentence, lambda part: states_forgotten(part, forgotten))
                 if forgotten else None)

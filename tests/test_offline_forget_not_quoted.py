@@ -10,7 +10,7 @@ from offline_helpers import chat
 
 from tiermem.agent.offline_answers import NOTHING_CURRENT
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.statements import asks_to_forget
+from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request
 
 
 @pytest.fixture
@@ -71,3 +71,31 @@ def test_a_request_said_to_the_assistant_is_one(sentence: str) -> None:
                                       "Please don't forget that.", "I never forget my keys."])
 def test_a_sentence_telling_of_forgetting_is_no_request(sentence: str) -> None:
     assert not asks_to_forget(sentence)
+
+
+@pytest.mark.parametrize(("messages", "answer"), [
+    (("I live in Porto.", "I moved to Faro, so forget that I live in Porto.", "Where do I live?"),
+     "I moved to Faro"),
+    (("Forget it, the deploy is on Friday.", "When is the deploy?"), "The deploy is on Friday"),
+])
+def test_a_statement_beside_a_request_in_one_sentence_still_answers(
+        memory: HierarchicalMemory, messages: tuple[str, ...], answer: str) -> None:
+    reply = chat(memory, *messages)[-1]
+    assert answer in reply
+    assert "orget" not in reply
+
+
+def test_what_a_bare_request_points_back_at_is_not_quoted(memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "My address is 12 Rua Augusta, forget that.", "What is my address?")[-1]
+    assert "Augusta" not in reply
+
+
+@pytest.mark.parametrize(("sentence", "beside"), [
+    ("I moved to Faro, so forget that I live in Porto.", "I moved to Faro"),
+    ("Forget that I live in Porto, I live in Faro.", "I live in Faro"),
+    ("My flight is at 7pm, forget that, my flight is at 9pm", "My flight is at 9pm"),
+    ("My address is 12 Rua Augusta, forget that.", ""),
+    ("Forget my sister, she lives in Paris.", ""),
+])
+def test_beside_the_request(sentence: str, beside: str) -> None:
+    assert beside_the_request(sentence) == beside

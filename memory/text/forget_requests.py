@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asks_to_forget", "each_named_apart", "forget_opening", "forgets_the_last",
-           "keeps_the_last", "names_what_to_forget", "requests_forgetting"]
+__all__ = ["asks_to_forget", "beside_the_request", "each_named_apart", "forget_opening",
+           "forgets_the_last", "keeps_the_last", "names_what_to_forget", "requests_forgetting"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -165,3 +165,25 @@ def requests_forgetting(text: str) -> bool:
 def forget_opening(text: str) -> re.Match[str] | None:
     """The words that open a request naming what to forget ("Please forget "), or None."""
     return _FORGET_NAMED.match(text)
+
+
+#: Where a sentence asking to forget may hold a statement beside the request ("I moved to
+#: Faro, so forget that I live in Porto").
+_CLAUSE_BREAK = re.compile(r"\s*[,;]\s*")
+
+
+def beside_the_request(sentence: str) -> str:
+    """What ``sentence`` says beside its request to forget: "I moved to Faro, so forget that
+    I live in Porto" -> "I moved to Faro". '' when nothing else is said, or when it opens by
+    naming what to forget ("Forget my sister, she moved"): all of that is about what goes."""
+    text = sentence.strip()
+    if forget_opening(text) is not None:
+        return ""
+    kept: list[str] = []
+    for part in _CLAUSE_BREAK.split(text.rstrip(" .!")):
+        if forgets_the_last(part):
+            kept = []  # "My code is 1234, forget that": it asks to forget what came before
+        elif part and not asks_to_forget(part):
+            kept.append(part)
+    joined = ", ".join(kept)
+    return joined[:1].upper() + joined[1:]
