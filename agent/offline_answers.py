@@ -64,7 +64,7 @@ from tiermem.agent.offline_quotable import (
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request
+from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request, not_taken_back
 from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
@@ -333,7 +333,7 @@ def _user_statements(hit: dict[str, Any], question: str, current: list[str],
     # was kept, what it says of them is not evidence.
     forgotten = Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
-    for sentence in split_sentences(text):
+    for sentence in not_taken_back(split_sentences(text)):
         if is_question(sentence) or about_another(question, sentence):
             continue
         if asks_to_forget(sentence):  # no evidence: quoted, it would say again what went

@@ -10,7 +10,7 @@ from offline_helpers import chat
 
 from tiermem.agent.offline_answers import NOTHING_CURRENT
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request
+from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request, not_taken_back
 
 
 @pytest.fixture
@@ -99,3 +99,16 @@ def test_what_a_bare_request_points_back_at_is_not_quoted(memory: HierarchicalMe
 ])
 def test_beside_the_request(sentence: str, beside: str) -> None:
     assert beside_the_request(sentence) == beside
+
+
+@pytest.mark.parametrize("message", ["My locker code is 1234. Please forget it.",
+                                     "My locker code is 1234; forget that."])
+def test_a_statement_taken_back_in_its_own_message_is_not_quoted(
+        memory: HierarchicalMemory, message: str) -> None:
+    reply = chat(memory, message, "What is my locker code?")[-1]
+    assert "1234" not in reply
+
+
+def test_not_taken_back_keeps_what_no_bare_request_follows() -> None:
+    sentences = ["I live in Faro.", "My locker code is 1234.", "Please forget it."]
+    assert not_taken_back(sentences) == ["I live in Faro."]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["asks_to_forget", "beside_the_request", "each_named_apart", "forget_opening",
-           "forgets_the_last", "keeps_the_last", "names_what_to_forget", "requests_forgetting"]
+           "forgets_the_last", "keeps_the_last", "names_what_to_forget", "not_taken_back",
+           "requests_forgetting"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -187,3 +188,11 @@ def beside_the_request(sentence: str) -> str:
             kept.append(part)
     joined = ", ".join(kept)
     return joined[:1].upper() + joined[1:]
+
+
+def not_taken_back(sentences: list[str]) -> list[str]:
+    """``sentences`` without the bare requests to forget among them and the sentence each
+    points back at: "My locker code is 1234. Please forget it." keeps nothing."""
+    return [sentence for at, sentence in enumerate(sentences)
+            if not forgets_the_last(sentence)
+            and not (at + 1 < len(sentences) and forgets_the_last(sentences[at + 1]))]
