@@ -39,10 +39,18 @@ _FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+
                    # ("Thanks, ...")
                    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
                    r"|sounds\s+good)\b[\s,!]*)*")
+#: Asking not to be remembered is asking to forget ("Stop remembering that I work at
+#: Globex", "I don't want you to remember where I work", "Don't store my address"): only
+#: at the start and said to the assistant, since "I don't remember my PIN" asks nothing.
+_NOT_KEPT = (rf"(?:(?:i\s+)?(?:don{_APOS}?t|do\s+not)\s+want\s+you\s+to\s+"
+             r"(?:remember|keep|store|save)"
+             rf"|(?:don{_APOS}?t|do\s+not|never)\s+(?:remember|keep|store|save)"
+             r"|stop\s+(?:remembering|keeping|storing|saving))\s+")
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
 _BARE_FORGET = re.compile(
-    _FORGET_OPENING + r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+    _FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|{_NOT_KEPT})(?:that|it|this)"
+    r"(?:,?\s+please)?\W*$", _I)
 
 
 #: A request to keep that names nothing ("Never forget that.", "Remember this, please"):
@@ -146,7 +154,9 @@ _TOLD_OF_ONESELF = re.compile(
 #: "erase" ask only of what is the speaker's: "Delete the temp files first" is a step told.
 _FORGET_NAMED = re.compile(
     _FORGET_OPENING + r"(?:forget\s+(?:about\s+)?(?=(?:my|our|the|your)\s+\w)"
-    r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w))", _I)
+    r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w)"
+    rf"|{_NOT_KEPT}(?=(?:my|our)\s+\w|(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b))",
+    _I)
 
 
 def _asks_to_forget(text: str) -> bool:
