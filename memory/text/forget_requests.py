@@ -3,10 +3,11 @@
 "Forget that." and "Please forget it" name nothing and point back at what the speaker said
 last (``forgets_the_last``); "Never forget that." asks for nothing (``keeps_the_last``);
 "Forget my sister" or "Delete my address" open by naming what to forget
-(``names_what_to_forget``), and a list of them ("my locker code and my gym") is one request
-for each (``each_named_apart``). "Don't let me forget that ..." asks to keep, and "I always
-forget that ..." tells of the speaker: neither asks to forget (``asks_to_forget``). What
-such a request then changes is memory/text/statements.py's, which reads it as a retraction.
+(``names_what_to_forget``), and a list of them ("my locker code and my gym", "my address
+and phone number") is one request for each (``each_named_apart``). "Don't let me forget
+that ..." asks to keep, and "I always forget that ..." tells of the speaker: neither asks
+to forget (``asks_to_forget``). What such a request then changes is
+memory/text/statements.py's, which reads it as a retraction.
 """
 
 from __future__ import annotations
@@ -110,14 +111,49 @@ def each_named_apart(sentences: list[str]) -> list[str]:
             out.append(sentence)
             continue
         named = sentence.strip()[opening.end():]
-        seps = list(_NEXT_NAMED.finditer(named))
-        if not seps or "and" not in seps[-1].group().casefold().split():
-            out.append(sentence)
-            continue
         lead = sentence.strip()[:opening.end()]
-        items = _owners_share_things([item.rstrip(" .!") for item in _NEXT_NAMED.split(named)])
-        out += [f"{lead}{item}." for item in items]
+        items = _short_items(named.rstrip(" .!"))
+        if items is None:
+            seps = list(_NEXT_NAMED.finditer(named))
+            if not seps or "and" not in seps[-1].group().casefold().split():
+                out.append(sentence)
+                continue
+            items = [item.rstrip(" .!") for item in _NEXT_NAMED.split(named)]
+        out += [f"{lead}{item}." for item in _owners_share_things(items)]
     return out
+
+
+#: Where a list of a few words each is joined ("my address, phone number and email").
+_ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", _I)
+#: A word that makes what follows a join a clause, not one more thing named ("my address
+#: and I'll tell you why", "my address and then my phone").
+_CLAUSE_WORD = re.compile(
+    r"\b(?:i|we|you|he|she|they|it|is|are|was|were|has|have|had|do|does|did|will|can|then"
+    rf"|that|which|who|please)\b|\w{_APOS}(?:ll|re|ve|d|m|t)\b", _I)
+_MAX_ITEM_WORDS = 4
+#: What a thing named opens with that says whose it is ("my ", "my brother's ").
+_OWNER_WORDS = re.compile(rf"^(?:my|our|the|your)\s+(?:[\w-]+{_APOS}s?\s+)*", _I)
+_OWNED_ALREADY = re.compile(r"^(?:my|our|the|your)\b", _I)
+_SOMEONE_ELSES = re.compile(r"^(?:his|her|their|its)\b", _I)
+
+
+def _short_items(named: str) -> list[str] | None:
+    """``named`` as a list of a few words each, joined by a closing "and", with each item
+    that names no owner given the first one's: "my address and phone number" names "my
+    phone number" too, which, read whole, lost to the address and was kept. None when it
+    is no such list."""
+    seps = list(_ITEM_JOIN.finditer(named))
+    if not seps or "and" not in seps[-1].group().casefold().split():
+        return None
+    items = _ITEM_JOIN.split(named)
+    # "my sister and her husband" is one: he is named by whose he is, and goes with her.
+    if any(not item or len(item.split()) > _MAX_ITEM_WORDS or _CLAUSE_WORD.search(item)
+           or _SOMEONE_ELSES.match(item) for item in items):
+        return None
+    owner = _OWNER_WORDS.match(items[0])
+    prefix = owner.group() if owner is not None else ""
+    return [item if _OWNED_ALREADY.match(item) or item[:1].isupper() else prefix + item
+            for item in items]
 
 
 def _owners_share_things(items: list[str]) -> list[str]:
