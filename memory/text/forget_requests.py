@@ -185,11 +185,13 @@ _TOLD_OF_ONESELF = re.compile(
 
 
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
-#: deploy freeze", "Please delete my address"): only at the start, where it is said to the
-#: assistant, since "My wife will forget my birthday" asks nothing of it. "delete" and
-#: "erase" ask only of what is the speaker's: "Delete the temp files first" is a step told.
+#: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
+#: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
+#: "delete" and "erase" ask only of what is the speaker's: "Delete the temp files first" is
+#: a step told.
 _FORGET_NAMED = re.compile(
-    _FORGET_OPENING + r"(?:forget\s+(?:about\s+)?(?=(?:my|our|the|your)\s+\w)"
+    _FORGET_OPENING + r"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b)"
+    r"(?:(?:all\s+|everything\s+)?about\s+)?(?=\w)"
     r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w)"
     rf"|{_NOT_KEPT}(?=(?:my|our)\s+\w|(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b))",
     _I)
