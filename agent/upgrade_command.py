@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import shlex
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
@@ -25,18 +26,23 @@ from tiermem.memory.errors import (
     EmptyStoreFileError,
     InvalidInputError,
     OlderSchemaError,
+    StoreLockedError,
     UnfinishedStoreError,
 )
 from tiermem.memory.text.shown import shown_path
 from tiermem.memory.validation import validate_agent_name
 
+if TYPE_CHECKING:
+    from tiermem.memory.store.opening import SchemaUpgrade
+
 
 def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import DEFAULT_AGENT
     from tiermem.agent.place import agent_place
+    from tiermem.agent.store_errors import cli_message
     from tiermem.agent.terminal import report_console
     from tiermem.memory.output_file import emit_json, output_path
-    from tiermem.memory.store.opening import upgrade_backend
+    from tiermem.memory.store.opening import SchemaUpgrade, upgrade_backend
     from tiermem.memory.store.sqlite import DB_FILE
     from tiermem.memory.store.sqlite.connection import is_empty_file
 
@@ -58,19 +64,22 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except KeyboardInterrupt as exc:
         note(interrupted_upgrade(place, args.store))
         raise InterruptReported from exc
+    except StoreLockedError as exc:
+        found = _found_schema(place)
+        if args.json is None or found is None:
+            raise
+        # A script reading the JSON gets the same object as on success, saying why
+        # nothing was done, rather than nothing at all.
+        refusal = cli_message(exc, args)
+        emit_json(_json_report(place.name, SchemaUpgrade(found, found, held=exc.situation),
+                               refusal), json_path)
+        note(refusal)
+        return 1
     # A migrate or restore that marked the memory and stopped: its schema is current but
     # it holds no memory, which no upgrade makes. That is all there is to say then.
     unfinished = _copy_unfinished(place)
     if args.json is not None:
-        # held_by: who had the agent open for writing while its database's schema was
-        # upgraded all the same (PostgreSQL), else null; error: why the memory cannot be
-        # used although its schema is current, else null; raised: the counters left below
-        # what the rows hold, raised to their level.
-        emit_json({"agent": place.name, "from": done.found, "to": done.current,
-                   "upgraded": done.changed, "finished_creating": done.finished_creating,
-                   "held_by": done.held, "error": unfinished,
-                   "raised": [{"counter": key, "from": held, "to": level}
-                              for key, held, level in done.raised]}, json_path)
+        emit_json(_json_report(place.name, done, unfinished), json_path)
     if unfinished is not None:
         note(unfinished)
         return 1
@@ -94,8 +103,47 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         counters = ", ".join(f"{key} from {held} to {level}" for key, held, level in done.raised)
         said += (f"; raised its counters left below what its rows hold ({counters}), which "
                  f"it could not move on from")
+    if done.not_raised:
+        counters = ", ".join(f"{key} holds {held}, its rows {level}"
+                             for key, held, level in done.not_raised)
+        said += (f"; its counters left below what its rows hold ({counters}) were not "
+                 f"raised, as that process writes them: once it ends, run `tiermem "
+                 f"upgrade{upgrade_option(place, args.store)}` again to raise them")
     report_console(args.json == "-").print(said, markup=False)
     return 0
+
+
+def _json_report(agent: str, done: SchemaUpgrade, error: str | None) -> dict[str, object]:
+    """What ``--json`` prints. held_by: who had the agent open for writing (its database's
+    schema upgraded all the same on PostgreSQL), else null; error: why nothing could be
+    done, else null; raised: the counters left below what the rows hold, raised to their
+    level; not_raised: those the writer elsewhere kept from being raised."""
+    return {"agent": agent, "from": done.found, "to": done.current, "upgraded": done.changed,
+            "finished_creating": done.finished_creating, "held_by": done.held,
+            "error": error, "raised": _counters_json(done.raised),
+            "not_raised": _counters_json(done.not_raised)}
+
+
+def _counters_json(counters: tuple[tuple[str, str, int], ...]) -> list[dict[str, object]]:
+    """Each counter as ``--json`` gives it: what it held as a number (null when what was
+    stored is no whole number), and the rows' level."""
+    return [{"counter": key, "from": int(held) if held.isascii() and held.isdigit() else None,
+             "to": level} for key, held, level in counters]
+
+
+def _found_schema(place: AgentPlace) -> int | None:
+    """The schema the memory at ``place`` is at, as a read-only open finds it (None when
+    that open fails)."""
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.opening import open_backend, schema_version
+
+    try:
+        open_backend(place.dsn or str(place.home), place.name, read_only=True).close()
+    except OlderSchemaError as exc:
+        return exc.found
+    except StoreError:
+        return None
+    return schema_version(place.dsn or str(place.home))
 
 
 def _copy_unfinished(place: AgentPlace) -> str | None:

@@ -101,7 +101,7 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
                                     "to": SCHEMA_VERSION, "upgraded": False,
                                     "finished_creating": False, "held_by": None,
-                                    "error": None, "raised": []}
+                                    "error": None, "raised": [], "not_raised": []}
     assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
 
 
@@ -124,6 +124,44 @@ def test_upgrade_of_a_home_open_for_writing_fails_and_changes_nothing(
         lock.release()
     assert "is open for writing by process" in capsys.readouterr().err
     assert _schema(older) == SCHEMA_VERSION - 1
+
+
+def test_upgrade_json_of_a_home_open_for_writing_says_why_nothing_was_done(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lock = WriterLock(older)
+    lock.acquire()
+    try:
+        assert main(["upgrade", "--agent", "ada", "--json"]) == 1
+    finally:
+        lock.release()
+    done = capsys.readouterr()
+    report = json.loads(done.out)
+    assert (report["from"], report["to"], report["upgraded"]) == (
+        SCHEMA_VERSION - 1, SCHEMA_VERSION - 1, False)
+    assert f"is open for writing by process {os.getpid()}" in report["held_by"]
+    assert report["error"].startswith(report["held_by"] + "; wait for that process to end")
+    assert report["error"] in done.err
+    assert _schema(older) == SCHEMA_VERSION - 1
+
+
+def test_upgrade_json_gives_a_raised_counter_as_numbers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.process_interaction("I live in Lyon.", "Noted.")
+        memory.process_interaction("I work at Globex.", "Noted.")
+    with contextlib.closing(writable_database(home / "memory.sqlite3")) as conn, conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'tick'")  # as an older version
+    assert main(["upgrade", "--agent", "ada", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["raised"] == [{"counter": "tick", "from": 0, "to": 2}]
+    # Raising counters changes the memory although its schema stays: "upgraded", as documented.
+    assert (report["from"], report["upgraded"]) == (report["to"], True)
+    readme = " ".join((REPO / "README.md").read_text("utf-8").split())
+    assert ('`"upgraded"` is true when it changed the memory: its schema, its creation '
+            'finished, or its counters raised') in readme
 
 
 def test_upgrade_of_a_current_home_open_for_writing_has_nothing_to_do(

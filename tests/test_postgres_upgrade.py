@@ -199,3 +199,30 @@ def test_a_reader_open_when_a_newer_version_upgrades_the_database_reads_no_more(
             assert (info.value.found, info.value.current) == (SCHEMA_VERSION + 1,
                                                               SCHEMA_VERSION)
             assert reader.store.conn.info.transaction_status == TransactionStatus.IDLE
+
+
+def test_upgrade_of_an_agent_open_elsewhere_names_the_counters_it_left_below(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="ada",
+                            embedder=HashingEmbedder()) as memory:
+        memory.process_interaction("I live in Lyon.", "Noted.")
+        memory.process_interaction("I work at Globex.", "Noted.")
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
+        _set_back(postgres_dsn)
+        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+            conn.execute("UPDATE tiermem.settings SET value = '0' WHERE key = 'tick'")
+        assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["not_raised"] == [{"counter": "tick", "from": 0, "to": 2}]
+        assert report["raised"] == []
+        _set_back(postgres_dsn)
+        assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn]) == 0
+        said = " ".join(capsys.readouterr().out.split())
+    assert said.endswith(
+        f"its counters left below what its rows hold (tick holds 0, its rows 2) were not "
+        f"raised, as that process writes them: once it ends, run `tiermem upgrade --agent "
+        f"ada --store {shlex.quote(postgres_dsn)}` again to raise them")
+    assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["raised"], report["not_raised"]) == (
+        [{"counter": "tick", "from": 0, "to": 2}], [])

@@ -96,7 +96,8 @@ def test_upgrade_finishes_creating_it_then_has_nothing_to_do(
     done = capsys.readouterr()
     assert json.loads(done.out) == {"agent": "ada", "from": RAN, "to": schema.SCHEMA_VERSION,
                                     "upgraded": True, "finished_creating": True,
-                                    "held_by": None, "error": None, "raised": []}
+                                    "held_by": None, "error": None, "raised": [],
+                                    "not_raised": []}
     assert " ".join(done.err.split()) == (  # rich wraps it at the terminal width
         f"finished creating agent ada's memory, which the process creating it left "
         f"unfinished; it is at schema {schema.SCHEMA_VERSION} and holds nothing yet")

@@ -137,6 +137,9 @@ class SchemaUpgrade:
     #: Each counter an older version or an edit left below the rows, raised to their
     #: level: its name, the value it held and the one it holds now.
     raised: tuple[tuple[str, str, int], ...] = ()
+    #: Each counter below the rows that could not be raised because another process had
+    #: the agent open for writing (``held``): its name, value and the rows' level.
+    not_raised: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -153,7 +156,7 @@ def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
     """
     from tiermem.memory.errors import OlderSchemaError, StoreLockedError, UnfinishedStoreError
 
-    current = _schema_version(location)
+    current = schema_version(location)
     try:
         open_backend(location, agent, read_only=True).close()
     except OlderSchemaError as exc:
@@ -164,7 +167,8 @@ def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
             # done although the agent is someone else's. A home migrates under its lock.
             if not _is_current(location, agent):
                 raise
-            return SchemaUpgrade(exc.found, exc.current, held=locked.situation)
+            return SchemaUpgrade(exc.found, exc.current, held=locked.situation,
+                                 not_raised=_counters_behind(location, agent))
         return SchemaUpgrade(exc.found, exc.current, raised=_raise_counters(location, agent))
     except UnfinishedStoreError as exc:
         open_backend(location, agent, read_only=False).close()
@@ -176,12 +180,7 @@ def _raise_counters(location: str, agent: str | None) -> tuple[tuple[str, str, i
     """Raise each counter stored below its rows to their level, which the memory cannot
     move on from by itself (its check refuses a value below the rows). The look is
     read-only, so a memory whose counters are sound takes no writer lock."""
-    store = open_backend(location, agent, read_only=True)
-    try:
-        behind = store.settings.counters_behind()
-    finally:
-        store.close()
-    if not behind:
+    if not _counters_behind(location, agent):
         return ()
     store = open_backend(location, agent, read_only=False)
     try:
@@ -189,6 +188,16 @@ def _raise_counters(location: str, agent: str | None) -> tuple[tuple[str, str, i
             behind = store.settings.counters_behind()
             for key, (_, level) in behind.items():
                 store.settings.set(key, level)
+    finally:
+        store.close()
+    return tuple((key, held, level) for key, (held, level) in behind.items())
+
+
+def _counters_behind(location: str, agent: str | None) -> tuple[tuple[str, str, int], ...]:
+    """Each counter stored below its rows, as a read-only open finds them."""
+    store = open_backend(location, agent, read_only=True)
+    try:
+        behind = store.settings.counters_behind()
     finally:
         store.close()
     return tuple((key, held, level) for key, (held, level) in behind.items())
@@ -205,7 +214,7 @@ def _is_current(location: str, agent: str | None) -> bool:
     return True
 
 
-def _schema_version(location: str) -> int:
+def schema_version(location: str) -> int:
     """The schema version this tiermem writes in the backend ``location`` names."""
     if is_dsn(location):
         from tiermem.memory.store.postgres.schema import SCHEMA_VERSION as postgres_version
