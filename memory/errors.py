@@ -2,33 +2,32 @@
 
 Every message says what went wrong and what to do about it. Tool-level errors
 that go back to a language model are plain text produced by ``tools/``; these
-classes are for Python callers.
+classes are for Python callers. The roots (memory/error_base.py) and the refusals of a
+schema or a creation that is not this version's (memory/schema_errors.py) are defined apart
+and imported from here like the rest.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: How to get a newer tiermem: it is installed from its checkout, not from a package
-#: index, where the name may be another project's.
-NEWER_TIERMEM = ("install a newer tiermem the way this one was installed (update the "
-                 "checkout and run `python -m pip install .` in it)")
-
-
-class TiermemError(Exception):
-    """Base class of every error tiermem raises on purpose."""
-
-
-class InvalidInputError(TiermemError, ValueError):
-    """Text, arguments or names that tiermem cannot accept as given."""
-
-
-class MemoryLimitError(TiermemError):
-    """An edit that could not fit in core even after eviction; nothing changed."""
-
-
-class StoreError(TiermemError):
-    """The agent home or its database cannot be used as asked; the message says why."""
+from tiermem.memory.error_base import (  # noqa: F401
+    NEWER_TIERMEM,
+    InvalidInputError,
+    MemoryLimitError,
+    StoreError,
+    TiermemError,
+)
+from tiermem.memory.schema_errors import (  # noqa: F401
+    EMPTY_FILE_CAUSES,
+    EmptyStoreFileError,
+    NewerSchemaError,
+    OlderSchemaError,
+    UnfinishedCopyError,
+    UnfinishedMigrationError,
+    UnfinishedRestoreError,
+    UnfinishedStoreError,
+)
 
 
 class StoreLockedError(StoreError):
@@ -126,25 +125,6 @@ class ReindexIncompleteError(TiermemError):
         return (type(self), (self.target, self.done, self.total, self.running))
 
 
-class OlderSchemaError(StoreError):
-    """A read-only open of a memory an older version of tiermem wrote: it cannot be read
-    until a writer's open upgrades it (which runs the migrations it lacks).
-
-    ``found`` is the schema version stored, ``current`` the one this version reads.
-    """
-
-    def __init__(self, where: str, found: int, current: int) -> None:
-        self.where, self.found, self.current = where, found, current
-        super().__init__(
-            f"{where} was written by an older version of tiermem (schema {found}; this "
-            f"version reads {current}); open it once for writing (without read_only) to "
-            f"upgrade it")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # By its parts: the default rebuilds an exception from its message alone.
-        return (type(self), (self.where, self.found, self.current))
-
-
 class ConnectionLostError(StoreError):
     """The database connection of a memory ended (a server restart, a network cut): what
     the last transaction wrote was not committed. ``situation`` says what was lost and
@@ -156,106 +136,6 @@ class ConnectionLostError(StoreError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.situation, self.check))
-
-
-class UnfinishedStoreError(StoreError):
-    """A memory database the process creating it stopped before finishing: it holds nothing
-    yet, and an open for writing finishes creating it (a read-only open cannot).
-
-    ``found`` is the schema version it was created up to.
-    """
-
-    def __init__(self, where: str, found: int) -> None:
-        self.where, self.found = where, found
-        super().__init__(
-            f"{where} was never finished being created (the process creating it stopped "
-            f"first) and holds nothing yet; open it once for writing (without read_only) to "
-            f"finish creating it")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.where, self.found))
-
-
-#: What an empty memory database file is, and the way to keep a memory it should hold.
-EMPTY_FILE_CAUSES = ("nothing was ever written to it (a process creating the memory stopped "
-                     "at its very start, or the file was made outside tiermem: `touch`, a "
-                     "copy or download cut short by a full disk)")
-
-
-class EmptyStoreFileError(UnfinishedStoreError):
-    """A memory database that is an empty file (0 bytes): as an unfinished creation, an
-    open for writing creates a new, empty memory in it; but the file may be a copy cut
-    short, whose memory is still where it was copied from. ``path`` is the file."""
-
-    def __init__(self, path: str, found: int = 0) -> None:
-        self.path = path
-        self.where, self.found = f"the memory database {path}", found
-        StoreError.__init__(
-            self, f"{self.where} is an empty file (0 bytes): {EMPTY_FILE_CAUSES}. If it "
-                  f"should hold a memory, that memory is not in it: copy it again from where "
-                  f"it came (with no session open), or restore a snapshot; else open it once "
-                  f"for writing (without read_only) to create a new, empty memory in it")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.path, self.found))
-
-
-class UnfinishedCopyError(StoreError):
-    """A copy into this memory (``operation``) marked it and stopped before its rows
-    committed: it holds no memory yet (the copy rolled back), and running the copy again
-    makes it whole. ``source`` is what it copied from; ``running``: the copy still holds it
-    (a reader was told to wait)."""
-
-    operation = "copy"
-    again = "run it again"
-
-    def __init__(self, where: str, source: str, running: bool = False) -> None:
-        self.where, self.source, self.running = where, source, running
-        if running:
-            super().__init__(
-                f"a {self.operation} into {where} (from {source}) is running, so it holds no "
-                f"memory yet; wait for it to finish")
-            return
-        super().__init__(
-            f"a {self.operation} into {where} (from {source}) stopped before it finished, so "
-            f"it holds no memory yet; {self.again}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.where, self.source, self.running))
-
-
-class UnfinishedMigrationError(UnfinishedCopyError):
-    """A ``migrate`` into this memory stopped before its copy committed."""
-
-    operation = "migrate"
-    again = "run the migrate again, which copies it whole"
-
-
-class UnfinishedRestoreError(UnfinishedCopyError):
-    """A restore into this empty memory stopped before its rows committed."""
-
-    operation = "restore"
-    again = ("run the restore again (tiermem restore FILE with the same --store and "
-             "--agent), which writes it whole")
-
-
-class NewerSchemaError(StoreError):
-    """A memory a newer version of tiermem wrote. This version neither reads nor writes it
-    (writing could break the columns and invariants the newer one added) and leaves it as
-    it was.
-
-    ``found`` is the schema version stored, ``current`` the newest this version knows.
-    """
-
-    def __init__(self, where: str, found: int, current: int) -> None:
-        self.where, self.found, self.current = where, found, current
-        super().__init__(
-            f"{where} was written by a newer version of tiermem (schema {found}; this "
-            f"version knows schemas up to {current}) and was left as it was; "
-            f"{NEWER_TIERMEM}, or use the version that wrote it")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.where, self.found, self.current))
 
 
 class TargetHoldsMemoryError(StoreError):

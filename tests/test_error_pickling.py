@@ -32,18 +32,18 @@ Sample = Callable[[type[Any]], BaseException]
 #: One or more instances of every TiermemError subclass, by module and name, each built
 #: as the code raising it builds it (positional and keyword arguments alike).
 SAMPLES: dict[str, list[Sample]] = {
-    "tiermem.memory.errors.TiermemError": [lambda c: c("something failed")],
-    "tiermem.memory.errors.InvalidInputError": [lambda c: c("fact text is empty")],
+    "tiermem.memory.error_base.TiermemError": [lambda c: c("something failed")],
+    "tiermem.memory.error_base.InvalidInputError": [lambda c: c("fact text is empty")],
     "tiermem.memory.errors.JudgeMissingError": [lambda c: c("top_k_llm")],
     "tiermem.memory.errors.ForgetRequestTooLongError": [lambda c: c(12_000, "top_k_llm", 10_000)],
     "tiermem.memory.errors.ConnectionLostError": [
         lambda c: c("lost the connection to PostgreSQL for agent 'a'", "`tiermem pg status`")],
-    "tiermem.memory.errors.UnfinishedCopyError": [lambda c: c("/h/agents/a", "/h/src")],
-    "tiermem.memory.errors.UnfinishedMigrationError": [lambda c: c("/h/agents/a", "/h/src")],
-    "tiermem.memory.errors.UnfinishedRestoreError": [lambda c: c("/h/agents/a", "a snapshot"),
-                                                     lambda c: c("pg", "a snapshot", True)],
-    "tiermem.memory.errors.MemoryLimitError": [lambda c: c("the fact does not fit in core")],
-    "tiermem.memory.errors.StoreError": [lambda c: c("cannot create the agent home /h")],
+    "tiermem.memory.schema_errors.UnfinishedCopyError": [lambda c: c("/h/agents/a", "/h/src")],
+    "tiermem.memory.schema_errors.UnfinishedMigrationError": [lambda c: c("/h/agents/a", "/h/src")],
+    "tiermem.memory.schema_errors.UnfinishedRestoreError": [
+        lambda c: c("/h/agents/a", "a snapshot"), lambda c: c("pg", "a snapshot", True)],
+    "tiermem.memory.error_base.MemoryLimitError": [lambda c: c("the fact does not fit in core")],
+    "tiermem.memory.error_base.StoreError": [lambda c: c("cannot create the agent home /h")],
     "tiermem.memory.errors.StoreLockedError": [
         lambda c: c("/h/agents/ada", 4242),
         lambda c: c("/h/agents/ada", None, exited_pid=4243),
@@ -56,11 +56,14 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.memory.errors.EmbedderOutputError": [
         lambda c: c("the embedder 'x' (dim 4) returned values that are not finite numbers")],
     "tiermem.memory.errors.ReindexIncompleteError": [lambda c: c("minilm-l6-v2", 40, 120)],
-    "tiermem.memory.errors.OlderSchemaError": [lambda c: c("agent home /h/agents/ada", 7, 9)],
-    "tiermem.memory.errors.UnfinishedStoreError": [lambda c: c("agent home /h/agents/ada", 3)],
-    "tiermem.memory.errors.EmptyStoreFileError": [
+    "tiermem.memory.schema_errors.OlderSchemaError": [
+        lambda c: c("agent home /h/agents/ada", 7, 9)],
+    "tiermem.memory.schema_errors.UnfinishedStoreError": [
+        lambda c: c("agent home /h/agents/ada", 3)],
+    "tiermem.memory.schema_errors.EmptyStoreFileError": [
         lambda c: c("/h/agents/ada/memory.sqlite3"), lambda c: c("/h/a/memory.sqlite3", 0)],
-    "tiermem.memory.errors.NewerSchemaError": [lambda c: c("agent home /h/agents/ada", 12, 9)],
+    "tiermem.memory.schema_errors.NewerSchemaError": [
+        lambda c: c("agent home /h/agents/ada", 12, 9)],
     "tiermem.memory.errors.StoreBusyError": [lambda c: c("the database is locked")],
     "tiermem.memory.errors.StoreClosedError": [lambda c: c("the memory was closed")],
     "tiermem.memory.errors.StoreCorruptError": [lambda c: c("the database is damaged")],
