@@ -107,10 +107,23 @@ def _not_accessible(directory: Path) -> HomeNotAccessibleError:
 
 def agent_names() -> list[str]:
     """The agents that have a memory, sorted."""
+    return _agent_homes()[0]
+
+
+def _agent_homes() -> tuple[list[str], list[str]]:
+    """The agents that have a memory, and the directories of the agent homes this user may
+    not enter (which may hold one, so a listing names them rather than leaving them out),
+    each sorted."""
     root = tiermem_home() / "agents"
     if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if _holds_memory(p))
+        return [], []
+    holding, closed = [], []
+    for home in sorted(root.iterdir()):
+        if home.is_dir() and not os.access(home, os.R_OK | os.X_OK):
+            closed.append(str(home))
+        elif _holds_memory(home):
+            holding.append(home.name)
+    return holding, closed
 
 
 def _holds_memory(home: Path) -> bool:
@@ -125,16 +138,23 @@ def existing_agent_home(name: str) -> Path:
     home = agent_home(name)
     if (home / DB_FILE).is_file():
         return home
-    raise no_such_agent(name, str(tiermem_home()), agent_names())
+    holding, closed = _agent_homes()
+    raise no_such_agent(name, str(tiermem_home()), holding, unreadable=closed)
 
 
-def no_such_agent(name: str, where: str, names: list[str],
-                  store_flag: str = "") -> NoSuchAgentError:
-    """The error for agent ``name`` missing from ``where``, listing the ``names`` there;
-    ``store_flag`` (``--store DSN``) goes into the command it suggests."""
-    known = (f"agents: {', '.join(names)}" if names
-             else f"no agents yet; `tiermem chat{store_flag} --agent {name}` creates one")
-    return NoSuchAgentError(f"no agent named {name!r} in {where} ({known})")
+def no_such_agent(name: str, where: str, names: list[str], store_flag: str = "", *,
+                  unreadable: list[str] | None = None) -> NoSuchAgentError:
+    """The error for agent ``name`` missing from ``where``, listing the ``names`` there and
+    the ``unreadable`` agent home directories, whose agents this user cannot tell; ``store_flag``
+    (``--store DSN``) goes into the command it suggests."""
+    known = [f"agents: {', '.join(names)}"] if names else []
+    if unreadable:
+        known.append(f"this user may not read the agent homes {', '.join(unreadable)}, "
+                     f"which may hold agents; give them read and search access (chmod) to "
+                     f"use them")
+    if not known:
+        known.append(f"no agents yet; `tiermem chat{store_flag} --agent {name}` creates one")
+    return NoSuchAgentError(f"no agent named {name!r} in {where} ({'; '.join(known)})")
 
 
 @contextlib.contextmanager

@@ -85,6 +85,20 @@ def test_an_unreadable_agent_home_is_named_and_keeps_its_memory(
     assert "User likes tea" in kept.stdout
 
 
+@pytest.mark.parametrize("command", ["diagnostics", "upgrade"])
+def test_an_unknown_agent_names_the_agent_homes_this_user_may_not_read(
+        home: Path, command: str) -> None:
+    agent = home / "agents" / "default"
+    done = _run_closed(home, agent, [command, "--agent", "bob"])
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"tiermem: no agent named 'bob' in {home} (this user may not read the agent homes "
+        f"{agent}, which may hold agents; give them read and search access (chmod) to use "
+        f"them)\n")
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    assert ("names the agent homes this user may not read (whose agents it cannot tell) with "
+            "what to do, rather than saying there are none") in readme
+
 
 @pytest.mark.parametrize("args", _COMMANDS, ids=lambda args: args[0])
 def test_an_unreadable_database_file_is_named_not_taken_for_an_upgrade(
