@@ -41,6 +41,7 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
@@ -159,6 +160,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if len(apart := correction_apart(sentence)) > 1 or len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
+        if len(parts) > 1 and brushes_off(parts[0], parts[1]):
+            # "Forget it, I'll do it myself": a "never mind", which takes nothing back
+            return parts[1:]
         if len(parts) > 1 and forgets_the_last(parts[0]):
             # "Forget that, I'm vegetarian now": the request names nothing, so read whole
             # it would take the new fact for what to forget and store nothing.

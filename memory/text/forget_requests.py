@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asks_to_forget", "beside_the_request", "each_named_apart", "forget_opening",
+__all__ = ["asks_to_forget", "beside_the_request", "brushes_off", "each_named_apart",
+           "forget_opening",
            "forgets_the_last", "keeps_the_last", "names_what_to_forget", "not_taken_back",
            "requests_forgetting"]
 
@@ -66,6 +67,24 @@ _BARE_KEEP = re.compile(
 def forgets_the_last(sentence: str) -> bool:
     """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
     return _BARE_FORGET.match(sentence) is not None
+
+
+#: What the speaker will do instead ("I'll do it myself", "let's move on"): after a bare
+#: "forget it" it says "never mind" of what was asked, not "take back" of what was told.
+_PLAN_INSTEAD = re.compile(
+    rf"^\W*(?:i{_APOS}ll|i\s+will|i{_APOS}m\s+going\s+to|i\s+(?:can|could)|we{_APOS}ll"
+    rf"|we\s+will|let{_APOS}s|let\s+(?:me|us))\b", _I)
+#: "Forget about it," with more said after it brushes off rather than takes back.
+_FORGET_ABOUT_IT = re.compile(_FORGET_OPENING + r"forget\s+about\s+it\b", _I)
+
+
+def brushes_off(request: str, said_after: str) -> bool:
+    """Whether the bare ``request`` ("Forget it"), with ``said_after`` beside it in one
+    sentence, only says "never mind" ("Forget it, I'll do it myself", "Forget about it, my
+    wife works at Acme"): what the speaker told last is then no more taken back than by a
+    "never mind", as "Forget that, I'm vegetarian now" takes back "I'm vegan"."""
+    return forgets_the_last(request) and (_PLAN_INSTEAD.match(said_after) is not None
+                                          or _FORGET_ABOUT_IT.match(request) is not None)
 
 
 #: All a clause may hold before a "forget that" said to the assistant ("So, please forget
