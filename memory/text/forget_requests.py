@@ -124,10 +124,14 @@ def each_named_apart(sentences: list[str]) -> list[str]:
     other's, and only the first would go. A list needs its "and" ("Forget my address,
     the one in Berlin" names one thing)."""
     out: list[str] = []
-    for sentence in sentences:
+    for whole in sentences:
+        sentence, said_after = _named_and_said_after(whole)
         opening = _FORGET_NAMED.match(sentence.strip())
         if opening is None:
             out.append(sentence)
+            continue
+        if said_after:
+            out += [*each_named_apart([sentence]), said_after]
             continue
         named = sentence.strip()[opening.end():]
         lead = sentence.strip()[:opening.end()]
@@ -140,6 +144,22 @@ def each_named_apart(sentences: list[str]) -> list[str]:
             items = [item.rstrip(" .!") for item in _NEXT_NAMED.split(named)]
         out += [f"{lead}{item}." for item in _owners_share_things(items)]
     return out
+
+
+#: Where a request naming what to forget gives way to the speaker's own statement ("Forget
+#: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
+_SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s)", _I)
+
+
+def _named_and_said_after(sentence: str) -> tuple[str, str]:
+    """``sentence`` as its request naming what to forget and the statement of the speaker's
+    beside it ("I live in Lisbon now"); the whole and '' when it is no such request."""
+    if _FORGET_NAMED.match(sentence.strip()) is None:
+        return sentence, ""
+    parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
+    if len(parts) < 2:
+        return sentence, ""
+    return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
 #: Where a list of a few words each is joined ("my address, phone number and email").
@@ -242,11 +262,12 @@ _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*")
 
 def beside_the_request(sentence: str) -> str:
     """What ``sentence`` says beside its request to forget: "I moved to Faro, so forget that
-    I live in Porto" -> "I moved to Faro". '' when nothing else is said, or when it opens by
-    naming what to forget ("Forget my sister, she moved"): all of that is about what goes."""
+    I live in Porto" -> "I moved to Faro". '' when nothing else is said; of a request that
+    opens by naming what to forget, only a statement of the speaker's own ("Forget the
+    meeting, I live in Lisbon now"): "Forget my sister, she moved" is all about what goes."""
     text = sentence.strip()
     if forget_opening(text) is not None:
-        return ""
+        return _named_and_said_after(text)[1].rstrip(" .!")
     kept: list[str] = []
     for part in _CLAUSE_BREAK.split(text.rstrip(" .!")):
         if forgets_the_last(part):

@@ -1,0 +1,30 @@
+"""The offline policy on "Forget X, I live in Y now": the request, then the speaker's news."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.forget_requests import beside_the_request, each_named_apart
+
+
+@pytest.mark.parametrize("said", ["Forget the meeting, I live in Lisbon now.",
+                                  "Forget Tom; I live in Lisbon now.",
+                                  "Please forget my gym, and I live in Lisbon now."])
+def test_the_statement_after_a_named_request_is_stored(said: str) -> None:
+    core = core_after("I live in Porto.", "My friend Tom is a chef.", said)
+    assert "User lives in Lisbon" in core
+    assert "User lives in Porto" not in core
+
+
+def test_what_is_said_of_the_thing_named_still_goes_with_it() -> None:
+    assert core_after("I live in Porto.", "My sister lives in Berlin.",
+                      "Forget my sister, she moved.") == ["User lives in Porto"]
+
+
+def test_the_statement_is_read_apart_and_answers() -> None:
+    assert each_named_apart(["Forget the meeting, I live in Lisbon now."]) == [
+        "Forget the meeting.", "I live in Lisbon now."]
+    assert beside_the_request("Forget the meeting, I live in Lisbon now.") == (
+        "I live in Lisbon now")
+    assert beside_the_request("Forget my sister, she moved.") == ""
