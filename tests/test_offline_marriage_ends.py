@@ -85,6 +85,13 @@ def test_a_state_naming_no_one_leaves_the_spouse_named(said: str) -> None:
     assert not marriage_changed("User's wife is Ana", "User is engaged to deliver it by Friday")
 
 
+@pytest.mark.parametrize("said", ["i'm married to eva.", "i'm engaged to sam now."])
+def test_a_partner_named_in_lowercase_ends_the_spouse_named(said: str) -> None:
+    # typed without capitals, the new partner was read as no one and both stayed in core
+    assert "User's wife is Ana" not in core_after("My wife is Ana.", said)
+    assert "User's wife is Ana" in core_after("My wife is Ana.", "i'm engaged to ship it.")
+
+
 @pytest.mark.parametrize(("held", "said", "now"), [
     ("I'm married to Ana.", "My ex-wife is Ana Silva.", "User's ex-wife is Ana Silva"),
     ("I'm married to Ana Silva.", "My ex-wife is Ana.", "User's ex-wife is Ana"),

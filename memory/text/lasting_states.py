@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.slots import ATTRIBUTE
 
 __all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state", "marriage_changed"]
@@ -172,7 +173,11 @@ def _partner_named(fact: str) -> str | None:
     said = ATTRIBUTE.match(_WE_ARE.sub("We are", fact.strip().rstrip(".!")))
     state = _MARITAL.match(said["value"].strip()) if said is not None else None
     partner = (state["to"] or "").split(maxsplit=1)[1:] if state is not None else []
-    if not partner or not partner[0][:1].isupper() or partner[0].casefold().startswith("user"):
+    if not partner or partner[0].casefold().startswith("user"):
+        return None
+    # A user who types in lowercase ("i'm married to eva") still names a person when the
+    # word is a given name; "deliver" of "engaged to deliver it" is none.
+    if not (partner[0][:1].isupper() or is_first_name(partner[0].split()[0])):
         return None
     return " ".join(partner[0].casefold().split())
 
