@@ -25,6 +25,7 @@ from tiermem.memory.errors import (
     EMPTY_FILE_CAUSES,
     EmptyStoreFileError,
     InvalidInputError,
+    NewerSchemaError,
     OlderSchemaError,
     StoreLockedError,
     UnfinishedStoreError,
@@ -64,15 +65,16 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except KeyboardInterrupt as exc:
         note(interrupted_upgrade(place, args.store))
         raise InterruptReported from exc
-    except StoreLockedError as exc:
-        found = _found_schema(place)
+    except (StoreLockedError, NewerSchemaError) as exc:
+        found = exc.found if isinstance(exc, NewerSchemaError) else _found_schema(place)
         if args.json is None or found is None:
             raise
         # A script reading the JSON gets the same object as on success, saying why
         # nothing was done, rather than nothing at all.
         refusal = cli_message(exc, args)
-        emit_json(_json_report(place.name, SchemaUpgrade(found, found, held=exc.situation),
-                               refusal), json_path)
+        held = exc.situation if isinstance(exc, StoreLockedError) else None
+        emit_json(_json_report(place.name, SchemaUpgrade(found, found, held=held), refusal),
+                  json_path)
         note(refusal)
         return 1
     # A migrate or restore that marked the memory and stopped: its schema is current but

@@ -188,6 +188,29 @@ def test_upgrade_of_a_home_a_newer_version_wrote_fails_naming_it(
     assert _schema(older) == SCHEMA_VERSION + 1
 
 
+@pytest.mark.parametrize("held", [False, True])
+def test_upgrade_json_of_a_home_a_newer_version_wrote_says_why(
+        older: Path, capsys: pytest.CaptureFixture[str], held: bool) -> None:
+    # a script asking for JSON was left with nothing to parse
+    with contextlib.closing(sqlite3.connect(older / "memory.sqlite3")) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    lock = WriterLock(older)
+    if held:
+        lock.acquire()
+    try:
+        assert main(["upgrade", "--agent", "ada", "--json"]) == 1
+    finally:
+        if held:
+            lock.release()
+    done = capsys.readouterr()
+    report = json.loads(done.out)
+    assert (report["from"], report["to"], report["upgraded"]) == (
+        SCHEMA_VERSION + 1, SCHEMA_VERSION + 1, False)
+    assert report["error"] in done.err
+    assert "written by a newer version" in report["error"]  # open elsewhere or not
+    assert _schema(older) == SCHEMA_VERSION + 1
+
+
 @pytest.mark.parametrize("command", [
     ["diagnostics", "--agent", "ada"],
     ["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"],
