@@ -43,6 +43,8 @@ def test_an_aside_with_now_is_no_clause_of_its_own(said: str) -> None:
     ("My wife Ana, now I think of it, works at Acme.", "User's wife Ana works at Acme"),
     ("My brother's boss, now I remember, is vegan.", "User's brother's boss is vegan"),
     ("I work at Acme, now I think of it.", "User works at Acme"),
+    ("Now I think of it, my wife works at Acme.", "User's wife works at Acme"),
+    ("Now I come to think of it, I work at Globex.", "User works at Globex"),
 ])
 def test_an_aside_with_now_is_left_out_of_the_fact(said: str, stored: str) -> None:
     # left in, the fact was a quote of the user ("User: My wife Ana I think of it, ...")

@@ -211,8 +211,10 @@ _SET_OFF_ASIDE = re.compile(rf"\s*,\s*{_ASIDE}\s*(?:,\s*|(?=[.!?]*$))", _I)
 
 
 def without_aside(sentence: str) -> str:
-    """``sentence`` without a "now I think of it" set off by a comma: left in, "My wife
-    Ana, now I think of it, works at Acme" was stored as a garbled quote of the user."""
+    """``sentence`` without a "now I think of it" set off by a comma, at its start or
+    within: left in, "My wife Ana, now I think of it, works at Acme" (or "Now I think of it,
+    my wife works at Acme") was stored as a garbled quote of the user."""
+    sentence = _NOW_ASIDE.sub("", sentence.lstrip(), count=1).lstrip()
     return _SET_OFF_ASIDE.sub(lambda aside: " " if aside[0].rstrip()[-1] == "," else "", sentence)
 
 
