@@ -98,3 +98,15 @@ def test_the_pronoun_is_said_as_the_person() -> None:
                             _retraction) == ["She"]
     # only a retraction is read so: "He is vegan" is left as said
     assert with_pronouns_named(["He is vegan."], None, _retraction) == ["He is vegan."]
+
+
+@pytest.mark.parametrize("said", [["I work with Tom.", "He no longer works at Acme."],
+                                  ["I work with Oyelaran.", "Oyelaran no longer works at Acme."]])
+def test_a_job_he_left_keeps_the_users_own_work_with_him(said: list[str]) -> None:
+    # his name in the user's fact made it his, and it was retired for a job it never named
+    assert "User works with " + said[0].split()[-1].rstrip(".") in core_after(*said)
+
+
+def test_he_no_longer_working_with_the_user_ends_working_with_him() -> None:
+    assert "User works with Tom" not in core_after("I work with Tom.",
+                                                   "Tom doesn't work with me anymore.")

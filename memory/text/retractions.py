@@ -84,6 +84,10 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
         if (not may_be_one(about, owner) or not same_kin(about, owner)
                 or of_no_member(about, fact)):
             continue  # someone else's: the words it shares say nothing of theirs
+        if (about is not None and about.name and not about.user and owner is not None
+                and owner.user and not owner.relations
+                and not denied - concepts(about.name) <= _own_concepts(fact, denied)):
+            continue  # "Tom no longer works at Acme" denies nothing of "User works with Tom"
         quoted = _QUOTED_OF_SOMEONE.match(fact.strip())
         if (quoted is not None and about is not None and (about.relations or about.name)
                 and not concepts(quoted["verb"]) <= denied):
