@@ -61,6 +61,7 @@ from tiermem.memory.text.statements import (
     as_news,
     each_named_apart,
     forgets_the_last,
+    left_for_another,
     names_what_to_forget,
     now_apart,
     own_clauses,
@@ -158,6 +159,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         (``correction_apart``), as a bare "Forget that" is."""
         sentence = without_aside(sentence)
         if len(apart := correction_apart(sentence)) > 1 or len(apart := now_apart(sentence)) > 1:
+            return apart
+        if len(apart := left_for_another(sentence)) > 1 and retracted(
+                (left := read_statement(apart[0])).denied, list(held()), left.about):
+            # only a job held is left for another: "I left Paris for Lisbon" is a trip
             return apart
         parts = own_clauses(sentence)
         if len(parts) > 1 and brushes_off(parts[0], parts[1]):

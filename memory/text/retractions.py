@@ -52,8 +52,15 @@ _WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?(?:\s+[\w'’-]+){0,4}?\s+(?:at|for)
                        r"(?P<place>.+?)(?=\s+(?:in|from|near)\b|[,;]|\.?$)", _I)
 
 
+#: A job left without naming where ("I left my job"): it ends whatever workplace is held.
+_ANY_JOB = re.compile(r"^my\s+(?:old\s+)?job$", _I)
+_ANY_WORKPLACE = "any workplace"
+
+
 def workplace_denied(place: str) -> frozenset[str]:
-    """What leaving ``place`` ("Globex", "my job at Acme") denies: working there."""
+    """What leaving ``place`` ("Globex", "my job at Acme", "my job") denies: working there."""
+    if _ANY_JOB.match(place.strip()):
+        return frozenset({_WORKPLACE, _ANY_WORKPLACE})
     return frozenset(concepts(place) | {_WORKPLACE})
 
 
@@ -65,9 +72,9 @@ def reporting_denied(sentence: str) -> frozenset[str]:
 
 def _own_concepts(fact: str, denied: frozenset[str]) -> set[str]:
     own = concepts(fact) - {"user"}
-    if _WORKPLACE in denied and any(concepts(work["place"]) & denied
+    if _WORKPLACE in denied and any(_ANY_WORKPLACE in denied or concepts(work["place"]) & denied
                                     for work in _WORKS_AT.finditer(fact)):
-        own.add(_WORKPLACE)
+        own |= {_WORKPLACE, _ANY_WORKPLACE} & denied
     return own | {_REPORTING} if _REPORTS_TO.search(fact) else own
 
 

@@ -55,7 +55,7 @@ from tiermem.memory.text.retractions import reporting_denied, workplace_denied
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
-           "keeps_the_last", "names_what_to_forget", "now_apart", "own_clauses",
+           "keeps_the_last", "left_for_another", "names_what_to_forget", "now_apart", "own_clauses",
            "read_statement", "without_aside"]
 
 _I = re.IGNORECASE
@@ -88,14 +88,20 @@ _RETRACTION = re.compile(
     _I,
 )
 #: Leaving a workplace ("I left Globex", "I've left my job at Acme last month"): it ends
-#: where the user works. "I left Paris" may be a trip, so what it denies is always working
-#: there too (memory/text/retractions.py, ``workplace_denied``), of which a home in Paris,
-#: or work in Paris, holds too little to be retired.
-_LEFT_A_JOB = re.compile(
-    rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
-    r"(?P<place>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}|my\s+job\s+at\s+\S.*?)"
-    r"(?:\s+(?:last\s+(?:week|month|year)|in\s+\w+|(?:a|an|one|two|three|\d+)\s+\w+\s+ago))?"
-    r"\W*$", _I)
+#: where the user works; "I left my job", naming none, whichever job is held. "I left
+#: Paris" may be a trip, so what it denies is always working there too
+#: (memory/text/retractions.py, ``workplace_denied``), of which a home in Paris, or work
+#: in Paris, holds too little to be retired.
+_NAME = r"(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}"
+_LEFT = (rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
+         rf"(?P<place>{_NAME}|my\s+job\s+at\s+\S.*?|my\s+(?:old\s+)?job)")
+_WHEN_LEFT = (r"(?:\s+(?:last\s+(?:week|month|year)|in\s+\w+"
+              r"|(?:a|an|one|two|three|\d+)\s+\w+\s+ago))?")
+_LEFT_A_JOB = re.compile(rf"{_LEFT}{_WHEN_LEFT}\W*$", _I)
+#: A job left for another ("I left Globex for Initech"): read whole, it was stored as a
+#: quote and the old job stayed held beside it.
+_LEFT_FOR = re.compile(rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+for\s+(?P<next>{_NAME}){_WHEN_LEFT}\W*$",
+                       _I)
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
@@ -228,6 +234,15 @@ def now_apart(sentence: str) -> list[str]:
     if len(parts) < 2 or len(parts[0].split()) < 3 or _NOW_ASIDE.match(parts[1]):
         return [sentence]
     return [parts[0], parts[1][:1].upper() + parts[1][1:]]
+
+
+def left_for_another(sentence: str) -> list[str]:
+    """``sentence`` cut into leaving a job and working at the next one ("I left Globex for
+    Initech": "I left Globex", "I work at Initech"); ``[sentence]`` when it is not one."""
+    left = _LEFT_FOR.match(sentence.strip())
+    if left is None:
+        return [sentence]
+    return [left["left"], f"I work at {left['next']}"]
 
 
 def as_news(sentence: str) -> Statement | None:

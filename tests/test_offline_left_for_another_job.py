@@ -1,0 +1,31 @@
+""""I left Globex for Initech" ends "User works at Globex" and holds the new job, and "I left
+my job" ends the one held: each was stored as a quote beside the job it ended. What is not
+the user's job stays as it was."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+_GLOBEX = "I work at Globex."
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    (_GLOBEX, "I left Globex for Initech.", ["User works at Initech"]),
+    (_GLOBEX, "I left my job at Globex for Initech last month.", ["User works at Initech"]),
+    (_GLOBEX, "I've left Globex for Initech Labs in March.", ["User works at Initech Labs"]),
+    (_GLOBEX, "I left my job.", []),
+    (_GLOBEX, "I left my old job for Initech.", ["User works at Initech"]),
+    ("Tom and I work at Globex.", "I left my job.", ["Tom works at Globex"]),
+    # nothing of the user's job is held: the news is kept as told
+    ("I live in Paris.", "I left my job.", ["User lives in Paris", "User: I left my job"]),
+    ("My wife works at Google.", "I left my job.",
+     ["User's wife works at Google", "User: I left my job"]),
+    # a place left, no job: no workplace is made of where the user went
+    ("I live in Paris.", "I left Paris for Lisbon.",
+     ["User lives in Paris", "User: I left Paris for Lisbon"]),
+    (_GLOBEX, "I left Paris for Lisbon.",
+     ["User works at Globex", "User: I left Paris for Lisbon"]),
+])
+def test_a_job_left_ends_only_the_users_job(held: str, said: str, now: list[str]) -> None:
+    assert core_after(held, said) == now
