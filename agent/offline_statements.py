@@ -65,6 +65,7 @@ from tiermem.memory.text.statements import (
     names_what_to_forget,
     now_apart,
     own_clauses,
+    past_apart,
     read_statement,
     without_aside,
 )
@@ -158,11 +159,15 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         Portland, not Seattle, and I work at Acme") is read apart from it always
         (``correction_apart``), as a bare "Forget that" is."""
         sentence = without_aside(sentence)
-        if len(apart := correction_apart(sentence)) > 1 or len(apart := now_apart(sentence)) > 1:
+        if len(apart := correction_apart(sentence)) > 1:
             return apart
-        if len(apart := left_for_another(sentence)) > 1 and retracted(
-                (left := read_statement(apart[0])).denied, list(held()), left.about):
-            # only a job held is left for another: "I left Paris for Lisbon" is a trip
+        for ended in (past_apart(sentence), left_for_another(sentence)):
+            if ended != [sentence] and retracted(
+                    (withdrawal := read_statement(ended[0])).denied, list(held()),
+                    withdrawal.about):
+                # only when it ends something held: "I left Paris for Lisbon" is a trip
+                return ended
+        if len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
         if len(parts) > 1 and brushes_off(parts[0], parts[1]):

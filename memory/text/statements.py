@@ -56,6 +56,7 @@ from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
            "keeps_the_last", "left_for_another", "names_what_to_forget", "now_apart", "own_clauses",
+           "past_apart",
            "read_statement", "without_aside"]
 
 _I = re.IGNORECASE
@@ -243,6 +244,33 @@ def left_for_another(sentence: str) -> list[str]:
     if left is None:
         return [sentence]
     return [left["left"], f"I work at {left['next']}"]
+
+
+#: What held once and no longer does: "I used to work at Globex", "I worked at Globex, now
+#: I don't" (or "..., but not anymore"). Read as a plain statement, it was quoted beside the
+#: job it ends.
+#: It says nothing of what holds now ("..., but now I work at Acme" is read apart).
+_USED_TO = re.compile(r"^i\s+used\s+to\s+(?P<rest>(?:(?!\b(?:but|and|now)\b)[^,;])+?)[\s.!]*$",
+                      _I)
+_NOW_NOT = re.compile(
+    rf"^(?P<said>i(?:{_APOS}m|\s+(?P<verb>[\w'’]+))\s+(?P<rest>[^,;]+?))\s*,?\s*"
+    rf"(?:but\s+|and\s+)?(?:now\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)|{_APOS}m\s+not)"
+    r"|not\s+any\s?more|(?:but\s+)?no\s+longer)[\s.!]*$", _I)
+_PAST = re.compile(r"^(?:\w+ed|was|had|used)$", _I)
+
+
+def past_apart(sentence: str) -> list[str]:
+    """``sentence``, saying what held once and no longer does, as the withdrawal of it and
+    what it keeps of the past ("I used to work at Globex": "I no longer work at Globex",
+    "I used to work at Globex"; "I'm vegan, now I'm not": the withdrawal alone);
+    ``[sentence]`` when it says no such thing."""
+    text = sentence.strip()
+    if (used := _USED_TO.match(text)) is not None:
+        return [f"I no longer {used['rest']}", text]
+    if (said := _NOW_NOT.match(text)) is None:
+        return [sentence]
+    denial = f"I no longer {'am ' if said['verb'] is None else said['verb'] + ' '}{said['rest']}"
+    return [denial, said["said"]] if _PAST.match(said["verb"] or "") else [denial]
 
 
 def as_news(sentence: str) -> Statement | None:
