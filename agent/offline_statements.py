@@ -32,6 +32,7 @@ from tiermem.agent.offline_replay import (
     stated_by_last,
 )
 from tiermem.agent.offline_restored import not_forgotten, put_back
+from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -197,8 +198,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "He no longer works at Globex" is of Tom, named just before, not of the user.
     # The handover is split before ellipses are filled: read as an ellipsis of the
     # denial, "..., but Priya is too" stored "Priya is not on call anymore".
+    # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
-        with_introductions(with_said_about(each_named_apart(split_sentences(text))))),
+        with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
+            split_sentences(text)))), _said_last(recent or []))),
         _said_last(recent or []))),
         next(iter(recent or []), None), lambda said: read_statement(said).change == "retraction")
     # What the last sentence of this message that stated, changed or asked something

@@ -1,0 +1,42 @@
+"""A denial of the user's that names nothing ("I'm not anymore, but my wife is"): what it
+denies is what the statement before it said someone is ("I'm vegan.", "Priya is on call.").
+
+Left bare, it denied nothing held, so the user's fact stayed, and the share of whoever takes
+it over was lost with it. ``with_bare_denials_filled`` says such a denial in full ("I'm not
+vegan anymore, but my wife is."), for memory/text/handed_over.py to read. Pure functions
+over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["with_bare_denials_filled"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+#: "I'm not anymore", "I am not any longer", "I'm no longer", and what follows it.
+_BARE_DENIAL = re.compile(
+    rf"^(?P<me>i(?:{_APOS}m|\s+am))\s+(?:not\s+(?:any\s?more|any\s+longer)|no\s+longer)"
+    r"(?P<rest>(?:\s*[,;]|\s+but\b|\s[-–—]).*|[\s.!]*)$", _I)
+#: What a statement says someone is: "vegan" of "I'm vegan.", "on call" of "Priya is on
+#: call." Not a denial, nor a clause joined to another.
+_IS = re.compile(
+    rf"^(?:i{_APOS}m|i\s+am|(?!i\b)[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:is|are))\s+"
+    r"(?P<what>(?!not\b|no\b)[^,;]+?)[\s.!]*$", _I)
+
+
+def with_bare_denials_filled(sentences: list[str], said_before: str | None) -> list[str]:
+    """``sentences`` with each bare denial of the user's said in full with what the
+    sentence before it (or ``said_before``, the last statement of the message before, for
+    the first) says someone is; one with nothing before it to fill it is left as said."""
+    filled: list[str] = []
+    for sentence in sentences:
+        before = filled[-1] if filled else said_before
+        denial = _BARE_DENIAL.match(sentence.strip())
+        what = _IS.match(before.strip()) if denial is not None and before else None
+        if denial is None or what is None:
+            filled.append(sentence)
+            continue
+        filled.append(f"{denial['me']} not {what['what']} anymore{denial['rest']}")
+    return filled
