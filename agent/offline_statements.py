@@ -162,7 +162,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         sentence = without_aside(sentence)
         if len(apart := correction_apart(sentence)) > 1:
             return apart
-        for ended in (past_apart(sentence), left_for_another(sentence)):
+        for ended in (past_apart(sentence), left_for_another(sentence, list(held()))):
             if ended != [sentence] and retracted(
                     (withdrawal := read_statement(ended[0])).denied, list(held()),
                     withdrawal.about):

@@ -1,6 +1,7 @@
-""""I left Globex for Initech" ends "User works at Globex" and holds the new job, and "I left
-my job" ends the one held: each was stored as a quote beside the job it ended. What is not
-the user's job stays as it was."""
+""""I left Globex to work at Initech" ends "User works at Globex" and holds the new job, and "I
+left my job" ends the one held: each was stored as a quote beside the job it ended. A name
+alone after "for" may be a city, so "I left Globex for Berlin" holds no job there. What is
+not the user's job stays as it was."""
 
 from __future__ import annotations
 
@@ -11,11 +12,18 @@ _GLOBEX = "I work at Globex."
 
 
 @pytest.mark.parametrize(("held", "said", "now"), [
-    (_GLOBEX, "I left Globex for Initech.", ["User works at Initech"]),
-    (_GLOBEX, "I left my job at Globex for Initech last month.", ["User works at Initech"]),
-    (_GLOBEX, "I've left Globex for Initech Labs in March.", ["User works at Initech Labs"]),
+    (_GLOBEX, "I left Globex to work at Initech.", ["User works at Initech"]),
+    (_GLOBEX, "I left my job at Globex for a job at Initech last month.",
+     ["User works at Initech"]),
+    (_GLOBEX, "I've left Globex to join Initech Labs in March.", ["User works at Initech Labs"]),
     (_GLOBEX, "I left my job.", []),
-    (_GLOBEX, "I left my old job for Initech.", ["User works at Initech"]),
+    (_GLOBEX + " My wife works at Initech.", "I left my old job for Initech.",
+     ["User works at Initech", "User's wife works at Initech"]),
+    # a name alone after "for" may be a city: the job ends, where the user went is quoted
+    (_GLOBEX, "I left Globex for Berlin.", ["User: I left Globex for Berlin"]),
+    (_GLOBEX, "I left Globex for Initech.", ["User: I left Globex for Initech"]),
+    ("I live in Berlin. I work at Globex.", "I left Globex for Berlin.",
+     ["User lives in Berlin", "User: I left Globex for Berlin"]),
     ("Tom and I work at Globex.", "I left my job.", ["Tom works at Globex"]),
     # nothing of the user's job is held: the news is kept as told
     ("I live in Paris.", "I left my job.", ["User lives in Paris", "User: I left my job"]),

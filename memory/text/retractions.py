@@ -19,7 +19,7 @@ from tiermem.memory.text.joint_shares import of_no_member
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of, same_kin
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["reporting_denied", "retracted", "still_held", "workplace_denied"]
+__all__ = ["reporting_denied", "retracted", "still_held", "workplace_denied", "workplaces_held"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -55,6 +55,13 @@ _WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?(?:\s+[\w'’-]+){0,4}?\s+(?:at|for)
 #: A job left without naming where ("I left my job"): it ends whatever workplace is held.
 _ANY_JOB = re.compile(r"^my\s+(?:old\s+)?job$", _I)
 _ANY_WORKPLACE = "any workplace"
+
+
+def workplaces_held(facts: Sequence[str]) -> frozenset[str]:
+    """The concepts of every workplace ``facts`` name ("Initech" of "User's wife works at
+    Initech"): a name known to be an employer, not a city."""
+    return frozenset(concept for fact in facts for work in _WORKS_AT.finditer(fact)
+                     for concept in concepts(work["place"]))
 
 
 def workplace_denied(place: str) -> frozenset[str]:

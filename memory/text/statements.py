@@ -39,6 +39,7 @@ memory/text/forget_requests.py's; its functions are named here too.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tiermem.memory.text.forget_requests import (
@@ -51,7 +52,7 @@ from tiermem.memory.text.forget_requests import (
     requests_forgetting,
 )
 from tiermem.memory.text.owners import Owner, owner_of
-from tiermem.memory.text.retractions import reporting_denied, workplace_denied
+from tiermem.memory.text.retractions import reporting_denied, workplace_denied, workplaces_held
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
@@ -100,9 +101,12 @@ _WHEN_LEFT = (r"(?:\s+(?:last\s+(?:week|month|year)|in\s+\w+"
               r"|(?:a|an|one|two|three|\d+)\s+\w+\s+ago))?")
 _LEFT_A_JOB = re.compile(rf"{_LEFT}{_WHEN_LEFT}\W*$", _I)
 #: A job left for another ("I left Globex for Initech"): read whole, it was stored as a
-#: quote and the old job stayed held beside it.
-_LEFT_FOR = re.compile(rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+for\s+(?P<next>{_NAME}){_WHEN_LEFT}\W*$",
-                       _I)
+#: quote and the old job stayed held beside it. A name alone after "for" may be a city
+#: ("I left Globex for Berlin"), so only one said to be a job ("for a job at", "to work
+#: at") or held as a workplace is taken for the next employer.
+_LEFT_FOR = re.compile(
+    rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+(?:for\s+(?P<job>a\s+(?:new\s+)?job\s+(?:at|with)\s+)?"
+    rf"|(?P<work>to\s+(?:work\s+(?:at|for)|join)\s+))(?P<next>{_NAME}){_WHEN_LEFT}\W*$", _I)
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
@@ -237,13 +241,17 @@ def now_apart(sentence: str) -> list[str]:
     return [parts[0], parts[1][:1].upper() + parts[1][1:]]
 
 
-def left_for_another(sentence: str) -> list[str]:
+def left_for_another(sentence: str, held: Sequence[str] = ()) -> list[str]:
     """``sentence`` cut into leaving a job and working at the next one ("I left Globex for
-    Initech": "I left Globex", "I work at Initech"); ``[sentence]`` when it is not one."""
+    Initech": "I left Globex", "I work at Initech"), when the next one is said to be a job
+    or ``held`` names it a workplace; else into leaving the job and the sentence kept as
+    said ("I left Globex for Berlin"); ``[sentence]`` when it leaves no job for another."""
     left = _LEFT_FOR.match(sentence.strip())
     if left is None:
         return [sentence]
-    return [left["left"], f"I work at {left['next']}"]
+    if left["job"] or left["work"] or concepts(left["next"]) & workplaces_held(held):
+        return [left["left"], f"I work at {left['next']}"]
+    return [left["left"], sentence]
 
 
 #: What held once and no longer does: "I used to work at Globex", "I worked at Globex, now
