@@ -17,6 +17,11 @@ _GLOBEX = "I work at Globex."
      ["User works at Initech"]),
     (_GLOBEX, "I've left Globex to join Initech Labs in March.", ["User works at Initech Labs"]),
     (_GLOBEX, "I left my job.", []),
+    (_GLOBEX, "I left Globex for good.", []),
+    (_GLOBEX, "I left Globex for good to work at Initech.", ["User works at Initech"]),
+    # a while away is no job ended
+    (_GLOBEX, "I left Globex for a year.",
+     ["User works at Globex", "User: I left Globex for a year"]),
     (_GLOBEX + " My wife works at Initech.", "I left my old job for Initech.",
      ["User works at Initech", "User's wife works at Initech"]),
     # a name alone after "for" may be a city: the job ends, where the user went is quoted
