@@ -18,6 +18,10 @@ _GLOBEX = "I work at Globex."
     (_GLOBEX, "I've left Globex to join Initech Labs in March.", ["User works at Initech Labs"]),
     (_GLOBEX, "I left my job.", []),
     (_GLOBEX, "I left Globex for good.", []),
+    (_GLOBEX, "I left Globex last May.", []),
+    (_GLOBEX, "I've left Globex last Friday.", []),
+    (_GLOBEX, "I left Globex to join Initech last September.", ["User works at Initech"]),
+    (_GLOBEX, "I left Globex for Initech last May.", ["User: I left Globex for Initech last May"]),
     (_GLOBEX, "I left Globex for good to work at Initech.", ["User works at Initech"]),
     # a while away is no job ended
     (_GLOBEX, "I left Globex for a year.",

@@ -97,9 +97,11 @@ _RETRACTION = re.compile(
 _NAME = r"(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}"
 _LEFT = (rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
          rf"(?P<place>{_NAME}|my\s+job\s+at\s+\S.*?|my\s+(?:old\s+)?job)")
-#: When, or that it is for good: "I left Globex for good" ended nothing, and was quoted
-#: beside the job it says is over.
-_WHEN_LEFT = (r"(?:\s+(?:last\s+(?:week|month|year)|in\s+\w+|for\s+good"
+#: When, or that it is for good: "I left Globex for good" (or "last May") ended nothing,
+#: and was quoted beside the job it says is over.
+_WHEN_LEFT = (r"(?:\s+(?:last\s+(?:week|month|year|summer|winter|spring|autumn|fall|\w+day"
+              r"|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*"
+              r"|nov\w*|dec\w*)|in\s+\w+|for\s+good"
               r"|(?:a|an|one|two|three|\d+)\s+\w+\s+ago))?")
 _LEFT_A_JOB = re.compile(rf"{_LEFT}{_WHEN_LEFT}\W*$", _I)
 #: A job left for another ("I left Globex for Initech"): read whole, it was stored as a
