@@ -4,6 +4,7 @@ was lost (or the reply said nothing changed)."""
 
 from __future__ import annotations
 
+import pytest
 from offline_helpers import chat, core_after
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -32,3 +33,20 @@ def test_the_reply_does_not_say_nothing_changed() -> None:
 
 def test_with_nothing_said_before_it_stays_as_said() -> None:
     assert core_after("I'm not anymore.") == []
+
+
+#: What was held, a bare denial after what a thing of the user's is, and the core after it.
+_OF_A_THING_OF_THE_USERS = [
+    ("My name is Maya.", "I'm not anymore.", ["User's name is Maya"]),
+    ("My manager is Priya.", "I'm not anymore.", ["User's manager is Priya"]),
+    ("I'm vegan. My email is maya@example.com.", "I'm not anymore.",
+     ["User is vegan", "User's email is maya@example.com"]),
+    ("I'm vegan.", "My wife is vegan. I'm not anymore.", ["User's wife is vegan"]),
+]
+
+
+@pytest.mark.parametrize(("held", "said", "now"), _OF_A_THING_OF_THE_USERS)
+def test_what_a_thing_of_the_users_is_is_not_what_the_user_was(held: str, said: str,
+                                                                now: list[str]) -> None:
+    # filled from "My name is Maya", "I'm not anymore" erased the name held
+    assert core_after(held, said) == now

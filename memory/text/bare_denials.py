@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.owners import owner_of
+
 __all__ = ["with_bare_denials_filled"]
 
 _I = re.IGNORECASE
@@ -35,8 +37,19 @@ def with_bare_denials_filled(sentences: list[str], said_before: str | None) -> l
         before = filled[-1] if filled else said_before
         denial = _BARE_DENIAL.match(sentence.strip())
         what = _IS.match(before.strip()) if denial is not None and before else None
-        if denial is None or what is None:
+        if denial is None or what is None or not _says_what_someone_is(what.group()):
             filled.append(sentence)
             continue
         filled.append(f"{denial['me']} not {what['what']} anymore{denial['rest']}")
     return filled
+
+
+def _says_what_someone_is(sentence: str) -> bool:
+    """Whether ``sentence`` says what a person is (the user, one named, one of the user's):
+    "My name is Maya" or "My manager is Priya" says who or what a thing of the user's is,
+    and filled from it, "I'm not anymore" erased the name or the manager held."""
+    owner = owner_of(sentence)
+    if owner is None or owner.known_as:
+        return False
+    return bool(not owner.user or owner.relations or re.match(rf"i(?:{_APOS}m|\s+am)\b",
+                                                              sentence, _I))
