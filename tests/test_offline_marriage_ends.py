@@ -92,6 +92,16 @@ def test_a_partner_named_in_lowercase_ends_the_spouse_named(said: str) -> None:
     assert "User's wife is Ana" in core_after("My wife is Ana.", "i'm engaged to ship it.")
 
 
+@pytest.mark.parametrize("said", [
+    "I'm engaged to mark the release as done.",
+    "We're engaged to max out the budget.",
+    "I'm married to will power, as my wife says.",
+])
+def test_a_lowercase_name_that_goes_on_as_a_phrase_ends_no_spouse(said: str) -> None:
+    # "mark", "max" and "will" are given names too: read as partners, the wife was lost
+    assert "User's wife is Ana" in core_after("My wife is Ana.", said)
+
+
 @pytest.mark.parametrize(("held", "said", "now"), [
     ("I'm married to Ana.", "My ex-wife is Ana Silva.", "User's ex-wife is Ana Silva"),
     ("I'm married to Ana Silva.", "My ex-wife is Ana.", "User's ex-wife is Ana"),

@@ -176,8 +176,10 @@ def _partner_named(fact: str) -> str | None:
     if not partner or partner[0].casefold().startswith("user"):
         return None
     # A user who types in lowercase ("i'm married to eva") still names a person when the
-    # word is a given name; "deliver" of "engaged to deliver it" is none.
-    if not (partner[0][:1].isupper() or is_first_name(partner[0].split()[0])):
+    # word is a given name standing alone; "deliver" of "engaged to deliver it" is none, and
+    # nor is "mark" of "engaged to mark the release", though it is a name too.
+    words = partner[0].split()
+    if not (partner[0][:1].isupper() or (len(words) == 1 and is_first_name(words[0]))):
         return None
     return " ".join(partner[0].casefold().split())
 
