@@ -47,6 +47,7 @@ class OtherProcess:
 
     def __init__(self, home: Path) -> None:
         self.database = home / DB_FILE  # named in a failed read's error, as the store's is
+        self.home = home  # named in a counter's refusal, as the store's is
         self.conn = sqlite3.connect(self.database, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         register_functions(self.conn)  # the index's triggers call them
