@@ -122,8 +122,11 @@ class PgSettings:
     def __init__(self, scope: Scope, agent: str) -> None:
         self.scope = scope
         repair = f"tiermem upgrade --agent {shlex.quote(agent)} --store DSN"
-        self._counter_check = CounterSettingCheck(lambda: stored_counters(self.scope),
-                                                  lambda: counter_floors(self.scope), repair)
+        # The reads close over the scope, not self: a check holding its settings would make a
+        # cycle, and a backend dropped unclosed would keep its connection and writer lock
+        # until the garbage collector ran.
+        self._counter_check = CounterSettingCheck(lambda: stored_counters(scope),
+                                                  lambda: counter_floors(scope), repair)
 
     def counters_behind(self) -> dict[str, tuple[str, int]]:
         return self._counter_check.behind()
