@@ -23,11 +23,13 @@ from tiermem.agent.interrupts import InterruptReported
 from tiermem.agent.place import AgentPlace, store_flag
 from tiermem.memory.errors import (
     EMPTY_FILE_CAUSES,
+    ConnectionLostError,
     EmptyStoreFileError,
     InvalidInputError,
     NewerSchemaError,
     OlderSchemaError,
     StoreLockedError,
+    TiermemError,
     UnfinishedStoreError,
 )
 from tiermem.memory.text.shown import shown_path
@@ -43,7 +45,7 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.store_errors import cli_message
     from tiermem.agent.terminal import report_console
     from tiermem.memory.output_file import emit_json, output_path
-    from tiermem.memory.store.opening import SchemaUpgrade, upgrade_backend
+    from tiermem.memory.store.opening import upgrade_backend
     from tiermem.memory.store.sqlite import DB_FILE
     from tiermem.memory.store.sqlite.connection import is_empty_file
 
@@ -65,18 +67,17 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except KeyboardInterrupt as exc:
         note(interrupted_upgrade(place, args.store))
         raise InterruptReported from exc
-    except (StoreLockedError, NewerSchemaError) as exc:
-        found = exc.found if isinstance(exc, NewerSchemaError) else _found_schema(place)
-        if args.json is None or found is None:
+    except TiermemError as exc:
+        if args.json is None:
             raise
         # A script reading the JSON gets the same object as on success, saying why
-        # nothing was done, rather than nothing at all.
+        # nothing was done, rather than nothing at all; the message and the exit status
+        # stay those of the refusal.
         refusal = cli_message(exc, args)
         held = exc.situation if isinstance(exc, StoreLockedError) else None
-        emit_json(_json_report(place.name, SchemaUpgrade(found, found, held=held), refusal),
+        emit_json(_refusal_report(place.name, _refused_at(exc, place), held, refusal),
                   json_path)
-        note(refusal)
-        return 1
+        raise
     # A migrate or restore that marked the memory and stopped: its schema is current but
     # it holds no memory, which no upgrade makes. That is all there is to say then.
     unfinished = _copy_unfinished(place)
@@ -126,11 +127,30 @@ def _json_report(agent: str, done: SchemaUpgrade, error: str | None) -> dict[str
             "not_raised": _counters_json(done.not_raised)}
 
 
+def _refusal_report(agent: str, found: int | None, held: str | None,
+                    error: str) -> dict[str, object]:
+    """What ``--json`` prints when the upgrade was refused: the memory stays at ``found``
+    (null when it cannot be told)."""
+    return {"agent": agent, "from": found, "to": found, "upgraded": False,
+            "finished_creating": False, "held_by": held, "error": error, "raised": [],
+            "not_raised": []}
+
+
 def _counters_json(counters: tuple[tuple[str, str, int], ...]) -> list[dict[str, object]]:
     """Each counter as ``--json`` gives it: what it held as a number (null when what was
     stored is no whole number), and the rows' level."""
     return [{"counter": key, "from": int(held) if held.isascii() and held.isdigit() else None,
              "to": level} for key, held, level in counters]
+
+
+def _refused_at(exc: TiermemError, place: AgentPlace) -> int | None:
+    """The schema a refused upgrade left the memory at; None when it cannot be told (a
+    lost server, which another try would wait for, or a file this user may not read)."""
+    if isinstance(exc, NewerSchemaError):
+        return exc.found
+    if isinstance(exc, ConnectionLostError):
+        return None
+    return _found_schema(place)
 
 
 def _found_schema(place: AgentPlace) -> int | None:

@@ -114,6 +114,18 @@ def test_an_unreadable_database_file_is_named_not_taken_for_an_upgrade(
     assert "User likes tea" in kept.stdout
 
 
+def test_upgrade_json_of_an_unreadable_database_file_still_prints_its_object(
+        home: Path) -> None:
+    database = home / "agents" / "default" / "memory.sqlite3"
+    done = _run_closed(home, database, ["upgrade", "--json"])
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert (report["from"], report["to"], report["upgraded"]) == (None, None, False)
+    assert report["error"].startswith(f"cannot open the memory database {database}: this "
+                                      f"user may not read it (permission denied)")
+    assert done.stderr == f"tiermem: {report['error']}\n"
+
+
 def test_an_agent_home_this_user_may_not_write_can_be_inspected(home: Path) -> None:
     agent = home / "agents" / "default"
     agent.chmod(0o500)  # SQLite cannot create the -shm file a WAL reader wants here

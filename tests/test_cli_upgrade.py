@@ -397,3 +397,28 @@ def test_a_chat_left_below_its_rows_names_the_upgrade_that_lets_it_go_on(
                            f"which it could not move on from\n")
     again = cli(*chat, stdin="I like tea\n")
     assert again.returncode == 0 and "User likes tea" in again.stdout, again.stderr
+
+
+def test_upgrade_json_of_a_lost_connection_still_prints_its_object(
+        older: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.memory.store.opening as opening
+    from tiermem.memory.errors import ConnectionLostError
+
+    def lost(location: str, agent: str | None) -> None:
+        raise ConnectionLostError("lost the connection to PostgreSQL for agent 'ada'",
+                                  "`tiermem pg status`")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(opening, "upgrade_backend", lost)
+        assert main(["upgrade", "--agent", "ada", "--json"]) == 1
+    done = capsys.readouterr()
+    report = json.loads(done.out)
+    # The server is gone: the schema cannot be told, and is not guessed.
+    assert (report["from"], report["to"], report["upgraded"]) == (None, None, False)
+    assert report["error"].startswith("lost the connection to PostgreSQL for agent 'ada'")
+    assert done.err == f"tiermem: {report['error']}\n"
+    assert main(["upgrade", "--agent", "ada", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) == set(report)  # the same fields
+    readme = " ".join((REPO / "README.md").read_text("utf-8").split())
+    assert "It prints that object on every outcome: a refused upgrade (a lost connection" in readme
