@@ -68,16 +68,22 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(interrupted_upgrade(place, args.store))
         raise InterruptReported from exc
     except TiermemError as exc:
-        if args.json is None:
+        behind = _counters_kept_low(exc, place)
+        if args.json is None and not behind:
             raise
-        # A script reading the JSON gets the same object as on success, saying why
-        # nothing was done, rather than nothing at all; the message and the exit status
-        # stay those of the refusal.
         refusal = cli_message(exc, args)
-        held = exc.situation if isinstance(exc, StoreLockedError) else None
-        emit_json(_refusal_report(place.name, _refused_at(exc, place), held, refusal),
-                  json_path)
-        raise
+        if behind:
+            refusal += (f", which raises its counters left below what its rows hold "
+                        f"({_counters_held(behind)})")
+        # A script reading the JSON gets the same object as on success, saying why
+        # nothing was done, rather than nothing at all; the exit status stays the
+        # refusal's (1 for every error of the memory).
+        if args.json is not None:
+            held = exc.situation if isinstance(exc, StoreLockedError) else None
+            emit_json(_refusal_report(place.name, _refused_at(exc, place), held, refusal,
+                                      behind), json_path)
+        note(refusal)
+        return 1
     # A migrate or restore that marked the memory and stopped: its schema is current but
     # it holds no memory, which no upgrade makes. That is all there is to say then.
     unfinished = _copy_unfinished(place)
@@ -107,9 +113,8 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         said += (f"; raised its counters left below what its rows hold ({counters}), which "
                  f"it could not move on from")
     if done.not_raised:
-        counters = ", ".join(f"{key} holds {held}, its rows {level}"
-                             for key, held, level in done.not_raised)
-        said += (f"; its counters left below what its rows hold ({counters}) were not "
+        said += (f"; its counters left below what its rows hold "
+                 f"({_counters_held(done.not_raised)}) were not "
                  f"raised, as that process writes them: once it ends, run `tiermem "
                  f"upgrade{upgrade_option(place, args.store)}` again to raise them")
     report_console(args.json == "-").print(said, markup=False)
@@ -127,13 +132,34 @@ def _json_report(agent: str, done: SchemaUpgrade, error: str | None) -> dict[str
             "not_raised": _counters_json(done.not_raised)}
 
 
-def _refusal_report(agent: str, found: int | None, held: str | None,
-                    error: str) -> dict[str, object]:
+def _refusal_report(agent: str, found: int | None, held: str | None, error: str,
+                    not_raised: tuple[tuple[str, str, int], ...]) -> dict[str, object]:
     """What ``--json`` prints when the upgrade was refused: the memory stays at ``found``
     (null when it cannot be told)."""
     return {"agent": agent, "from": found, "to": found, "upgraded": False,
             "finished_creating": False, "held_by": held, "error": error, "raised": [],
-            "not_raised": []}
+            "not_raised": _counters_json(not_raised)}
+
+
+def _counters_kept_low(exc: TiermemError,
+                       place: AgentPlace) -> tuple[tuple[str, str, int], ...]:
+    """The counters left below the rows that a writer elsewhere (``exc``) kept the upgrade
+    from raising: a memory at this version's schema can still be read meanwhile, one
+    an older version wrote cannot, and then nothing is said of them."""
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.opening import counters_behind
+
+    if not isinstance(exc, StoreLockedError):
+        return ()
+    try:
+        return counters_behind(place.dsn or str(place.home), place.name)
+    except StoreError:
+        return ()
+
+
+def _counters_held(counters: tuple[tuple[str, str, int], ...]) -> str:
+    """``tick holds 0, its rows 2``, for each counter left below the rows."""
+    return ", ".join(f"{key} holds {held}, its rows {level}" for key, held, level in counters)
 
 
 def _counters_json(counters: tuple[tuple[str, str, int], ...]) -> list[dict[str, object]]:

@@ -144,16 +144,21 @@ def test_upgrade_json_of_a_home_open_for_writing_says_why_nothing_was_done(
     assert _schema(older) == SCHEMA_VERSION - 1
 
 
-def test_upgrade_json_gives_a_raised_counter_as_numbers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    home = tmp_path / "agents" / "ada"
+def _tick_left_below(home: Path) -> Path:
+    """``home`` after two turns, its tick counter set back to 0 as an older version left it."""
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         memory.process_interaction("I live in Lyon.", "Noted.")
         memory.process_interaction("I work at Globex.", "Noted.")
     with contextlib.closing(writable_database(home / "memory.sqlite3")) as conn, conn:
-        conn.execute("UPDATE meta SET value = '0' WHERE key = 'tick'")  # as an older version
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'tick'")
+    return home
+
+
+def test_upgrade_json_gives_a_raised_counter_as_numbers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    _tick_left_below(tmp_path / "agents" / "ada")
     assert main(["upgrade", "--agent", "ada", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["raised"] == [{"counter": "tick", "from": 0, "to": 2}]
@@ -422,3 +427,27 @@ def test_upgrade_json_of_a_lost_connection_still_prints_its_object(
     assert set(json.loads(capsys.readouterr().out)) == set(report)  # the same fields
     readme = " ".join((REPO / "README.md").read_text("utf-8").split())
     assert "It prints that object on every outcome: a refused upgrade (a lost connection" in readme
+
+
+@pytest.mark.parametrize("json_asked", [False, True])
+def test_upgrade_of_a_held_home_names_the_counters_left_below_its_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], json_asked: bool) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = _tick_left_below(tmp_path / "agents" / "ada")
+    lock = WriterLock(home)
+    lock.acquire()
+    try:
+        assert main(["upgrade", "--agent", "ada", *(["--json"] if json_asked else [])]) == 1
+    finally:
+        lock.release()
+    done = capsys.readouterr()
+    assert done.err.endswith("and try again, which raises its counters left below what its "
+                             "rows hold (tick holds 0, its rows 2)\n")
+    if json_asked:
+        report = json.loads(done.out)
+        assert report["not_raised"] == [{"counter": "tick", "from": 0, "to": 2}]
+        assert done.err == f"tiermem: {report['error']}\n"
+    readme = " ".join((REPO / "README.md").read_text("utf-8").split())
+    assert ("which raises its counters left below what its rows hold (tick holds 0, its rows "
+            "2)`) and `--json` lists them in `\"not_raised\"`") in readme

@@ -201,12 +201,15 @@ def test_a_reader_open_when_a_newer_version_upgrades_the_database_reads_no_more(
             assert reader.store.conn.info.transaction_status == TransactionStatus.IDLE
 
 
-def test_upgrade_of_an_agent_open_elsewhere_names_the_counters_it_left_below(
-        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with HierarchicalMemory(store=postgres_dsn, agent="ada",
-                            embedder=HashingEmbedder()) as memory:
+def _two_turns(dsn: str) -> None:
+    with HierarchicalMemory(store=dsn, agent="ada", embedder=HashingEmbedder()) as memory:
         memory.process_interaction("I live in Lyon.", "Noted.")
         memory.process_interaction("I work at Globex.", "Noted.")
+
+
+def test_upgrade_of_an_agent_open_elsewhere_names_the_counters_it_left_below(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _two_turns(postgres_dsn)
     with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
         _set_back(postgres_dsn)
         with psycopg.connect(postgres_dsn, autocommit=True) as conn:
@@ -226,3 +229,20 @@ def test_upgrade_of_an_agent_open_elsewhere_names_the_counters_it_left_below(
     report = json.loads(capsys.readouterr().out)
     assert (report["raised"], report["not_raised"]) == (
         [{"counter": "tick", "from": 0, "to": 2}], [])
+
+
+def test_upgrade_of_a_current_agent_open_elsewhere_names_the_counters_left_below(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _two_turns(postgres_dsn)
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute("UPDATE tiermem.settings SET value = '0' WHERE key = 'tick'")
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
+        assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn, "--json"]) == 1
+        done = capsys.readouterr()
+    report = json.loads(done.out)
+    assert report["not_raised"] == [{"counter": "tick", "from": 0, "to": 2}]
+    assert (report["from"], report["upgraded"]) == (SCHEMA_VERSION, False)
+    assert report["error"].endswith(
+        "and try again, which raises its counters left below what its rows hold (tick "
+        "holds 0, its rows 2)")
+    assert done.err == f"tiermem: {report['error']}\n"

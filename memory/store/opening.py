@@ -168,7 +168,7 @@ def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
             if not _is_current(location, agent):
                 raise
             return SchemaUpgrade(exc.found, exc.current, held=locked.situation,
-                                 not_raised=_counters_behind(location, agent))
+                                 not_raised=counters_behind(location, agent))
         return SchemaUpgrade(exc.found, exc.current, raised=_raise_counters(location, agent))
     except UnfinishedStoreError as exc:
         open_backend(location, agent, read_only=False).close()
@@ -180,7 +180,7 @@ def _raise_counters(location: str, agent: str | None) -> tuple[tuple[str, str, i
     """Raise each counter stored below its rows to their level, which the memory cannot
     move on from by itself (its check refuses a value below the rows). The look is
     read-only, so a memory whose counters are sound takes no writer lock."""
-    if not _counters_behind(location, agent):
+    if not counters_behind(location, agent):
         return ()
     store = open_backend(location, agent, read_only=False)
     try:
@@ -193,7 +193,7 @@ def _raise_counters(location: str, agent: str | None) -> tuple[tuple[str, str, i
     return tuple((key, held, level) for key, (held, level) in behind.items())
 
 
-def _counters_behind(location: str, agent: str | None) -> tuple[tuple[str, str, int], ...]:
+def counters_behind(location: str, agent: str | None) -> tuple[tuple[str, str, int], ...]:
     """Each counter stored below its rows, as a read-only open finds them."""
     store = open_backend(location, agent, read_only=True)
     try:
