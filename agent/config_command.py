@@ -31,7 +31,7 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     json_path = output_path(args.json)
     if args.setting is not None:
         parse_value(args.setting, "")  # an unknown name is refused, naming the settings
-    with place.in_use(note):
+    with place.in_use(note, reading=args.value is None):
         if args.value is not None:
             change = change_setting(place, args.setting, args.value)
             work_done(args)

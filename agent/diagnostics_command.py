@@ -119,8 +119,8 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     # Read-only: no writer lock, so a report can be taken while a chat is running.
     try:
         embedder = session_embedder(place, args.embedder)
-        with place.in_use(note), place.open_memory(embedder=embedder,
-                                                   read_only=True) as memory:
+        with place.in_use(note, reading=True), place.open_memory(
+                embedder=embedder, read_only=True) as memory:
             report = memory.diagnostics()
             command_line_advice(report, None if args.scenario and dsn is None else place.name,
                                 args.store, memory.embedder.id)

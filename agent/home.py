@@ -189,11 +189,23 @@ def make_private(home: Path) -> list[Path]:
 
 
 @contextlib.contextmanager
-def private_home(home: Path, note: Callable[[str], None]) -> Iterator[Path]:
+def private_home(home: Path, note: Callable[[str], None], *,
+                 reading: bool = False) -> Iterator[Path]:
     """Use ``home`` with private file modes, tightening (and telling ``note``) a home made
-    before homes were private."""
+    before homes were private. A command ``reading`` it tightens only a home this user
+    owns and may write: one its owner made read-only (shared 0555) or another user's is
+    someone's choice, which a look at it must not undo."""
     with private_files():
-        if make_private(home):
+        if (not reading or _owned_for_writing(home)) and make_private(home):
             note(f"made {home} private to this user (directory 0700, files 0600); it was "
                  f"readable by other local users")
         yield home
+
+
+def _owned_for_writing(home: Path) -> bool:
+    """Whether this user owns ``home`` and its owner may write in it."""
+    try:
+        info = home.stat()
+    except OSError:
+        return False
+    return info.st_uid == os.geteuid() and bool(info.st_mode & stat.S_IWUSR)

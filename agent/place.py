@@ -61,12 +61,14 @@ class AgentPlace:
         return HierarchicalMemory(self.home, **options)
 
     @contextlib.contextmanager
-    def in_use(self, note: Callable[[str], None]) -> Iterator[AgentPlace]:
-        """While the agent is used: a home directory is kept private to its user."""
+    def in_use(self, note: Callable[[str], None], *,
+               reading: bool = False) -> Iterator[AgentPlace]:
+        """While the agent is used: a home directory is kept private to its user (when
+        only ``reading`` it, one this user owns and may write)."""
         if self.dsn is not None:
             yield self
             return
-        with private_home(self.home, note):
+        with private_home(self.home, note, reading=reading):
             yield self
 
 

@@ -103,6 +103,29 @@ def test_in_a_directory_that_exists_the_files_are_private_and_the_directory_kept
     assert set(files.values()) == {0o600}, files
 
 
+@pytest.mark.parametrize("command", [["diagnostics", "--embedder", "hashing", "--json"],
+                                     ["config"]])
+def test_a_home_shared_read_only_keeps_its_modes_when_read(
+        home: Path, command: list[str]) -> None:
+    agent = home / "agents" / "a"
+    _umask_022_memory(agent)
+    before = {}
+    for path in (agent, *agent.iterdir()):
+        path.chmod(0o555 if path.is_dir() else 0o444)  # shared, read-only for everyone
+        before[path] = mode(path)
+    try:
+        done = tiermem(home, *command, "--agent", "a")
+        after = {path: mode(path) for path in before}
+    finally:
+        agent.chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert after == before
+    assert "private" not in done.stderr
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    assert ("only read (`diagnostics`, `config` showing) leave alone a home its owner made "
+            "read-only for everyone") in readme
+
+
 def test_a_home_made_readable_is_tightened_with_a_note(home: Path) -> None:
     agent = home / "agents" / "a"
     _umask_022_memory(agent)
