@@ -149,9 +149,11 @@ def no_such_agent(name: str, where: str, names: list[str], store_flag: str = "",
     (``--store DSN``) goes into the command it suggests."""
     known = [f"agents: {', '.join(names)}"] if names else []
     if unreadable:
-        known.append(f"this user may not read the agent homes {', '.join(unreadable)}, "
-                     f"which may hold agents; give them read and search access (chmod) to "
-                     f"use them")
+        homes, them = (("agent home", "it") if len(unreadable) == 1 else
+                       ("agent homes", "them"))
+        known.append(f"this user may not read the {homes} {', '.join(unreadable)}, which "
+                     f"may hold agents; give {them} read and search access (chmod) to use "
+                     f"{them}")
     if not known:
         known.append(f"no agents yet; `tiermem chat{store_flag} --agent {name}` creates one")
     return NoSuchAgentError(f"no agent named {name!r} in {where} ({'; '.join(known)})")

@@ -92,12 +92,21 @@ def test_an_unknown_agent_names_the_agent_homes_this_user_may_not_read(
     done = _run_closed(home, agent, [command, "--agent", "bob"])
     assert done.returncode == 2
     assert done.stderr == (
-        f"tiermem: no agent named 'bob' in {home} (this user may not read the agent homes "
-        f"{agent}, which may hold agents; give them read and search access (chmod) to use "
-        f"them)\n")
+        f"tiermem: no agent named 'bob' in {home} (this user may not read the agent home "
+        f"{agent}, which may hold agents; give it read and search access (chmod) to use "
+        f"it)\n")
     readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
     assert ("names the agent homes this user may not read (whose agents it cannot tell) with "
             "what to do, rather than saying there are none") in readme
+
+
+def test_two_unreadable_agent_homes_are_named_as_many() -> None:
+    from tiermem.agent.home import no_such_agent
+
+    said = str(no_such_agent("bob", "/h", [], unreadable=["/h/agents/a", "/h/agents/b"]))
+    assert said == ("no agent named 'bob' in /h (this user may not read the agent homes "
+                    "/h/agents/a, /h/agents/b, which may hold agents; give them read and "
+                    "search access (chmod) to use them)")
 
 
 @pytest.mark.parametrize("args", _COMMANDS, ids=lambda args: args[0])
