@@ -107,3 +107,39 @@ def test_a_memory_an_earlier_version_wrote_with_one_reads_restores_and_migrates(
     finally:
         source.close()
         target.close()
+
+
+def test_a_fact_whose_passage_an_earlier_version_gave_a_nan_retires_and_comes_back(
+        memory: HierarchicalMemory) -> None:
+    with memory as m:
+        fact_id = m.add_fact("User lives in Lisbon")
+        fact = m.fact(fact_id)
+        assert fact is not None
+        m.lifecycle.retire(fact)  # gives the fact its passage
+        passage_id = m.fact(fact_id).passage_id  # type: ignore[union-attr]
+        assert passage_id is not None
+        with m.store.transaction():
+            _stored_by_an_earlier_version(m.store, passage_id)
+        assert m.add_fact("User lives in Lisbon") == fact_id  # stated again: current
+        fact = m.fact(fact_id)
+        assert fact is not None and not m.lifecycle.superseded(fact)
+        m.lifecycle.retire(fact)
+        metadata = m.store.passages.get_many([passage_id])[passage_id].metadata
+    # Kept as the string the store's refusal advises, which any JSON parser reads.
+    assert (metadata["score"], metadata["owner"]) == ("NaN", "sre")
+    assert "superseded_at" in metadata
+
+
+def test_message_tool_calls_holding_a_nan_are_refused(memory: HierarchicalMemory) -> None:
+    from tiermem.memory.store.records import Message
+
+    calls = [{"id": "c1", "name": "archival_insert", "arguments": {"score": float("nan")}}]
+    with memory as m:
+        before = m.store.messages.count()
+        with pytest.raises(InvalidInputError) as refused, m.store.transaction():
+            m.store.messages.append_many([Message(turn=1, role="assistant", content="",
+                                                  created_at=1.7e9, tool_calls=calls)])
+        assert m.store.messages.count() == before
+    assert str(refused.value) == (
+        "message tool_calls holds a number that is not finite (NaN or infinity), which JSON "
+        "cannot hold; give a finite number, or the value as a string like 'NaN'")

@@ -197,16 +197,7 @@ def check_metadata(metadata: dict[str, Any]) -> None:
     if not isinstance(metadata, dict):
         raise InvalidInputError(f"passage metadata must be a dict, got "
                                 f"{type(metadata).__name__}; give one like {{'owner': 'sre'}}")
-    text = json.dumps(metadata)
-    # The tools refuse what standard JSON cannot hold, and so does the store: a caller
-    # reading the memory's metadata with another JSON parser would fail on it. Only text
-    # that spells one is encoded again, strictly, to tell it from a string that holds it.
-    if ("NaN" in text or "Infinity" in text) and _not_finite(metadata):
-        key = next((k for k, v in metadata.items() if _not_finite(v)), None)
-        raise InvalidInputError(f"passage metadata holds a number that is not finite (NaN or "
-                                f"infinity) under {key!r:.80}, which JSON cannot hold; give a "
-                                f"finite number, or the value as a string like 'NaN'")
-    check_storable(text, "passage metadata as JSON")
+    _check_json(metadata, "passage metadata")
     # Archival search shows the engine's mark as a date: a number that is none is refused.
     when = metadata.get(SUPERSEDED_AT)
     if isinstance(when, numbers.Real) and not isinstance(when, bool):
@@ -319,4 +310,15 @@ def _not_finite(value: Any) -> bool:
 
 
 def _check_json(value: Any, what: str) -> None:
-    check_storable(json.dumps(value), f"{what} as JSON")
+    text = json.dumps(value)
+    # The tools refuse what standard JSON cannot hold, and so does the store: a caller
+    # reading the memory's JSON with another parser would fail on it. Only text that
+    # spells one is encoded again, strictly, to tell it from a string that holds it.
+    if ("NaN" in text or "Infinity" in text) and _not_finite(value):
+        key = (next((k for k, v in value.items() if _not_finite(v)), None)
+               if isinstance(value, dict) else None)
+        under = f" under {key!r:.80}" if key is not None else ""
+        raise InvalidInputError(f"{what} holds a number that is not finite (NaN or "
+                                f"infinity){under}, which JSON cannot hold; give a finite "
+                                f"number, or the value as a string like 'NaN'")
+    check_storable(text, f"{what} as JSON")

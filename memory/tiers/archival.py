@@ -7,6 +7,7 @@ is ever deleted by eviction; ``created_at`` is when the passage was learned,
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -147,7 +148,9 @@ class ArchivalTier:
         passage = self.store.passages.get_many([passage_id]).get(passage_id)
         if passage is None:
             return
-        metadata = passage.metadata
+        # An older version (or raw SQL) may have stored a NaN or an infinity, which no
+        # write takes now: kept as the string the store's refusal advises, not lost.
+        metadata = _not_finite_named(passage.metadata)
         for key, value in changes.items():
             if value is None:
                 metadata.pop(key, None)
@@ -296,6 +299,18 @@ def _clean_tags(tags: Sequence[str] | None) -> list[str]:
 
 #: Value types JSON always encodes.
 _PLAIN = (str, int, float, bool, type(None))
+
+
+def _not_finite_named(value: Any) -> Any:
+    """``value`` with each NaN or infinity in it, at any depth, as its name ('NaN',
+    'Infinity', '-Infinity')."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return {key: _not_finite_named(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_not_finite_named(item) for item in value]
+    return value
 
 
 def _check_json_object(metadata: dict[str, Any] | None) -> None:
