@@ -263,3 +263,29 @@ def test_a_memory_left_below_its_rows_names_the_upgrade_that_lets_it_go_on(
         m.add_fact("User likes tea", "durable")  # one entry into core, and the second tick
         assert _counters(m) == ((bound if key == "core_seq" else seq) + 1,
                                 (bound if key == "tick" else tick) + 2)
+
+
+def test_sqlite_settings_hold_no_cycle_through_their_counter_check(tmp_path: Path) -> None:
+    """The counter check's reads close over the store, not the settings: settings dropped
+    are freed by reference counting alone, not left for the garbage collector."""
+    import gc
+    import weakref
+
+    from tiermem.memory.store.sqlite.history import SQLiteSettings
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "home")
+    try:
+        gc.collect()
+        gc.disable()
+        try:
+            settings = SQLiteSettings(store)
+            with store.transaction():
+                settings.set("tick", 0)  # runs the check, which reads through the store
+            dropped = weakref.ref(settings)
+            del settings
+            assert dropped() is None
+        finally:
+            gc.enable()
+    finally:
+        store.close()

@@ -107,8 +107,10 @@ class SQLiteSettings:
         self.store = store
         home = store.home
         repair = None if home is None else f"tiermem upgrade --home {shlex.quote(str(home))}"
-        self._counter_check = CounterSettingCheck(lambda: stored_counters(self.store),
-                                                  lambda: counter_floors(self.store), repair)
+        # The reads close over the store, not self: a check holding its settings would be
+        # a cycle of their own, freed only when the garbage collector runs.
+        self._counter_check = CounterSettingCheck(lambda: stored_counters(store),
+                                                  lambda: counter_floors(store), repair)
 
     def counters_behind(self) -> dict[str, tuple[str, int]]:
         return self._counter_check.behind()
