@@ -42,7 +42,7 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import brushes_off
+from tiermem.memory.text.forget_requests import brushes_off, corrected_in_place
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
@@ -201,7 +201,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            split_sentences(text)))), _said_last(recent or []))),
+            corrected_in_place(split_sentences(text))))), _said_last(recent or []))),
         _said_last(recent or []))),
         next(iter(recent or []), None), lambda said: read_statement(said).change == "retraction")
     # What the last sentence of this message that stated, changed or asked something

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asks_to_forget", "beside_the_request", "brushes_off", "each_named_apart",
-           "forget_opening",
+__all__ = ["asks_to_forget", "beside_the_request", "brushes_off", "corrected_in_place",
+           "each_named_apart", "forget_opening",
            "forgets_the_last", "keeps_the_last", "names_what_to_forget", "not_taken_back",
            "requests_forgetting"]
 
@@ -284,3 +284,43 @@ def not_taken_back(sentences: list[str]) -> list[str]:
     return [sentence for at, sentence in enumerate(sentences)
             if not forgets_the_last(sentence)
             and not (at + 1 < len(sentences) and forgets_the_last(sentences[at + 1]))]
+
+
+#: The new value said right after a bare "forget that" ("..., forget that, it's 5678").
+_NEW_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>\S.*)$", _I)
+#: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
+#: value such a "forget that, it's ..." says again.
+_VALUE_SAID = re.compile(
+    rf"^\W*(?P<subject>(?:my|our|the|your|[\w-]+{_APOS}s)\s+[\w'’ -]{{1,60}}?)"
+    r"\s+(?P<verb>is|are)\s+\S", _I)
+
+
+def corrected_in_place(sentences: list[str]) -> list[str]:
+    """``sentences`` with a value taken back and said again in the same message ("My
+    locker code is 1234. Forget that, it's 5678.", "My flight is at 7pm, forget that,
+    it's at 9pm") said once, as corrected ("My locker code is 5678."): read as said, the
+    request took the old value back and "it's 5678", naming nothing, stored no new one."""
+    out: list[str] = []
+    for sentence in sentences:
+        clauses = _CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
+        found = next(((at, new) for at in range(len(clauses) - 1)
+                      if forgets_the_last(clauses[at])
+                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
+        if found is None:
+            out.append(sentence)
+            continue
+        at, new = found
+        # The value taken back is said in the clause before, or else in the sentence before.
+        old = _VALUE_SAID.match((clauses[at - 1] if at else out[-1] if out else "").rstrip(" .!"))
+        if old is None:
+            out.append(sentence)
+            continue
+        corrected = f"{old['subject'].strip()} {old['verb']} {new['value'].rstrip(' .!')}"
+        rest = clauses[at + 2:]
+        if at:
+            out.append(", ".join([*clauses[:at - 1], corrected, *rest]) + ".")
+            continue
+        out[-1] = corrected + "."
+        if rest:  # what follows is a sentence of its own now
+            out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
+    return out

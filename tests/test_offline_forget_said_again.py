@@ -1,0 +1,49 @@
+"""The offline policy on a value taken back and said again in one message ("My locker
+code is 1234. Forget that, it's 5678."): the new value is held, and the old one never is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.forget_requests import corrected_in_place
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("said", "asked", "held", "old"), [
+    ("My locker code is 1234. Forget that, it's 5678.", "What is my locker code?",
+     "User's locker code is 5678", "1234"),
+    ("My flight is at 7pm, forget that, it's at 9pm.", "When is my flight?",
+     "User's flight is at 9pm", "7pm"),
+])
+def test_the_value_said_again_is_held_and_answered(memory: HierarchicalMemory, said: str,
+                                                   asked: str, held: str, old: str) -> None:
+    replies = _chat(memory, said, asked)
+    assert list(_core(memory)) == [held]
+    assert held in replies[-1]
+    assert old not in replies[-1]
+
+
+def test_what_else_the_sentence_says_stays() -> None:
+    assert corrected_in_place(["My flight is at 7pm, forget that, it's at 9pm, and my "
+                               "gym is FitCo."]) == ["My flight is at 9pm, and my gym is FitCo."]
+    assert corrected_in_place(["My code is 1234.", "Forget that, it's 5678, thanks."]) == [
+        "My code is 5678.", "Thanks."]
+
+
+@pytest.mark.parametrize("sentences", [
+    ["Forget that, it's 5678."],  # nothing before it says what "it" is
+    ["I like tea.", "Forget that, it's fine."],  # no value of a thing was said
+    ["My code is 1234.", "Forget that, I'm vegetarian now."],  # no new value
+])
+def test_nothing_else_is_rewritten(sentences: list[str]) -> None:
+    assert corrected_in_place(sentences) == sentences
