@@ -223,6 +223,12 @@ _TOLD_OF_ONESELF = re.compile(
     r"|sort\s+of)\s+)*$", _I)
 
 
+#: Where or how a thing is to be saved ("Stop saving my report to the desktop", "Never
+#: store my password in plain text"): an instruction about files, not about memory.
+_KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under|at)\s+"
+               r"(?!all\b|(?:your\s+|the\s+)?(?:memory|mind|head|notes)\b)")
+
+
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
 #: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
 #: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
@@ -232,7 +238,8 @@ _FORGET_NAMED = re.compile(
     _FORGET_OPENING + r"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b)"
     r"(?:(?:all\s+|everything\s+)?about\s+)?(?=\w)"
     r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w)"
-    rf"|{_NOT_KEPT}(?=(?:my|our)\s+\w|(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b))",
+    rf"|{_NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
+    r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
     _I)
 
 
