@@ -198,16 +198,28 @@ def _short_items(named: str) -> list[str] | None:
 def _owners_share_things(items: list[str]) -> list[str]:
     """``items`` with each owner alone given the thing an owner near it names: "my mum's
     and my dad's address" names two addresses, "my mum's address and my dad's" too, and
-    "my dog's and my cat's vet, and my gym" two vets. Alone, "my mum's" would take every
-    fact about her. The next owned thing is taken first, the one before it otherwise."""
-    things = [None if found is None else found.group("thing")
-              for found in map(_OWNED_THING.search, items)]
+    "my dog's and my cat's vet, and my gym" two vets, "my gym and my dad's" two gyms.
+    Alone, "my mum's" would take every fact about her. The next owned thing is taken
+    first, the one before it otherwise."""
+    things = [_thing_named(item) for item in items]
     shared = []
     for at, item in enumerate(items):
         thing = next((t for t in things[at + 1:] if t is not None), None) or next(
             (t for t in reversed(things[:at]) if t is not None), None)
         shared.append(f"{item} {thing}" if thing and _OWNER_ALONE.search(item) else item)
     return shared
+
+
+def _thing_named(item: str) -> str | None:
+    """The thing ``item`` names past whose it is ("address" of "my dad's address", "gym" of
+    "my gym": "my gym and my dad's" names two gyms); None for an owner alone."""
+    if _OWNER_ALONE.search(item):
+        return None
+    owned = _OWNED_THING.search(item)
+    if owned is not None:
+        return owned.group("thing")
+    owner = _OWNER_WORDS.match(item)
+    return (item[owner.end():] or None) if owner is not None else None
 
 
 def keeps_the_last(sentence: str) -> bool:
