@@ -151,11 +151,23 @@ def each_named_apart(sentences: list[str]) -> list[str]:
 _SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s)", _I)
 
 
+#: Where a request naming what to forget gives way to what the speaker will do instead.
+_PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
+                         + _PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
+#: A word pointing back at what a request named ("I'll reset it", "I'll call her").
+_BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
+
+
 def _named_and_said_after(sentence: str) -> tuple[str, str]:
     """``sentence`` as its request naming what to forget and the statement of the speaker's
     beside it ("I live in Lisbon now"); the whole and '' when it is no such request."""
     if _FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
+    plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
+    if len(plan) > 1 and _BACK_AT_IT.search(plan[1]):
+        # "Forget my password, I'll reset it": what the speaker will do with what goes,
+        # which, quoted without it, says nothing
+        return plan[0].rstrip(" .!") + ".", ""
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
