@@ -260,7 +260,10 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under|at)\s+"
 #: a step told.
 _FORGET_NAMED = re.compile(
     _FORGET_OPENING + r"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b)"
-    r"(?:(?:all\s+|everything\s+)?about\s+)?(?=\w)"
+    r"(?:(?:all\s+|everything\s+)?about\s+"
+    # "Forget what I said about Tom" names Tom, not what was said
+    rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
+    r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
     r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w)"
     rf"|{_NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
     r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
