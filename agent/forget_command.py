@@ -50,7 +50,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL, config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import JudgeMissingError
-    from tiermem.memory.ops.forget import ForgetResult
+    from tiermem.memory.ops.forget import ForgetResult, forgot_before
     from tiermem.memory.store.records import Forgotten
 
     conflict = request_conflict(args)
@@ -101,14 +101,16 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                                                   audited.id, audited.detail).to_dict()))
                 return 1
             # Read while the memory is open; said after the result, once it is closed.
+            done_by = None if result.outcome != "unmatched" else forgot_before(
+                memory, request, result.audit_id)
             policy = _agent_policy(place.home, args)
             hints = [] if args.json else _sources_kept(args, policy, memory,
                                                          result.sources_kept)
         failure = judge_failure(judge) if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
-        _report(args, note, result,
-                withheld=policy is not None and policy.recall.enabled)
+        _report(args, note, result, withheld=policy is not None and policy.recall.enabled,
+                done_by=done_by)
         if hints:
             note("\n".join(hints))
         work_done(args)
@@ -160,9 +162,10 @@ def _agent_policy(home: Path, args: argparse.Namespace) -> PrivacyConfig | None:
 
 
 def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, *,
-            withheld: bool = False) -> None:
+            withheld: bool = False, done_by: int | None = None) -> None:
     """What a request did (a ForgetResult), on standard output; ``withheld``: the agent's
-    privacy policy withholds things from /core and the searches."""
+    privacy policy withholds things from /core and the searches; ``done_by``: the audit of
+    an earlier request with this text that forgot what it matched."""
     import json
 
     from tiermem.agent.place import store_flag
@@ -177,6 +180,11 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
               f"(audit #{result.audit_id})")
         for gap in result.erasure.not_reached if result.erasure else ():
             note(f"not reached by the erasure: {gap}")
+    elif done_by is not None:
+        # Told "unmatched", a user run twice would look for how the text was stored.
+        print(f"nothing forgotten: already forgotten (request #{done_by} with this text "
+              f"forgot what it matched, and nothing stored matches it now; audit "
+              f"#{result.audit_id})")
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")

@@ -26,8 +26,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
 
     forget = sub.add_parser("forget", help=description, description=description,
                             epilog="exit codes: 0 something was forgotten, 1 nothing was "
-                                   "(unmatched, ambiguous or failed), 2 usage error (also "
-                                   "a model's option where no model is asked: in mode "
+                                   "(unmatched, already forgotten, ambiguous or failed), 2 "
+                                   "usage error (also a model's option where no model is "
+                                   "asked: in mode "
                                    "exact, or with none configured)")
     forget.add_argument("request", metavar="TEXT", nargs="?",
                         help="what to forget: the exact text of the item, or a request in "

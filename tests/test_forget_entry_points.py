@@ -174,7 +174,7 @@ def test_cli_forget_exact_prints_json_and_sets_the_exit_code(
     printed = json.loads(capsys.readouterr().out)
     assert printed["outcome"] == "matched" and printed["facts"] == [1]
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", SECRET]) == 1
-    assert "nothing forgotten: unmatched" in capsys.readouterr().out
+    assert "nothing forgotten: already forgotten" in capsys.readouterr().out
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
         assert m.facts() == []
         assert [r.outcome for r in m.forget_requests()] == ["matched", "unmatched"]

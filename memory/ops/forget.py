@@ -152,6 +152,16 @@ def request_hash(memory: ForgettingMemory, request: str) -> str:
     return hmac.new(key, request.encode(), hashlib.sha256).hexdigest()
 
 
+def forgot_before(memory: ForgettingMemory, request: str, audit_id: int) -> int | None:
+    """The audit id of the latest request before ``audit_id`` with this text that forgot
+    something, or None: made again, matching nothing now, it is done already, not mistyped.
+    The audit keeps only a keyed hash of each request, which is all this compares."""
+    digest = request_hash(memory, clean_request(request))
+    return max((done.id for done in memory.store.forgetting.requests()
+                if done.id < audit_id and done.outcome == "matched"
+                and hmac.compare_digest(done.request_hash, digest)), default=None)
+
+
 def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
                judge: Judge | None, erase: bool = False, shown_only: bool = False
                ) -> ForgetResult:

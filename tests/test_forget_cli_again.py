@@ -1,0 +1,45 @@
+"""`tiermem forget` run again with the text of a request that forgot something: it says the
+text is forgotten already, not that nothing matches, and exits 1 as nothing more went."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tiermem.cli import run
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+FACT = "User's locker code is 5678"
+FORGET = ["forget", "--agent", "ada", "--embedder", "hashing"]
+
+
+@pytest.fixture
+def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.add_fact(FACT)
+        m.add_fact("User's gym is FitCo")
+    return home
+
+
+def test_a_second_run_says_already_forgotten(agent: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([*FORGET, FACT]) == 0
+    capsys.readouterr()
+    assert run([*FORGET, FACT]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("nothing forgotten: already forgotten (request #1 ")
+    assert "audit #2" in out
+    assert "/recall" not in err  # no hint to look up a wording that was right
+
+
+def test_a_text_never_forgotten_is_still_unmatched(agent: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([*FORGET, FACT]) == 0
+    capsys.readouterr()
+    assert run([*FORGET, "User's gym is Ironworks"]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("nothing forgotten: unmatched (")
+    assert "/recall" in err
