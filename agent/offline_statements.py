@@ -199,10 +199,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # The handover is split before ellipses are filled: read as an ellipsis of the
     # denial, "..., but Priya is too" stored "Priya is not on call anymore".
     # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
+    last = _said_last(recent or [])
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(split_sentences(text))))), _said_last(recent or []))),
-        _said_last(recent or []))),
+            corrected_in_place(split_sentences(text), last)))), last)), last)),
         next(iter(recent or []), None), lambda said: read_statement(said).change == "retraction")
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;

@@ -47,3 +47,15 @@ def test_what_else_the_sentence_says_stays() -> None:
 ])
 def test_nothing_else_is_rewritten(sentences: list[str]) -> None:
     assert corrected_in_place(sentences) == sentences
+
+
+def test_a_message_of_its_own_corrects_the_last_one(memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "My locker code is 1234.", "Forget that, it's 5678.",
+                    "What is my locker code?")
+    assert list(_core(memory)) == ["User's locker code is 5678"]
+    assert "1234" not in replies[-1]
+
+
+def test_a_word_of_hesitation_before_it_is_passed_over(memory: HierarchicalMemory) -> None:
+    _chat(memory, "My locker code is 1234, no wait, forget that, it's 5678.")
+    assert list(_core(memory)) == ["User's locker code is 5678"]

@@ -322,6 +322,8 @@ def not_taken_back(sentences: list[str]) -> list[str]:
 
 #: The new value said right after a bare "forget that" ("..., forget that, it's 5678").
 _NEW_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>\S.*)$", _I)
+#: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
+_FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
 #: value such a "forget that, it's ..." says again.
 _VALUE_SAID = re.compile(
@@ -329,11 +331,12 @@ _VALUE_SAID = re.compile(
     r"\s+(?P<verb>is|are)\s+\S", _I)
 
 
-def corrected_in_place(sentences: list[str]) -> list[str]:
-    """``sentences`` with a value taken back and said again in the same message ("My
-    locker code is 1234. Forget that, it's 5678.", "My flight is at 7pm, forget that,
-    it's at 9pm") said once, as corrected ("My locker code is 5678."): read as said, the
-    request took the old value back and "it's 5678", naming nothing, stored no new one."""
+def corrected_in_place(sentences: list[str], said_last: str | None = None) -> list[str]:
+    """``sentences`` with a value taken back and said again ("My locker code is 1234.
+    Forget that, it's 5678.", "My flight is at 7pm, forget that, it's at 9pm") said once,
+    as corrected ("My locker code is 5678."): read as said, the request took the old value
+    back and "it's 5678", naming nothing, stored no new one. A message that opens so takes
+    back the value ``said_last`` (the user's last statement before it) said."""
     out: list[str] = []
     for sentence in sentences:
         clauses = _CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
@@ -344,17 +347,24 @@ def corrected_in_place(sentences: list[str]) -> list[str]:
             out.append(sentence)
             continue
         at, new = found
-        # The value taken back is said in the clause before, or else in the sentence before.
-        old = _VALUE_SAID.match((clauses[at - 1] if at else out[-1] if out else "").rstrip(" .!"))
+        # The value taken back is said in a clause before ("..., no wait, forget that"),
+        # else in the sentence before, else in the message before.
+        said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
+                    None)
+        old = _VALUE_SAID.match((clauses[said] if said is not None else out[-1] if out
+                                 else said_last or "").rstrip(" .!"))
         if old is None:
             out.append(sentence)
             continue
         corrected = f"{old['subject'].strip()} {old['verb']} {new['value'].rstrip(' .!')}"
         rest = clauses[at + 2:]
-        if at:
-            out.append(", ".join([*clauses[:at - 1], corrected, *rest]) + ".")
+        if said is not None:
+            out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
             continue
-        out[-1] = corrected + "."
+        if out:
+            out[-1] = corrected + "."
+        else:
+            out.append(corrected + ".")
         if rest:  # what follows is a sentence of its own now
             out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
     return out
