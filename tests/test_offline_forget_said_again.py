@@ -59,3 +59,10 @@ def test_a_message_of_its_own_corrects_the_last_one(memory: HierarchicalMemory) 
 def test_a_word_of_hesitation_before_it_is_passed_over(memory: HierarchicalMemory) -> None:
     _chat(memory, "My locker code is 1234, no wait, forget that, it's 5678.")
     assert list(_core(memory)) == ["User's locker code is 5678"]
+
+
+@pytest.mark.parametrize("said", ["Forget it, it's not important.", "Forget that, it's fine."])
+def test_a_word_on_what_went_is_no_new_value(said: str) -> None:
+    sentences = ["My locker code is 1234.", said]
+    assert corrected_in_place(sentences) == sentences
+    assert corrected_in_place([said], "My locker code is 1234.") == [said]

@@ -322,6 +322,9 @@ def not_taken_back(sentences: list[str]) -> list[str]:
 
 #: The new value said right after a bare "forget that" ("..., forget that, it's 5678").
 _NEW_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>\S.*)$", _I)
+#: A value that names or counts ("5678", "at 9pm", "on Monday", "Ironworks"), not one
+#: that says how the speaker feels about what went ("it's fine", "it's not important").
+_NAMING_VALUE = re.compile(r"[\d@]|^(?:(?:at|on|in|from|by|until|to)\s+)?[A-Z]|\w[-./:]\w")
 #: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
 _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
@@ -342,7 +345,8 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         clauses = _CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
         found = next(((at, new) for at in range(len(clauses) - 1)
                       if forgets_the_last(clauses[at])
-                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
+                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None
+                      and _NAMING_VALUE.search(new["value"])), None)
         if found is None:
             out.append(sentence)
             continue
