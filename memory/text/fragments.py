@@ -32,7 +32,7 @@ later turn needs: an apology ("I'm sorry", "I'm so sorry for the delay"), being 
 it or unsure ("I'm confused", "I'm not sure yet"), present or finished ("I'm back", "I'm
 here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"); or that
 they forget what is only pointed at ("I forgot that", "I forget that every time", not
-"I forgot my keys"). Said with
+"I forgot my keys"), or thanks for anything ("Thanks a lot for nothing"). Said with
 more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
 not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
@@ -92,11 +92,12 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 #: own would start: past a comma, a dash or a "but" ("I'm sorry if I was unclear, my name
 #: is Dana"), or after "sorry to say" ("... I'm moving to Berlin"), the sentence goes on
 #: to state something, and is no aside.
+#: The words of a clause up to where another may open (a comma, a dash, "and", "but").
+_TO_CLAUSE_END = (r"(?:(?!\s-\s|-(?-i:I)(?:\b|['’])|\b(?:and|but|because|though|although)\b)"
+                  r"[^,;:\u2013\u2014])*")
 _APOLOGY_FOR = (
     r"(?:\s+(?:for|about|if|to(?!\s+(?:say|tell|report|admit|inform|announce|share"
-    r"|confess|let)\b))\b"
-    r"(?:(?!\s-\s|-(?-i:I)(?:\b|['’])|\b(?:and|but|because|though|although)\b)"
-    r"[^,;:\u2013\u2014])*)?")
+    rf"|confess|let)\b))\b{_TO_CLAUSE_END})?")
 #: An aside (``is_aside``): "I'm" (after "sorry," or "oh,"), how much, the state, and words
 #: that only say when or of what in the conversation; an apology for anything.
 _ASIDE = re.compile(
@@ -111,7 +112,10 @@ _ASIDE = re.compile(
     r"|^(?:(?:sorry|oh|oops|ok|okay|hmm|um|uh|ah|well|wait)\W+)*"
     r"i\s+(?:(?:totally|completely|just|always|often|sometimes|still|keep)\s+)?forg[eo]t"
     r"\s+(?:about\s+)?(?:that|this|it)(?:\s+(?:every\s+time|all\s+the\s+time|again|always"
-    r"|sometimes))?\W*$",
+    r"|sometimes))?\W*$"
+    # "Thanks a lot for nothing": thanks for anything, as an apology for anything
+    r"|^(?:many\s+)?(?:thanks|thank\s+you|thx|ty)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch"
+    rf"|ton))?(?:\s+again)?\s+for\b{_TO_CLAUSE_END}\W*$",
     re.IGNORECASE | re.DOTALL)
 
 #: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto", "I'm back -
