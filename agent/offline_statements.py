@@ -67,6 +67,7 @@ from tiermem.memory.text.statements import (
     now_apart,
     own_clauses,
     past_apart,
+    past_then_more,
     read_statement,
     without_aside,
 )
@@ -162,6 +163,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         sentence = without_aside(sentence)
         if len(apart := correction_apart(sentence)) > 1:
             return apart
+        if len(apart := past_then_more(sentence)) > 1:
+            return [part for clause in apart for part in parts_of(clause)]
         for ended in (past_apart(sentence), left_for_another(sentence, list(held()))):
             if ended != [sentence] and retracted(
                     (withdrawal := read_statement(ended[0])).denied, list(held()),

@@ -285,6 +285,17 @@ def past_apart(sentence: str) -> list[str]:
     return [denial, said["said"]] if _PAST.match(said["verb"] or "") else [denial]
 
 
+def past_then_more(sentence: str) -> list[str]:
+    """``sentence`` cut into its own clauses when the first says what held once and no
+    longer does and others follow ("I worked at Globex, now I don't, and I live in Rome");
+    read whole, the bare "now I don't" was cut from what it denies and stored as "User
+    doesn't". ``[sentence]`` otherwise."""
+    parts = own_clauses(sentence)
+    if len(parts) > 1 and past_apart(parts[0]) != [parts[0]]:
+        return parts
+    return [sentence]
+
+
 def as_news(sentence: str) -> Statement | None:
     """A retraction read as a plain statement: when it denies nothing known, what it says
     is news ("I can't eat gluten anymore"). None for one that asks to forget ("forget that
