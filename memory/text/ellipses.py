@@ -12,7 +12,7 @@ someone sharing the speaker's ("I'm not vegan. Neither is my wife."). That claus
 must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else (or, for "I do too", with any verb
 in -s said of one of the user's or a name whose plain form is sure: "My wife jogs" -> "I
-jog"); when it does not ("I'm tired. Me
+jog": memory/text/doings.py); when it does not ("I'm tired. Me
 too", a message that opens with "Me too"), the clause is dropped, since what it shares
 nothing here says; one that names its verb ("I am too", not "Me too") may share the
 statement that closed the message before. A clause that leaves out only what follows its
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.doings import PERSONAL, does_in_full
 from tiermem.memory.text.given_names import is_first_name
-from tiermem.memory.text.relations import relation_of
 
 __all__ = ["shares_alone", "with_ellipses_filled"]
 
@@ -115,7 +115,7 @@ def _told(subject: str, shared: str, kind: str, stem: str) -> str:
 def _points_elsewhere(subject: str, rest: str) -> bool:
     """Whether ``rest``, told of ``subject`` instead, would point at another person: "My
     wife loves me" is no "I love me", nor "I love my job" "My wife loves my job"."""
-    return bool((_PERSONAL if subject == "I" else _OWNERS).search(rest))
+    return bool((PERSONAL if subject == "I" else _OWNERS).search(rest))
 
 
 def _in_full(stated: str, subject: str, shared: str) -> str | None:
@@ -135,53 +135,8 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
             stem = (match["stem"] or "").casefold()
             return f"{_told(subject, shared, kind, stem)} {match['rest']}"
     if subject == "I" and "verb" in _SHARES[shared]:
-        return next(filter(None, map(_does_in_full, (clauses[-1:] or [stated]))), None)
+        return next(filter(None, map(does_in_full, (clauses[-1:] or [stated]))), None)
     return None
-
-
-#: Someone's doing said with any verb ("My wife jogs every morning", "Tom cycles to work"),
-#: which "I do too" may share: the subject one of the user's by a noun for them (not "my
-#: two", whose next word is a noun), or a name; an adverb may stand before the verb.
-_DOES = re.compile(
-    r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:the|a|an|this|that|these|those|our|your|his|her"
-    r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))"
-    r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)\s+)?"
-    r"(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$", _I | re.DOTALL)
-#: Words the speaker would say of another person, or of themselves: told of the speaker
-#: they would point elsewhere ("My wife loves me" is no "I love me").
-_PERSONAL = re.compile(r"\b(?:i|me|my|mine|myself|he|him|his|she|her|they|them|their|we|us"
-                       r"|our|it|its)\b", _I)
-#: Verbs in -s whose plain form no rule below gives ("aches" is no "ach").
-_PLAIN = {"goes": "go", "does": "do"}
-_UNSURE = frozenset({"aches", "caches", "dies", "lies", "ties", "is", "was", "has"})
-
-
-def _plain_verb(verb: str) -> str | None:
-    """The plain form of ``verb`` in -s ("jogs" -> "jog", "teaches" -> "teach", "studies"
-    -> "study"), or None when its ending leaves it unsure ("focuses", "canoes")."""
-    word = verb.casefold()
-    if word in _PLAIN or word in _UNSURE:
-        return _PLAIN.get(word)
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "shes", "ches", "xes")):
-        return word[:-2]
-    if word.endswith(("oes", "zzes")) or word.endswith(("uses", "ases", "ises")):
-        return None
-    return word[:-1]
-
-
-def _does_in_full(stated: str) -> str | None:
-    """What "I do too" says after ``stated``, someone's doing with a verb this module does
-    not list ("My wife jogs" -> "I jog"); None when it is not one, or says more of a person
-    than the speaker could take over."""
-    match = _DOES.match(stated.strip())
-    if match is None or (match["noun"] is not None and relation_of(match["noun"]) is None):
-        return None
-    verb = _plain_verb(match["verb"])
-    if verb is None or _PERSONAL.search(match["rest"]):
-        return None
-    return f"I {match['adverb'] or ''}{verb}{match['rest']}"
 
 
 def _filled(stated: str | None, match: re.Match[str]) -> list[str]:

@@ -1,0 +1,56 @@
+"""Someone's doing told of the speaker instead: after "My wife jogs every morning", "I do
+too" says "I jog every morning". memory/text/ellipses.py reads the "too"; this module turns
+a doing said with any verb in -s into the speaker's own, and leaves one it cannot turn
+with certainty (a verb whose plain form its ending leaves unsure, a doing said of a person)
+untold. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.relations import relation_of
+
+#: Someone's doing said with any verb ("My wife jogs every morning", "Tom cycles to work"),
+#: which "I do too" may share: the subject one of the user's by a noun for them (not "my
+#: two", whose next word is a noun), or a name; an adverb may stand before the verb.
+_DOES = re.compile(
+    r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:the|a|an|this|that|these|those|our|your|his|her"
+    r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))"
+    r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)\s+)?"
+    r"(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$", re.IGNORECASE | re.DOTALL)
+#: Words the speaker would say of another person, or of themselves: told of the speaker
+#: they would point elsewhere ("My wife loves me" is no "I love me").
+PERSONAL = re.compile(r"\b(?:i|me|my|mine|myself|he|him|his|she|her|they|them|their|we|us"
+                      r"|our|it|its)\b", re.IGNORECASE)
+#: Verbs in -s whose plain form no rule below gives ("aches" is no "ach").
+_PLAIN = {"goes": "go", "does": "do"}
+_UNSURE = frozenset({"aches", "caches", "dies", "lies", "ties", "is", "was", "has"})
+
+
+def _plain_verb(verb: str) -> str | None:
+    """The plain form of ``verb`` in -s ("jogs" -> "jog", "teaches" -> "teach", "studies"
+    -> "study"), or None when its ending leaves it unsure ("focuses", "canoes")."""
+    word = verb.casefold()
+    if word in _PLAIN or word in _UNSURE:
+        return _PLAIN.get(word)
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith(("oes", "zzes")) or word.endswith(("uses", "ases", "ises")):
+        return None
+    return word[:-1]
+
+
+def does_in_full(stated: str) -> str | None:
+    """What "I do too" says after ``stated``, someone's doing with a verb this module does
+    not list ("My wife jogs" -> "I jog"); None when it is not one, or says more of a person
+    than the speaker could take over."""
+    match = _DOES.match(stated.strip())
+    if match is None or (match["noun"] is not None and relation_of(match["noun"]) is None):
+        return None
+    verb = _plain_verb(match["verb"])
+    if verb is None or PERSONAL.search(match["rest"]):
+        return None
+    return f"I {match['adverb'] or ''}{verb}{match['rest']}"
