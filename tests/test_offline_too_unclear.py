@@ -37,7 +37,7 @@ def test_a_band_beside_a_band_is_still_liked() -> None:
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    ("The API is down. The database too.", "The database too."),
+    ("The API is down. Tom too.", "Tom too."),
     ("I'm busy today. Tomorrow too.", "Tomorrow too."),
 ])
 def test_a_share_dropped_beside_a_fact_stored_is_still_told(said: str, kept: str) -> None:
@@ -58,5 +58,5 @@ def test_a_share_told_in_full_is_not_said_to_be_dropped() -> None:
 def test_every_share_dropped_is_told() -> None:
     # naming only the first, the reply let "The cache too." go unstored without a word
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        reply = chat(memory, "The API is down. The database too. The cache too.")[0]
-    assert '"The database too." and "The cache too." alone do not say' in reply
+        reply = chat(memory, "The API is down. Tom too. Sam too.")[0]
+    assert '"Tom too." and "Sam too." alone do not say' in reply

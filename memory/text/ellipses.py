@@ -22,10 +22,13 @@ something), is told in full from the statement before it, which may close the me
 before; a capitalised word alone ("Tom too", "Shellfish too") may name someone sharing it
 or the thing, so it is dropped (after a name, only a first name: "Tom too" after "I like
 Muse"; memory/text/given_names.py), as is a word alone the statement before it cannot be
-told with ("Sam too" after "I work with Tom"), and someone of the user's alone ("My wife
-too": sharing it, or loved too?), and a person named after the adjective ("I'm married
-to Anna") is not shared, nor is a statement pointing at a person ("My wife loves me" is
-no "I love me").
+told with ("Sam too" after "I work with Tom"; "the database too" after "The API is down" is
+told: "The database is down"), and someone of the user's alone ("My wife too": sharing
+it, or loved too?), unless the speaker's statement before it is one no person could be
+the object of ("I'm vegan", "I live in Lisbon"); a person named after the adjective ("I'm
+married to Anna") is not shared, nor is a statement pointing at a person ("My wife loves
+me" is no "I love me"). Each may also close the sentence it shares ("The API is down, the
+database too").
 Pure functions over strings.
 """
 
@@ -237,8 +240,16 @@ _THING_TOO = re.compile(
 #: allergic too or the user loves her too, nothing says, and read alone it is a fragment
 #: ("User's wife too").
 _THEIRS_TOO = re.compile(
-    rf"^\W*(?:(?:and|but|also)\s+)?my\s+[\w'’-]+(?:\s+[\w'’-]+)?(?:{_TOO}|,?\s+also)"
+    rf"^\W*(?:(?:and|but|also)\s+)?(?P<who>my\s+[\w'’-]+(?:\s+[\w'’-]+)?)(?:{_TOO}|,?\s+also)"
     rf"{_AFTER}", _I)
+#: A thing named with its article, no name of a person: "the database".
+_DETERMINED = re.compile(r"^the\s", _I)
+#: A sentence closing with someone of the user's or a thing sharing what it says: "The API
+#: is down, the database too", "I live in Lisbon, my wife too".
+_SHARE_CLOSING = re.compile(
+    rf"^(?P<before>.*?\w)\W*?(?:,\s*(?:and\s+)?|\s+and\s+)(?P<share>(?:the|my)\s+[\w'’-]+"
+    rf"(?:\s+(?!(?:is|are|was|were|does|do|did|has|have)\b)[\w'’-]+)?{_TOO}{_AFTER})",
+    _I | re.DOTALL)
 #: A word that may be someone's name: one capital, opening it ("Tom", "Shellfish").
 _NAME_ALONE = re.compile(r"(?-i:[A-Z][a-z]+)$")
 #: Verbs of liking, whose thing another may stand beside: "I like jazz. Blues too."; not
@@ -277,6 +288,10 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
         return [f"{cut['who']} {cut['verb']} {rest}{_now(cut)}"]
     if thing is None:
         return None
+    if stated.re is _STATED and _kind(stated["verb"]) in ("be", "was") and head is None:
+        # "The database too" after "The API is down": only the database can be down too
+        return [f"{thing['thing'][:1].upper()}{thing['thing'][1:]} {stated['verb']} {rest}"
+                f"{_now(thing)}"] if _DETERMINED.match(thing["thing"]) else []
     if _kind(stated["verb"]) == "be" and head is not None:
         said_of = f"{head['head']} "  # "Shellfish too" -> "I'm allergic to shellfish"
     elif (stated["stem"] or "").casefold() in _LIKING:  # "Blues too" -> "I like blues"
@@ -295,6 +310,32 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
         return []
     said = word[:1].lower() + word[1:] if not beside_a_name else word
     return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
+
+
+#: Verbs whose place ("in Lisbon", "at Acme") no person can stand in: "My wife too" after
+#: "I live in Lisbon" can only share it.
+_PLACED = re.compile(r"^(?:live|work)$", _I)
+_AT_A_PLACE = re.compile(r"^(?:in|at)\s+(?-i:[A-Z])")
+
+
+def _theirs_filled(before: str | None, sentence: str) -> list[str]:
+    """"My wife too" told in full after the speaker's own statement that no person could be
+    the object of ("I'm vegan", "I live in Lisbon": "My wife is vegan", "My wife lives in
+    Lisbon"); none after one that may say whom the speaker loves or is with ("I love
+    jazz", "I'm married to Ana", "I work with Tom"), which it leaves unclear."""
+    stated = _stated_of(before) if before is not None else None
+    theirs = _THEIRS_TOO.match(sentence)
+    if stated is None or theirs is None or stated.re is not _STATED_OWN:
+        return []
+    kind = "verb" if stated["stem"] else _kind(stated["verb"])
+    if kind in ("be", "was") and _OBJECT_AFTER.match(stated["rest"]) is None:
+        shared = "is" if kind == "be" else "was"
+    elif kind == "verb" and _PLACED.match(stated["stem"]) and _AT_A_PLACE.match(stated["rest"]):
+        shared = "does"
+    else:
+        return []
+    told = _in_full(stated.string, theirs["who"], shared)
+    return [f"{told}{_now(theirs)}"] if told is not None else []
 
 
 def shares_alone(sentence: str) -> bool:
@@ -337,6 +378,7 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
             filled += told or ([sentence] if alone["again"] else [])
             continue
         if _THEIRS_TOO.match(sentence):
+            filled += _theirs_filled(filled[-1] if filled else before, sentence)
             continue
         short = _short_filled(filled[-1] if filled else before, sentence)
         if short is not None:
@@ -344,7 +386,10 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
             continue
         closing = _CLOSING.match(sentence)
         if closing is None:
-            filled.append(sentence)
+            share = _SHARE_CLOSING.match(sentence)
+            shared = [] if share is None else (_theirs_filled(share["before"], share["share"])
+                                               or _short_filled(share["before"], share["share"]))
+            filled += [share["before"], *shared] if share is not None and shared else [sentence]
             continue
         told = _filled(closing["before"], closing)
         filled += [closing["before"], *told] if told or not closing["again"] else [sentence]
