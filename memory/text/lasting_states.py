@@ -18,7 +18,8 @@ import re
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.slots import ATTRIBUTE
 
-__all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state", "marriage_changed"]
+__all__ = ["DIETS", "diet_changed", "job_changed", "lasting_beside_state", "marriage_changed",
+           "partner_left_out"]
 
 #: Diets that say what one eats of animals, of which one holds at a time: "User is
 #: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
@@ -209,3 +210,13 @@ def marriage_changed(new: str, old: str, changed: bool = False) -> bool:
     new_state, old_state = states[0][1].split(), states[1][1].split()
     # "married" after "married to Ana" is the same marriage told with less: Ana stays
     return new_state != old_state and not (len(new_state) == 1 and new_state[0] == old_state[0])
+
+
+def partner_left_out(new: str, old: str) -> bool:
+    """Whether ``new`` gives the marital state ``old`` gives one subject, less the person
+    ``old`` names ("User is married" after "User is married to Ana"): the same marriage
+    told with less, so ``old`` is what it says again."""
+    states = _marital_state(new), _marital_state(old)
+    if states[0] is None or states[1] is None or states[0][0] != states[1][0]:
+        return False
+    return states[0][1] == states[1][1].split()[0] and _partner_named(old) is not None

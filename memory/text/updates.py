@@ -59,7 +59,8 @@ What a retraction retires, and what a fact listing several items still says with
 the denied ones, is memory/text/retractions.py's.
 
 ``said_in_full(new, old)``: a held name in full says the shorter one ("User's brother is
-Tom Smith" says "... is Tom"), which then adds no second brother.
+Tom Smith" says "... is Tom"), which then adds no second brother; a marriage with the
+partner named says it without ("User is married to Ana" says "User is married").
 
 ``stated_beside(fact, held)`` is what an extracted fact states beside the facts ``held``:
 a greeting's introduction ("Hi, I'm Nervous") names the speaker only when no other name
@@ -98,6 +99,7 @@ from tiermem.memory.text.lasting_states import (
     job_changed,
     lasting_beside_state,
     marriage_changed,
+    partner_left_out,
 )
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
@@ -358,7 +360,10 @@ def with_the_time_kept(new: str, old: str) -> str | None:
 def said_in_full(new: str, old: str) -> bool:
     """Whether ``old`` says ``new`` with the name in full: "User's brother is Tom Smith"
     says "User's brother is Tom", so the short name, said plainly, is no second brother
-    and no new name; stored instead of the full one, it would lose the surname."""
+    and no new name; stored instead of the full one, it would lose the surname. So does
+    "User is married to Ana" say "User is married" (``partner_left_out``)."""
+    if partner_left_out(new, old):
+        return True
     slot = slot_of(new)
     if slot is None or slot_of(old) != slot:
         return False
