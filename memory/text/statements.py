@@ -111,6 +111,12 @@ _LEFT_A_JOB = re.compile(rf"{_LEFT}{_WHEN_LEFT}\W*$", _I)
 _LEFT_FOR = re.compile(
     rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+(?:for\s+(?P<job>a\s+(?:new\s+)?job\s+(?:at|with)\s+)?"
     rf"|(?P<work>to\s+(?:work\s+(?:at|for)|join)\s+))(?P<next>{_NAME}){_WHEN_LEFT}\W*$", _I)
+#: A job left for one at a kind of employer ("I left Globex for a startup"): it ends the
+#: job left, and says no employer's name to hold as the next one.
+_LEFT_FOR_A_KIND = re.compile(
+    rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+for\s+(?:a|an|another)\s+(?:[\w-]+\s+)?(?:startup"
+    r"|start-up|company|firm|job|position|role|competitor|agency|bank|consultancy"
+    rf"|non-?profit){_WHEN_LEFT}\W*$", _I)
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
@@ -249,10 +255,12 @@ def left_for_another(sentence: str, held: Sequence[str] = ()) -> list[str]:
     """``sentence`` cut into leaving a job and working at the next one ("I left Globex for
     Initech": "I left Globex", "I work at Initech"), when the next one is said to be a job
     or ``held`` names it a workplace; else into leaving the job and the sentence kept as
-    said ("I left Globex for Berlin"); ``[sentence]`` when it leaves no job for another."""
+    said ("I left Globex for Berlin", "... for a startup"); ``[sentence]`` when it leaves no
+    job for another."""
     left = _LEFT_FOR.match(sentence.strip())
     if left is None:
-        return [sentence]
+        kind = _LEFT_FOR_A_KIND.match(sentence.strip())
+        return [sentence] if kind is None else [kind["left"], sentence]
     if left["job"] or left["work"] or concepts(left["next"]) & workplaces_held(held):
         return [left["left"], f"I work at {left['next']}"]
     return [left["left"], sentence]
