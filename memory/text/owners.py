@@ -29,7 +29,13 @@ from tiermem.memory.text.openings import strip_markers
 
 # The words for someone of the user's live in their own module; re-exported, as callers
 # import them here.
-from tiermem.memory.text.relations import may_be_kin, nouns_for, relation_of, relations_named
+from tiermem.memory.text.relations import (
+    may_be_kin,
+    may_be_several,
+    nouns_for,
+    relation_of,
+    relations_named,
+)
 
 __all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
@@ -342,16 +348,22 @@ def _fills(text: str, question: str) -> bool:
 def may_be_same_kin(one: str, other: str) -> bool:
     """Whether two facts about someone of the user's are of one person when nothing says
     they are not: relations that may be one (``may_be_kin``: "User's partner" and "User's
-    boyfriend"), the same name or none, and the same words besides, or fewer before a name
+    boyfriend"), the same name or none (or, of one at a time, a name beside none: "User's
+    wife Ana" is "User's wife"), and the same words besides, or fewer before a name
     ("User's brother Tom" is "User's older brother Tom"; "User's brother Tom also ..." is
     another value of his). "User's older brother" and "User's younger brother" are two,
     and "User's older brother" may not be "User's brother": another word may say another."""
     first, second = owner_of(one), owner_of(other)
     if first is None or second is None or not (first.relations and second.relations):
         return False  # relations are the user's alone: no one named, not the user
-    if first.name != second.name or not may_be_one(first, second):
+    if not may_be_one(first, second):
         return False
     (before, after), (other_before, other_after) = map(_described, (one, other), (first, second))
+    if first.name != second.name:
+        # "User's wife Ana" is "User's wife": of one at a time, a name adds no second one
+        return (None in (first.name, second.name)
+                and not any(map(may_be_several, first.relations + second.relations))
+                and before | after == other_before | other_after)
     if first.name is None or after != other_after:
         return (before, after) == (other_before, other_after)
     return before <= other_before or other_before <= before
