@@ -8,7 +8,8 @@ end, and at newlines. A dot not followed by whitespace never ends a sentence,
 so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
 (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
 abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
-a sentence; a few (etc., a.m., U.S.) end one only when a capitalised word
+a sentence, but for a street's "St." or "Dr." before a word that opens one ("3 Pine St. My
+phone is ...", not "St. Louis"); a few (etc., a.m., U.S.) end one only when a capitalised word
 follows. A unit's dot after a number ("300 ms.", "2 in.") ends one unless the measure goes
 on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x") is its own sentence, with the
 marker removed. Fragments without a letter or digit are dropped.
@@ -104,6 +105,23 @@ def _is_unit_after_number(text: str, end: int, units: frozenset[str]) -> bool:
             and re.search(r"\d$", text[:end - len(token)].rstrip()) is not None)
 
 
+#: Abbreviations that close a street's name ("3 Pine St.", "12 Oak Dr.") as well as open a
+#: name ("St. Louis", "Dr. Lee"): a word after them that opens a sentence ends it there.
+_STREET_SUFFIXES = frozenset({"st.", "dr."})
+#: Words that open a sentence and are no name a title stands before.
+_SENTENCE_OPENERS = frozenset({
+    "i", "i'm", "i've", "my", "we", "our", "you", "your", "he", "his", "she", "her", "it",
+    "its", "it's", "they", "their", "the", "this", "that", "also", "and", "but", "please",
+})
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+(?:['’][^\W\d_]+)?)")
+
+
+def _opens_a_sentence(line: str, at: int) -> bool:
+    following = _NEXT_WORD.match(line, at)
+    return (following is not None
+            and following.group(1).casefold().replace("’", "'") in _SENTENCE_OPENERS)
+
+
 def _is_abbreviation(token: str) -> bool:
     low = token.casefold()
     return (
@@ -131,6 +149,8 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
         return False
     token = word.lstrip("([{\"'“‘") + "."
     low = token.casefold()
+    if low in _STREET_SUFFIXES and _opens_a_sentence(line, match.end()):
+        return False  # "3 Pine St. My phone is ...": the street's name ends there
     if low in _NEVER_SPLIT:
         return True
     if len(token) == 2 and token[0].isupper():
