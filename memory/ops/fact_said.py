@@ -6,15 +6,14 @@ message hold part of it (``holds_part_of``), for the offline policy not to quote
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Set
 from functools import partial
 from itertools import pairwise
 
 from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
+from tiermem.memory.ops.fact_owner import of_whom, reading
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
-    is_others,
     of_user_alone,
     spurns,
 )
@@ -37,11 +36,10 @@ from tiermem.memory.text.moves import (
 )
 from tiermem.memory.text.others_clauses import (
     only_the_user,
-    opens_as_the_user,
     others_clauses,
     without_others_clauses,
 )
-from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
+from tiermem.memory.text.owners import owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
     is_time_alone,
@@ -63,19 +61,6 @@ from tiermem.memory.text.said_of import (
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.wording import concepts
 
-#: A word of a fact that names something (after its first, the subject): a capital or a digit.
-_NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
-
-#: Concepts a statement may word otherwise, or share with one about something else: light
-#: verbs, how often or when, and the unit of an amount whose number is said. "I take
-#: vitamins daily." shares "take" and "daily" with "User takes propranolol daily" and
-#: says nothing of propranolol.
-_GENERIC = frozenset(concepts(
-    "take takes took taken go goes went gone going use uses used make makes made keep keeps"
-    " kept work works worked daily weekly monthly yearly every day days week weeks morning"
-    " mornings evening evenings night nights usually always often sometimes regularly"
-    " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
-    " pills capsule capsules dose doses attend attends attended named called"))
 #: The concepts of a move, which a word of living shares ("residence").
 _A_MOVE = frozenset(concepts("moved relocated emigrated"))
 #: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
@@ -83,71 +68,11 @@ _A_MOVE = frozenset(concepts("moved relocated emigrated"))
 _SAID_ALIKE = (frozenset(concepts("attend attends go goes")),)
 
 
-def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set[str]]:
-    """What ``says`` and ``holds_part_of`` test a sentence for: the fact's concepts but its
-    subject's, its names and numbers, those that set it apart, whose it is, and the
-    concepts of the relation its subject names."""
-    head = fact.split(maxsplit=1)[0] if fact.strip() else ""
-    wanted = concepts(fact) - concepts(head)
-    names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
-    whose = owner_of(fact)
-    # A relation the sentence's own subject names is said, in whatever word: "My mom has
-    # dementia" says "User's mother has dementia".
-    kin = concepts(" ".join(w for w in re.findall(r"[\w'’-]+", fact)
-                            if whose and relation_of(re.sub(r"['’]s$", "", w)) in whose.relations))
-    return wanted, names, wanted - _GENERIC, whose, kin
-
-
-#: Others said to leave the user out: "Everyone but me uses vim" says the user does not,
-#: nor "Everyone in my team but me ..." or "All my friends but me ...": which others are
-#: meant may come between.
-_ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+){0,4}?"
-                         r"\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
-                         r"\s+(?:me|myself)\b", re.IGNORECASE)
-
-#: Relations of the user's that are animals, never someone a fact of another names.
-_PETS = frozenset({"dog", "cat", "pet"})
-
-#: What is said to be another's: "Rex is theirs", "The dog was hers".
-_ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
-                           re.IGNORECASE)
-
-
-def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
-             read: Callable[[str], set[str]] = concepts,
-             had: Set[str] = frozenset()) -> set[str] | None:
-    """The concepts ``sentence`` says (``read``: ``asserted_concepts``, those said to be so)
-    of the one ``whose`` the fact is; None of a question or of someone else, as the user's
-    own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
-    own = owner_of(sentence)
-    if (own is not None and own.user and whose is not None and not whose.user
-            and _PETS.issuperset(own.relations)
-            and any(same_kind(pet, kind) for pet in own.relations for kind in had)):
-        return None
-    if own is None and opens_as_the_user(sentence):
-        # "As someone who uses vim daily" is the user's, not "Tom uses vim".
-        own = Owner(user=True, words=frozenset(re.findall(r"[\w'’-]+", sentence.casefold())))
-    if own is not None and not own.user and is_others(own.name or ""):
-        # "Everyone has a dog, mine is Rex": others, no one named Everyone; ``read``
-        # tells what of it is the user's.
-        own = None
-    if is_question(sentence) or not may_be_one(whose, own) or (
-            whose is not None and whose.user and not whose.relations
-            and (_ALL_BUT_ME.search(sentence) or _ANOTHERS_OWN.search(sentence))):
-        return None
-    said = read(sentence)
-    # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
-    # one in may be them (never the daughter's word for the son).
-    if own is not None and whose is not None and may_be_kin(own.relations, whose.relations):
-        said |= kin
-    return said
-
-
 def says(text: str, fact: str) -> bool:
     """Whether the statements of ``text`` (sentences that are no question) say what ``fact``
     names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not "User
     works out at FitLife"), every name and number of it, and every concept that sets it
-    apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's subject
+    apart: each but the subject's and light ones (``reading``; a relation the sentence's subject
     names is said in any word of it or one taking it in: "mom" for "mother", "kid" for
     "son"; of a fact that is only light words and names, one of those words too, or the
     names where the fact puts them: "I started at Acme", not "a meeting with Acme"), or,
@@ -187,7 +112,7 @@ def says(text: str, fact: str) -> bool:
     vitamins daily."): the note would tell the model a forgotten fact the message does not
     show. The offline policy quotes none of the statements of such a message that holds part
     of it (``holds_part_of``, agent/offline_quotable.py)."""
-    wanted, names, distinctive, whose, kin = _reading(fact)
+    wanted, names, distinctive, whose, kin = reading(fact)
     light = wanted - distinctive
     light |= {word for alike in _SAID_ALIKE if alike & light for word in alike}
     # Its names and light words alone ("User works at Acme"): a statement naming Acme
@@ -245,7 +170,7 @@ def says(text: str, fact: str) -> bool:
         own_part = only_the_user(without_others_clauses(
             part, own=wanted | named_subject | _kinds_alike(part, kinds))
             if of_user or named_subject or (whose and whose.relations) else part)
-        said, before_this = _of_whom(own_part, whose, kin, read, wanted - names), before
+        said, before_this = of_whom(own_part, whose, kin, read, wanted - names), before
         before = part
         if said is None or spurns(part, fact):
             # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
@@ -393,6 +318,6 @@ def holds_part_of(statement: str, fact: str) -> bool:
     """Whether ``statement``, of a message that ``says`` ``fact``, holds part of what sets
     the fact apart: one of its names or numbers, or a concept of it but light ones ("His
     name is Rex." of "I have a dog. His name is Rex.", for "User has a dog named Rex")."""
-    _, names, distinctive, whose, kin = _reading(fact)
-    said = _of_whom(statement, whose, kin)
+    _, names, distinctive, whose, kin = reading(fact)
+    said = of_whom(statement, whose, kin)
     return said is not None and bool((names | distinctive) & said)

@@ -1,0 +1,93 @@
+"""Whom a forgotten fact is of and what it names, for ``says`` (memory/ops/fact_said.py):
+the fact's concepts, names and the concepts that set it apart (``reading``), and what a
+statement says of the one the fact is of (``of_whom``), None when it is someone else's.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Set
+
+from tiermem.memory.text.asserted import is_others
+from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.mine import same_kind
+from tiermem.memory.text.others_clauses import opens_as_the_user
+from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
+from tiermem.memory.text.wording import concepts
+
+__all__ = ["of_whom", "reading"]
+
+#: A word of a fact that names something (after its first, the subject): a capital or a digit.
+_NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
+
+#: Concepts a statement may word otherwise, or share with one about something else: light
+#: verbs, how often or when, and the unit of an amount whose number is said. "I take
+#: vitamins daily." shares "take" and "daily" with "User takes propranolol daily" and
+#: says nothing of propranolol.
+_GENERIC = frozenset(concepts(
+    "take takes took taken go goes went gone going use uses used make makes made keep keeps"
+    " kept work works worked daily weekly monthly yearly every day days week weeks morning"
+    " mornings evening evenings night nights usually always often sometimes regularly"
+    " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
+    " pills capsule capsules dose doses attend attends attended named called"))
+def reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set[str]]:
+    """What ``says`` and ``holds_part_of`` test a sentence for: the fact's concepts but its
+    subject's, its names and numbers, those that set it apart, whose it is, and the
+    concepts of the relation its subject names."""
+    head = fact.split(maxsplit=1)[0] if fact.strip() else ""
+    wanted = concepts(fact) - concepts(head)
+    names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
+    whose = owner_of(fact)
+    # A relation the sentence's own subject names is said, in whatever word: "My mom has
+    # dementia" says "User's mother has dementia".
+    kin = concepts(" ".join(w for w in re.findall(r"[\w'’-]+", fact)
+                            if whose and relation_of(re.sub(r"['’]s$", "", w)) in whose.relations))
+    return wanted, names, wanted - _GENERIC, whose, kin
+
+
+#: Others said to leave the user out: "Everyone but me uses vim" says the user does not,
+#: nor "Everyone in my team but me ..." or "All my friends but me ...": which others are
+#: meant may come between.
+_ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+){0,4}?"
+                         r"\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
+                         r"\s+(?:me|myself)\b", re.IGNORECASE)
+
+#: Relations of the user's that are animals, never someone a fact of another names.
+_PETS = frozenset({"dog", "cat", "pet"})
+
+#: What is said to be another's: "Rex is theirs", "The dog was hers".
+_ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
+                           re.IGNORECASE)
+
+
+def of_whom(sentence: str, whose: Owner | None, kin: set[str],
+             read: Callable[[str], set[str]] = concepts,
+             had: Set[str] = frozenset()) -> set[str] | None:
+    """The concepts ``sentence`` says (``read``: ``asserted_concepts``, those said to be so)
+    of the one ``whose`` the fact is; None of a question or of someone else, as the user's
+    own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
+    own = owner_of(sentence)
+    if (own is not None and own.user and whose is not None and not whose.user
+            and _PETS.issuperset(own.relations)
+            and any(same_kind(pet, kind) for pet in own.relations for kind in had)):
+        return None
+    if own is None and opens_as_the_user(sentence):
+        # "As someone who uses vim daily" is the user's, not "Tom uses vim".
+        own = Owner(user=True, words=frozenset(re.findall(r"[\w'’-]+", sentence.casefold())))
+    if own is not None and not own.user and is_others(own.name or ""):
+        # "Everyone has a dog, mine is Rex": others, no one named Everyone; ``read``
+        # tells what of it is the user's.
+        own = None
+    if is_question(sentence) or not may_be_one(whose, own) or (
+            whose is not None and whose.user and not whose.relations
+            and (_ALL_BUT_ME.search(sentence) or _ANOTHERS_OWN.search(sentence))):
+        return None
+    said = read(sentence)
+    # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
+    # one in may be them (never the daughter's word for the son).
+    if own is not None and whose is not None and may_be_kin(own.relations, whose.relations):
+        said |= kin
+    return said
+
+
