@@ -14,6 +14,7 @@ from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.mine import same_kind
 from tiermem.memory.text.others_clauses import opens_as_the_user
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
+from tiermem.memory.text.said_of import said_of_each
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["of_whom", "reading"]
@@ -60,6 +61,29 @@ _PETS = frozenset({"dog", "cat", "pet"})
 _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
                            re.IGNORECASE)
 
+#: A statement of the user with others, or of no one: "We adopted ...", "Our dog ...",
+#: "There is a dog ...".
+_OURS_OR_NO_ONES = re.compile(r"^\W*(?:we|we['’](?:re|ve|d|ll)|our|ours"
+                              r"|there\s+(?:is|are|was|were)|there['’]s)\b", re.IGNORECASE)
+
+#: Words by which a statement of no one named may still be of someone said before.
+_POINTING_BACK = frozenset({"he", "she", "him", "his", "her", "hers", "they", "them", "their"})
+
+
+def _of_the_user_not_named(sentence: str, own: Owner | None, named: Owner) -> bool:
+    """Whether ``sentence`` is of the user's own, or of the user with others, or of no one,
+    and never names the one ``named`` (a fact's subject): after "I met Tom.", "My wife is
+    called Jane." and "Our dog is named Rex." say nothing of Tom; "We both have a dog"
+    may be of him, as "There is a dog at his place", and "My brother Tom ..." is."""
+    words = set(re.findall(r"[\w'’-]+", sentence.casefold()))
+    if set((named.name or "").split()) & words:
+        return False
+    if own is not None:
+        return own.user and bool(own.relations)
+    # "There is a dog named Rex at his place" points back to him.
+    return (_OURS_OR_NO_ONES.match(sentence) is not None and not said_of_each(sentence)
+            and not words & _POINTING_BACK)
+
 
 def of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts,
@@ -71,6 +95,8 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
     if (own is not None and own.user and whose is not None and not whose.user
             and _PETS.issuperset(own.relations)
             and any(same_kind(pet, kind) for pet in own.relations for kind in had)):
+        return None
+    if whose is not None and not whose.user and _of_the_user_not_named(sentence, own, whose):
         return None
     if own is None and opens_as_the_user(sentence):
         # "As someone who uses vim daily" is the user's, not "Tom uses vim".
