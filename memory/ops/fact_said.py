@@ -308,10 +308,30 @@ def _statements_of_someone(sentence: str) -> list[str]:
     statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
     time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
     son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy."""
-    parts = statements_of_each(sentence)
+    parts = [piece for whole in statements_of_each(sentence) for piece in _after_for_me(whole)]
     if len(parts) > 1 and is_time_alone(parts[0]):
         return [f"{parts[0]}, {parts[1]}", *parts[2:]]
     return parts
+
+
+#: "... for me and my wife ...", where someone of the user's may open a statement of
+#: their own ("Vim is too hard for me and my wife uses vim"); not "except for me and ...".
+_FOR_ME_AND = re.compile(r"(?<=\bfor\sme)(?<!\bexcept\sfor\sme)\s+and\s+(?=(?:my|our)\b)",
+                         re.IGNORECASE)
+
+
+def _after_for_me(part: str) -> list[str]:
+    """``part`` cut where, after "for me and", someone of the user's says more than who
+    they are: "Vim is too hard for me" and "my wife uses vim" are apart; "I booked a table
+    for me and my wife" stays whole."""
+    joint = _FOR_ME_AND.search(part)
+    if joint is None:
+        return [part]
+    rest = part[joint.end():]
+    own = owner_of(rest)
+    if own is None or not own.relations or len(rest.split()) < 3:
+        return [part]
+    return [part[:joint.start()], *_after_for_me(rest)]
 
 
 def holds_part_of(statement: str, fact: str) -> bool:

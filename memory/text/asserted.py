@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from tiermem.memory.text.cues import DONE, TIMELESS, not_so
 from tiermem.memory.text.mine import opens_with_mine
@@ -84,6 +85,8 @@ _AVERSE = frozenset({
     "loathed", "detest", "detests", "despise", "despises", "awful", "terrible", "horrible",
     "worst", "sucks", "suck", "annoying", "unbearable",
 })
+#: What, after "too", speaks against a thing as one's own: "vim is too hard for me".
+_TOO_HARD = frozenset({"hard", "difficult", "complicated", "complex", "confusing"})
 #: Words between a fact's subject and its verb: "User also uses vim".
 _BEFORE_VERB = frozenset({"also", "still", "currently", "usually", "always", "often",
                           "really", "now"})
@@ -310,10 +313,10 @@ def _named_before_mine(parts: list[str], at: int) -> set[str]:
 
 def spurns(statement: str, fact: str) -> bool:
     """Whether ``statement`` speaks against what ``fact`` says the user uses, takes, has
-    or owns without saying that verb, or that it is theirs: "I hate vim" and "vim is
-    awful" say no use of it, though "vim is my editor" says "User uses vim"; "I hate using
-    vim" and "I hate my dog Rex" say it. "I love vim" is no aversion: one's liking for a
-    tool is of one's own."""
+    or owns without saying that verb, or that it is theirs: "I hate vim", "vim is awful"
+    and "vim is too hard for me" say no use of it, though "vim is my editor" says "User
+    uses vim"; "I hate using vim" and "I hate my dog Rex" say it. "I love vim" is no
+    aversion: one's liking for a tool is of one's own."""
     fact_words = [word.casefold() for word in _words(fact) if word not in _BEFORE_VERB]
     # The verb after the user ("User uses") or someone of theirs ("User's son uses").
     subject = 2 if fact_words[:1] == ["user's"] else 1
@@ -321,7 +324,8 @@ def spurns(statement: str, fact: str) -> bool:
         fact_words) > subject else ""
     forms = next((forms for forms in _LIGHT_VERBS if verb in forms), None)
     words = [word.casefold() for word in _words(statement)]
-    averse = next((at for at, word in enumerate(words) if word in _AVERSE), None)
+    averse = next((at for at, (word, following) in enumerate(pairwise([*words, ""]))
+                   if word in _AVERSE or (word == "too" and following in _TOO_HARD)), None)
     if forms is None or averse is None:
         return False
     # "I have always hated vim": "have" is the tense of what follows, not the fact's verb.
