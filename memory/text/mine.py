@@ -91,8 +91,8 @@ def kinds_owned(text: str) -> dict[str, str]:
 def kinds_met(text: str, kinds: set[str]) -> set[str]:
     """The ``kinds`` (words for a pet's kind, a fact's) that ``text`` says of one met but
     not the user's, as concepts: "dog" of "I saw a dog." or "I walked a neighbour's dog.",
-    which a name said after it ("His name is Rex.") gives to no dog of the user's; none of
-    "I have a dog." nor of "The dog is Rex."."""
+    which a name said after it ("His name is Rex.") gives to no dog of the user's, nor of
+    "I have a friend with a dog."; none of "I have a dog." nor of "The dog is Rex."."""
     met: set[str] = set()
     kept: set[str] = set()
     for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
@@ -102,8 +102,10 @@ def kinds_met(text: str, kinds: set[str]) -> set[str]:
         one = _ONE_OF_A.search(text, 0, word.start())
         # "I saw a dog and I have a dog", "Everyone has a dog, mine is Rex": one the user
         # has keeps the kind said.
+        # "I have a friend with a dog": the dog is the friend's.
         seen = one is not None and bool(one["whose"] or one["others"]
-                                        or not _OWNED.search(text))
+                                        or not _OWNED.search(text)
+                                        or _with_another(text, word.start()))
         (met if seen else kept).update(concepts(f"{folded} {_KIND_OF.get(folded, '')}"))
     return met - kept
 
@@ -144,6 +146,14 @@ def _had_right_there(text: str, at: int) -> bool:
     between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold())
     return len(between) <= 6 and not any(
         word in _NOT_THE_ONE_HAD or word.endswith(("'s", "’s")) for word in between)
+
+
+def _with_another(text: str, at: int) -> bool:
+    """Whether what the user has, said last before the word at ``at``, is someone or
+    something that word is only with: "I have a friend with a dog", not "I have a dog"."""
+    owned = [match.end() for match in _OWNED.finditer(text, 0, at)]
+    between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold()) if owned else []
+    return "with" in between[1:]
 
 
 def same_kind(one: str, other: str) -> bool:
