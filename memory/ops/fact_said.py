@@ -202,8 +202,8 @@ def says(text: str, fact: str) -> bool:
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
         # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
-        # nor "I saw a dog named Rex" the user's dog Rex.
-        owned = kinds_owned(own_part)
+        # nor "I saw a dog named Rex" the user's dog Rex; "Tom has a cat named Rex" Tom's.
+        owned = kinds_owned(own_part, of_another=bool(named_subject) and not _users(own_part))
         said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
         said |= kinds_had(own_part, {kind.casefold() for kind in kinds.values()})
@@ -253,6 +253,13 @@ def says(text: str, fact: str) -> bool:
 _ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
 #: The name a statement ends with: "I love June".
 _NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
+
+
+def _users(statement: str) -> bool:
+    """Whether ``statement`` is the user's or of someone of theirs ("I met Tom and have a
+    cat"), not of someone named nor of "he" or "she"."""
+    own = owner_of(statement)
+    return own is not None and own.user
 
 
 def _kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:

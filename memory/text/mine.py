@@ -79,12 +79,19 @@ _ONE_OF_A = re.compile(r"\b(?:(?:an?|another|some)\s+(?:(?P<whose>[a-z]+['’]s)
                        r"(?:[a-z]+\s+)?|(?!user)(?P<others>[a-z]+['’]s)\s+)$", re.IGNORECASE)
 
 
-def kinds_owned(text: str) -> dict[str, str]:
+#: Another's having, said before a name given to a kind: "Tom has", "he adopted".
+_HAS = re.compile(r"\b(?:has|have|had|owns|owned|got|adopted|rescued|keeps|kept|bought)\b",
+                  re.IGNORECASE)
+
+
+def kinds_owned(text: str, of_another: bool = False) -> dict[str, str]:
     """``kinds_named`` of ``text`` but only those it says are the user's: a cat of "I have
     a cat named Rex" or "Mine is a cat named Rex", none of "I saw a cat named Rex" nor of
-    "I walked my neighbour's dog named Rex", the neighbour's."""
+    "I walked my neighbour's dog named Rex", the neighbour's; or, ``of_another``
+    (``text`` is of someone else), theirs: a cat of "Tom has a cat named Rex"."""
+    having = _HAS if of_another else _OWNED
     return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
-            if not match["whose"] and _OWNED.search(text, 0, match.end())
+            if not match["whose"] and having.search(text, 0, match.end())
             for name in concepts(match["name"])}
 
 
