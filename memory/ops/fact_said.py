@@ -206,7 +206,8 @@ def says(text: str, fact: str) -> bool:
         owned = kinds_owned(own_part, of_another=bool(named_subject) and not _users(own_part))
         said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
-        said |= kinds_had(own_part, {kind.casefold() for kind in kinds.values()})
+        said |= kinds_had(own_part, {kind.casefold() for kind in kinds.values()},
+                          of_kin=bool(whose and whose.relations))
         # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
             said -= named_kinds.keys() - owned.keys()

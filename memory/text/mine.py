@@ -71,6 +71,10 @@ def kinds_named(text: str) -> dict[str, str]:
 _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve)?\s+"
                     r"(?:also\s+|just\s+|alone\s+)?(?:have|has|had|got|own|owned|adopted"
                     r"|rescued|keep|kept|bought)\b", re.IGNORECASE)
+#: Someone of the user's having, or the user's own: "my sister adopted", "my sister has".
+_KIN_OWNED = re.compile(r"\b(?:my|our|user['’]s)\s+[\w'’-]+\s+(?:has|had|got|owns|owned"
+                        r"|adopted|rescued|keeps|kept|bought)\b|" + _OWNED.pattern,
+                        re.IGNORECASE)
 
 
 #: What says one of a kind new to the talk, right before the kind: "a ", "another old ";
@@ -117,15 +121,17 @@ def kinds_met(text: str, kinds: set[str]) -> set[str]:
     return met - kept
 
 
-def kinds_had(text: str, kinds: set[str]) -> set[str]:
+def kinds_had(text: str, kinds: set[str], of_kin: bool = False) -> set[str]:
     """The ``kinds`` (words for a pet's kind, a fact's) that ``text`` says the user has in
     another word for one of them, as concepts: "dog" of "We adopted a puppy.", whose name
     said after it ("His name is Rex.") is then the user's dog's; none of "I saw a puppy."
-    nor of "I walked my neighbour's puppy."."""
+    nor of "I walked my neighbour's puppy."; ``of_kin``, also one someone of the user's
+    has: "My sister adopted a puppy."."""
     had: set[str] = set()
+    owning = _KIN_OWNED if of_kin else _OWNED
     for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
         kind = _KIND_OF.get(word.group().casefold())
-        if kind not in kinds or not _had_right_there(text, word.start()):
+        if kind not in kinds or not _had_right_there(text, word.start(), owning):
             continue
         one = _ONE_OF_A.search(text, 0, word.start())
         if one is None or not (one["whose"] or one["others"]):
@@ -143,11 +149,11 @@ _NOT_THE_ONE_HAD = frozenset({
     "rescued", "is", "was", "are", "were", "saw", "met", "walked"})
 
 
-def _had_right_there(text: str, at: int) -> bool:
+def _had_right_there(text: str, at: int, owning: re.Pattern[str] = _OWNED) -> bool:
     """Whether the user's having ("my", "we adopted") is said of the word at ``at`` itself,
     with only a few words describing it between ("We adopted a cute little puppy", "I have
     a cat and a puppy"), not of someone or something the puppy is only with."""
-    owned = [match.end() for match in _OWNED.finditer(text, 0, at)]
+    owned = [match.end() for match in owning.finditer(text, 0, at)]
     if not owned:
         return False
     between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold())

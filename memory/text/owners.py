@@ -68,6 +68,8 @@ _VERBS = frozenset({
     "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
     "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
     "hates", "prefers", "needs", "wants", "owns", "goes", "went", "attends", "attended",
+    # Taking one in: "My sister adopted a puppy" is the sister's, not a relation "puppy".
+    "adopted", "rescued", "bought", "got",
 })
 _SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
 _MINE = frozenset({"my", "user's", "mine"})
