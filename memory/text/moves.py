@@ -175,10 +175,11 @@ _LIVED_IN = re.compile(r"\b(?:(?:lived|grew\s+up|resided|(?:was|were|had\s+been)
                        r"|based))\s+(?:[\w'’]+\s+){0,3}?(?:in|at)|left)"
                        r"\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
-#: The speaker as the subject of what follows: "I ", "we'd ", "I had always ". Another's
-#: home is none the speaker's move left: "Anna lived in Berlin, then I moved to Munich".
+#: The speaker as the subject of what follows: "I ", "we'd ", "I had always ", "I studied
+#: and ". Another's home is none the speaker's move left: "Anna lived in Berlin, then I
+#: moved to Munich".
 _BY_THE_SPEAKER = re.compile(r"\b(?:I|we)(?:['’](?:d|ve))?(?:\s+(?:had|have|once|also|always"
-                             r"|first|\w+ly))*\s+$", _I)
+                             r"|first|\w+ly))*\s+(?:[a-z]+ed\s+and\s+)?$", _I)
 
 
 def lived_before_moving(text: str) -> set[str]:
