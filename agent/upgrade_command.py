@@ -14,6 +14,7 @@ succeeds, since the upgrade asked for was done.
 from __future__ import annotations
 
 import argparse
+import functools
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ from tiermem.memory.errors import (
     InvalidInputError,
     NewerSchemaError,
     OlderSchemaError,
+    StoreError,
     StoreLockedError,
     TiermemError,
     UnfinishedStoreError,
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
 def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import DEFAULT_AGENT
     from tiermem.agent.place import agent_place
-    from tiermem.agent.store_errors import cli_message
     from tiermem.agent.terminal import report_console
     from tiermem.memory.output_file import emit_json, output_path
     from tiermem.memory.store.opening import upgrade_backend
@@ -57,7 +58,15 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             return 2
         place = AgentPlace(args.agent or home.name, home)
     else:
-        place = agent_place(args.agent or DEFAULT_AGENT, args.store, existing=True)
+        name = args.agent or DEFAULT_AGENT
+        try:
+            place = agent_place(name, args.store, existing=True)
+        except StoreError as exc:
+            # The database could not be asked whether it holds the agent (its server is
+            # down): refused like any upgrade, at a schema no other try could tell.
+            if args.json is None:
+                raise
+            return _refused(args, name, exc, lambda: None, (), note)
     json_path = output_path(args.json)
     was_empty = place.dsn is None and is_empty_file(place.home / DB_FILE)
     try:
@@ -71,19 +80,8 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         behind = _counters_kept_low(exc, place)
         if args.json is None and not behind:
             raise
-        refusal = cli_message(exc, args)
-        if behind:
-            refusal += (f", which raises its counters left below what its rows hold "
-                        f"({_counters_held(behind)})")
-        # A script reading the JSON gets the same object as on success, saying why
-        # nothing was done, rather than nothing at all; the exit status stays the
-        # refusal's (1 for every error of the memory).
-        if args.json is not None:
-            held = exc.situation if isinstance(exc, StoreLockedError) else None
-            emit_json(_refusal_report(place.name, _refused_at(exc, place), held, refusal,
-                                      behind), json_path)
-        note(refusal)
-        return 1
+        return _refused(args, place.name, exc, functools.partial(_refused_at, exc, place),
+                        behind, note)
     # A migrate or restore that marked the memory and stopped: its schema is current but
     # it holds no memory, which no upgrade makes. That is all there is to say then.
     unfinished = _copy_unfinished(place)
@@ -119,6 +117,29 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                  f"upgrade{upgrade_option(place, args.store)}` again to raise them")
     report_console(args.json == "-").print(said, markup=False)
     return 0
+
+
+def _refused(args: argparse.Namespace, agent: str, exc: TiermemError,
+             found: Callable[[], int | None], behind: tuple[tuple[str, str, int], ...],
+             note: Callable[[str], None]) -> int:
+    """Say why the upgrade of ``agent`` was refused, naming the counters it would raise
+    (``behind``); with ``--json`` the object too, at the schema ``found`` tells."""
+    from tiermem.agent.store_errors import cli_message
+    from tiermem.memory.output_file import emit_json, output_path
+
+    refusal = cli_message(exc, args)
+    if behind:
+        refusal += (f", which raises its counters left below what its rows hold "
+                    f"({_counters_held(behind)})")
+    # A script reading the JSON gets the same object as on success, saying why nothing
+    # was done, rather than nothing at all; the exit status stays the refusal's (1 for
+    # every error of the memory).
+    if args.json is not None:
+        held = exc.situation if isinstance(exc, StoreLockedError) else None
+        emit_json(_refusal_report(agent, found(), held, refusal, behind),
+                  output_path(args.json))
+    note(refusal)
+    return 1
 
 
 def _json_report(agent: str, done: SchemaUpgrade, error: str | None) -> dict[str, object]:

@@ -426,7 +426,8 @@ def test_upgrade_json_of_a_lost_connection_still_prints_its_object(
     assert main(["upgrade", "--agent", "ada", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) == set(report)  # the same fields
     readme = " ".join((REPO / "README.md").read_text("utf-8").split())
-    assert "It prints that object on every outcome: a refused upgrade (a lost connection" in readme
+    assert ("It prints that object on every outcome but a usage error (exit 2) or Ctrl-C: a "
+            "refused upgrade (a server it cannot reach, a lost connection") in readme
 
 
 @pytest.mark.parametrize("json_asked", [False, True])

@@ -10,6 +10,8 @@ import json
 import os
 import pickle
 import shlex
+import socket
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -245,4 +247,23 @@ def test_upgrade_of_a_current_agent_open_elsewhere_names_the_counters_left_below
     assert report["error"].endswith(
         "and try again, which raises its counters left below what its rows hold (tick "
         "holds 0, its rows 2)")
+    assert done.err == f"tiermem: {report['error']}\n"
+
+
+def test_upgrade_json_of_a_server_it_cannot_reach_still_prints_its_object(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A script asking for JSON was left with nothing to parse when the server was down.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: every connect is refused
+        dsn = f"postgresql://tiermem@127.0.0.1:{closed.getsockname()[1]}/memories"
+        assert main(["upgrade", "--agent", "ada", "--store", dsn, "--json"]) == 1
+    done = capsys.readouterr()
+    report = json.loads(done.out)
+    # No schema could be read: none is guessed.
+    assert report == {"agent": "ada", "from": None, "to": None, "upgraded": False,
+                      "finished_creating": False, "held_by": None,
+                      "error": report["error"], "raised": [], "not_raised": []}
+    assert report["error"].startswith("cannot connect to PostgreSQL at ")
     assert done.err == f"tiermem: {report['error']}\n"
