@@ -87,10 +87,11 @@ def test_an_introduction_with_an_unspaced_dash_names_the_user(
 
 
 @pytest.mark.parametrize(("said", "question", "reply"), [
+    # the home and hers are held apart, so a move ends the home alone
     ("I live in Munich—my wife lives in Berlin.", "Where does my wife live?",
-     "User lives in Munich—User's wife lives in Berlin"),
+     "User's wife lives in Berlin"),
     ("I live in Munich — my wife lives in Berlin.", "Where does my wife live?",
-     "User lives in Munich — User's wife lives in Berlin"),
+     "User's wife lives in Berlin"),
     ("My wife is vegan—I'm not.", "Am I vegan?", "User's wife is vegan—User is not"),
 ])
 def test_a_statement_after_a_dash_answers_a_question_about_the_one_it_names(

@@ -37,16 +37,21 @@ _THERE = re.compile(r"^(?P<before>\s*(?:i\s+(?:also\s+)?(?:work|study|teach)|my\
                     r"[a-z][\w-]*)\s+(?:also\s+)?(?:works|studies|teaches|lives))\s+)there\b", _I)
 
 
-#: The user saying what they do for a living, there or anywhere: "I also work at Globex".
+#: The user saying what they do for a living, there or anywhere: "I also work at Globex",
+#: "I work remotely" (no place of the home's: a move away leaves it standing).
 _OWN_WORK = re.compile(
-    r"^\s*i\s+(?:also\s+)?(?:work|study|teach)\s+(?:at|for|in|as|there)\b", _I)
+    r"^\s*i\s+(?:also\s+)?(?:work|study|teach)\s+(?:at|for|in|as|there|remotely|from)\b",
+    _I)
 #: Someone of the user's telling where they work or live: "my wife works at Globex", or
-#: "there", said as the home before it.
-_KINS_PLACE = re.compile(r"^\s*my\s+(?P<noun>[a-z][\w-]*)\s+(?:also\s+)?"
-                         r"(?:works|studies|teaches|lives)\b", _I)
-#: Where a second clause opens after a comma: "I live in Lisbon, I also work there", "...,
-#: my wife works at Globex".
-_CLAUSE_AFTER_COMMA = re.compile(r"\s*[,;]\s*(?:and\s+)?(?=(?:i|my)\s)", _I)
+#: "there", said as the home before it; "my wife and I work at Globex" shares the job.
+_KINS_PLACE = re.compile(r"^\s*my\s+(?P<noun>[a-z][\w-]*)\s+(?:and\s+i\s+(?:also\s+)?"
+                         r"(?:work|study|teach|live)|(?:also\s+)?"
+                         r"(?:works|studies|teaches|lives))\b", _I)
+#: Where a second clause opens after a comma or a dash: "I live in Lisbon, I also work
+#: there", "...; my wife works at Globex", "I live in Munich — my wife lives in Berlin" (a
+#: hyphen typed with no space joins words, as in "well-known").
+_CLAUSE_AFTER_COMMA = re.compile(r"(?:\s*[,;]|\s[-–—]|(?<=\w)[–—])\s*(?:and\s+)?"
+                                 r"(?=(?:i|my)\s)", _I)
 
 
 def placed(sentences: list[str]) -> list[str]:
