@@ -72,6 +72,10 @@ def of_no_member(about: Owner | None, old: str) -> bool:
     if about is None:
         return False
     members = _members(old)
+    if about.user and any(member.whose is not None and set(about.relations) & member.nouns
+                          for member in members):
+        # "My wife" beside "Tom and his wife": the user's wife is neither Tom nor his wife
+        return True
     return bool(members) and all(member.share is not None and not _may_be_of(about, member)
                                  for member in members)
 
