@@ -178,8 +178,9 @@ _NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\
                rf"(?:\s+not|n{_APOS}t)\s*,?\s+either"
                rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{_SOMEONE})")
 _NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{_OPENING}(?:{_NEG_SHARED}){_AFTER}", _I)
-_NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_NEG_SHARED})"
-                          rf"{_AFTER}", _I | re.DOTALL)
+#: A comma or a spaced dash alone may join it too: "..., neither does my brother".
+_NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:(?:,\s*|\s+)(?:and|but)\s+|\s*,\s*"
+                          rf"|\s+[-–—]\s+)(?:{_NEG_SHARED}){_AFTER}", _I | re.DOTALL)
 #: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
 _NEG_STATED = re.compile(
     r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
