@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import takewhile
 
 from tiermem.memory.text.openings import strip_markers
 
@@ -59,6 +60,8 @@ class Owner:
     #: Who of the one ``name`` names the text is about ("Tom's wife": "wife"), a person
     #: apart from them.
     kin: str | None = field(default=None, compare=False)
+    #: The name that one goes by ("Anna's husband Tom": "tom"), casefolded.
+    kin_name: str | None = field(default=None, compare=False)
 
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
@@ -212,8 +215,10 @@ def owner_of(text: str) -> Owner | None:
         name.append(base.casefold())
         if base != word:  # "Priya's team": Priya's
             after = words[len(name):len(name) + 1]
-            return Owner(False, name=" ".join(name), words=every,
-                         kin=relation_of(after[0].casefold()) if after else None)
+            kin = relation_of(after[0].casefold()) if after else None
+            called = list(takewhile(_named, words[len(name) + 1:])) if kin else []
+            return Owner(False, name=" ".join(name), words=every, kin=kin,
+                         kin_name=" ".join(called).casefold() or None)
     if name and len(words) > len(name) and words[len(name)].casefold() in _VERBS:
         return Owner(False, name=" ".join(name), words=every)
     return None
@@ -257,7 +262,8 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
             return _has_them(one, other) or _has_them(other, one)
         return one.name is None or other.name is None or one.name == other.name
     if not one.user and not other.user:
-        return bool(set((one.name or "").split()) & set((other.name or "").split()))
+        return bool(set((one.name or "").split()) & set((other.name or "").split())
+                    ) or _kin_called(one, other) or _kin_called(other, one)
     mine, named = (one, other) if one.user else (other, one)
     names = set((named.name or "").split())
     if mine.relations:  # "Ana" may be the sister; not when the sister is named otherwise
@@ -268,7 +274,14 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
 def same_kin(one: Owner | None, other: Owner | None) -> bool:
     """Whether two owners that may be one person by name are not told apart by kin:
     "Tom's wife" is not Tom, nor Tom's brother."""
-    return one is None or other is None or one.kin == other.kin
+    return (one is None or other is None or one.kin == other.kin
+            or _kin_called(one, other) or _kin_called(other, one))
+
+
+def _kin_called(kin: Owner, named: Owner) -> bool:
+    """Whether ``kin`` ("Anna's husband Tom") is of the one ``named`` names alone ("Tom")."""
+    return (kin.kin_name is not None and named.kin is None and named.name is not None
+            and set(named.name.split()) <= set(kin.kin_name.split()))
 
 
 def about_another(question: str, text: str) -> bool:
