@@ -352,10 +352,12 @@ class OfflinePolicy:
         if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
         unnamed = unnamed_pronouns(split_sentences(user_text), next(iter(
-            recent_statements(messages)), None), _is_retraction)
-        if not parts and unnamed:
-            parts.append(f'(offline) I could not tell who "{unnamed[0]}" is, so nothing '
-                         "changed; say their name.")
+            recent_statements(messages)), None))
+        if unnamed and (not parts or stored):
+            # beside facts stored, what was said of them would go unmentioned
+            kept = "nothing changed" if not parts else "I did not store what you said of them"
+            parts.append(f'(offline) I could not tell who "{unnamed[0]}" is, so {kept}; '
+                         "say their name.")
         if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
         # said beside a fact stored, a share dropped would otherwise go unmentioned

@@ -1,20 +1,22 @@
-"""Who "he" or "she" is when a retraction opens with one: "He no longer works at Globex",
-after "Tom works at Globex. I work at Globex.", is Tom's.
+"""Who "he" or "she" is when a statement opens with one: "He no longer works at Globex",
+after "Tom works at Globex. I work at Globex.", is Tom's; "She works at Globex", after "I
+met Tom's wife.", is hers.
 
 Read as said, such a retraction is of no one known, so it retired whichever held fact
-said the most of what it denies: the user's own job. ``with_pronouns_named`` reads the
-pronoun as the one person the statements just before it name ("Tom", "My wife"), so
-that the retraction is theirs alone ("Tom no longer works at Globex"). When that is
+said the most of what it denies: the user's own job; and such a statement was stored as
+"She works at Globex", which says of no one. ``with_pronouns_named`` reads the pronoun as
+the one person the statements just before it name ("Tom", "My wife", "Tom's wife"), so
+that the statement is theirs alone ("Tom no longer works at Globex"). When that is
 unclear (no one named, several with nothing to tell them apart, a "she" after "my
-brother", or one named only through a pronoun of their own, "his wife"), the retraction
-is left out: what it would retire nothing says, and a fact retired in another's stead is
-lost. Pure functions over strings.
+brother", or one named only through a pronoun of their own, "his wife"), the statement
+is left out: what it would retire nothing says, a fact retired in another's stead is
+lost, and one stored of "he" names no one. A question is left as asked.
+Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
@@ -64,29 +66,26 @@ _ALONGSIDE = re.compile(r"with\s+$", _I)
 _OWNED_BY_NAME = re.compile(r"['’]s?\s+(?P<noun>[a-z][\w-]*)", _I)
 
 
-def with_pronouns_named(sentences: list[str], said_last: str | None,
-                        is_retraction: Callable[[str], bool]) -> list[str]:
+def with_pronouns_named(sentences: list[str], said_last: str | None) -> list[str]:
     """``sentences``, those of one message in order, with the "he" or "she" opening each
-    retraction (``is_retraction``) said as the one person it may be of those named before
-    it in them or in ``said_last``, the user's last message; a retraction whose pronoun
-    names no one clearly is left out."""
-    return _named(sentences, said_last, is_retraction)[0]
+    statement said as the one person it may be of those named before it in them or in
+    ``said_last``, the user's last message; a statement whose pronoun names no one clearly
+    is left out."""
+    return _named(sentences, said_last)[0]
 
 
-def unnamed_pronouns(sentences: list[str], said_last: str | None,
-                     is_retraction: Callable[[str], bool]) -> list[str]:
-    """The pronouns ("He") of the retractions ``with_pronouns_named`` leaves out."""
-    return _named(sentences, said_last, is_retraction)[1]
+def unnamed_pronouns(sentences: list[str], said_last: str | None) -> list[str]:
+    """The pronouns ("He") of the statements ``with_pronouns_named`` leaves out."""
+    return _named(sentences, said_last)[1]
 
 
-def _named(sentences: list[str], said_last: str | None,
-           is_retraction: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
     before = split_sentences(said_last) if said_last else []
     told: list[str] = []
     unnamed: list[str] = []
     for sentence in sentences:
         opened = _PRONOUN.match(sentence)
-        if opened is None or not is_retraction(sentence):
+        if opened is None or sentence.rstrip().endswith("?"):
             told.append(sentence)
             continue
         person = _last_named([*before, *told], opened["pronoun"].casefold(),
