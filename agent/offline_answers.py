@@ -6,7 +6,7 @@ Evidence, in order:
    the most concepts with the question (memory/text/wording.py: stems and a few
    synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``.
    Facts of another person than the one the question asks about are left out
-   (memory/text/owners.py, ``about_another``): "Where do I live?" quotes "User lives in
+   (memory/text/asked_owners.py, ``about_another``): "Where do I live?" quotes "User lives in
    Porto", not "User's brother Tom lives in Berlin", and "Is my brother allergic to
    shellfish?" not "User is allergic to shellfish", here and in archival and recall
    alike; a question in the first person leaves out facts of something of the user's
@@ -62,10 +62,11 @@ from tiermem.agent.offline_quotable import (
     states_forgotten,
 )
 from tiermem.memory.search.lexical import STOPWORDS
+from tiermem.memory.text.asked_owners import about_another
 from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.forget_requests import asks_to_forget, beside_the_request, not_taken_back
-from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked
+from tiermem.memory.text.owners import Owner, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem

@@ -9,7 +9,8 @@ from offline_helpers import chat, core_of
 
 from tiermem.agent.offline_answers import NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked, owner_of
+from tiermem.memory.text.asked_owners import about_another
+from tiermem.memory.text.owners import Owner, may_be_one, owner_asked, owner_of
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ question that may be about them. ``owner_of`` reads who a sentence in the user's
 ("I'm ...", "My sister ...", "Priya is ...") or a stored fact ("User is ...", "User's
 sister Ana ...") is about, from how it opens; ``owner_asked`` reads it from a question
 ("Am I ...?", "Is my sister ...?", "Is Priya ...?"); ``may_be_one`` says whether two
-owners may be one person, and ``about_another`` whether a fact is of another person than
-the one a question asks about, so that it is no answer about them.
+owners may be one person (memory/text/asked_owners.py tells with it whether a fact is
+of another person than the one a question asks about, so that it is no answer about them).
 
 An owner is the user, someone of the user's named by a relation ("sister", "boss",
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
@@ -35,10 +35,9 @@ from tiermem.memory.text.relations import (
     may_be_several,
     nouns_for,
     relation_of,
-    relations_named,
 )
 
-__all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "may_be_same_kin",
+__all__ = ["Owner", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
 
 
@@ -65,7 +64,7 @@ class Owner:
 
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
-_VERBS = frozenset({
+SUBJECT_VERBS = frozenset({
     "is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "has", "hasn't",
     "have", "haven't", "had", "hadn't", "does", "doesn't", "do", "don't", "did", "didn't",
     "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
@@ -74,7 +73,7 @@ _VERBS = frozenset({
     # Taking one in: "My sister adopted a puppy" is the sister's, not a relation "puppy".
     "adopted", "rescued", "bought", "got",
 })
-_SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
+SPEAKER_WORDS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
 _MINE = frozenset({"my", "user's", "mine"})
 #: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
 _NO_NAMES = frozenset({
@@ -85,7 +84,7 @@ _NO_NAMES = frozenset({
     "could", "would", "please", "not", "no",
 })
 _WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
-_POSSESSIVE = re.compile(r"['’]s?$")
+POSSESSIVE = re.compile(r"['’]s?$")
 #: A sentence of the speaker's quoted whole that opens with someone of theirs.
 _QUOTED_MINE = re.compile(r"^user:\s+my\b", re.IGNORECASE)
 #: "Forget that ...", "Please forget about it: ...": what follows says whose.
@@ -102,9 +101,8 @@ _STATEMENTS = re.compile(r"\s*(?:[;,]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|b
                          r"\s+(?:and|but)\s+"
                          r"(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
 #: Where a fact's subject ends, roughly: its first verb of being or having.
-_FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
-_MAX_SUBJECT_WORDS = 4
+MAX_SUBJECT_WORDS = 4
 #: Verbs by which the user's own sentence has someone of theirs ("I don't have a dog
 #: anymore" is about the user's dog as much as the user).
 _HAVING = frozenset({"have", "has", "had", "own", "owns", "owned"})
@@ -125,7 +123,7 @@ _BELIEF = re.compile(
     r"\s+(?:that\s+)?(?=\w)", re.IGNORECASE)
 
 
-def _words(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(text)]
 
 
@@ -140,9 +138,9 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
     relations: list[str] = []
     name = None
     known_as: frozenset[str] = frozenset()
-    for at, word in enumerate(after[:_MAX_SUBJECT_WORDS + 2]):
-        base = _POSSESSIVE.sub("", word)
-        if word.casefold() in _VERBS or word.casefold() in _SPEAKER:
+    for at, word in enumerate(after[:MAX_SUBJECT_WORDS + 2]):
+        base = POSSESSIVE.sub("", word)
+        if word.casefold() in SUBJECT_VERBS or word.casefold() in SPEAKER_WORDS:
             if relations and word.casefold() in ("is", "was"):
                 known_as = _name_given(after[at + 1:])
             break
@@ -153,7 +151,7 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
             relations.append(relation)
             name = None
         elif (relations and name is None and _named(base)
-              and relation_of(_POSSESSIVE.sub("", after[at - 1]))):
+              and relation_of(POSSESSIVE.sub("", after[at - 1]))):
             # "my brother Tom"; a capital further on names where they go or what they
             # use ("My sister drives a Tesla"), not them.
             name = base.casefold()
@@ -174,8 +172,8 @@ def owner_of(text: str) -> Owner | None:
     """Whom ``text``, a statement in the user's words or a stored fact, is about, from how
     it opens (module docstring); None when that is unclear."""
     opened = _FORGET_LEAD.sub("", strip_markers(text.strip()))
-    words = _words(opened)
-    every = frozenset(w.casefold() for w in _words(text))
+    words = words_of(opened)
+    every = frozenset(w.casefold() for w in words_of(text))
     if not words:
         return None
     first = words[0].casefold()
@@ -186,7 +184,7 @@ def owner_of(text: str) -> Owner | None:
         # "User: My wife thinks I'm vegan" speaks of the wife and of the speaker: it may be
         # either's, so "Forget that my wife thinks ..." and "Am I vegan?" both find it.
         return None
-    if first in _SPEAKER and words[1:2] and words[1].casefold() == "and":
+    if first in SPEAKER_WORDS and words[1:2] and words[1].casefold() == "and":
         # "Me and my wife ...": several, as "My wife and I ..." is; but what they think of
         # another is the other's: "Me and my wife think Anna uses vim".
         believed = _SEVERAL_BELIEVE.match(opened)
@@ -194,13 +192,13 @@ def owner_of(text: str) -> Owner | None:
         if told is not None and not told.user:
             return Owner(False, told.relations, told.name, every, told.known_as)
         return None
-    if first in _SPEAKER:
+    if first in SPEAKER_WORDS:
         believed = _BELIEF.match(opened)
         clause = opened[believed.end():] if believed else ""
         told = owner_of(clause) if clause else None
         # "I think my wife is vegan" is of the wife; "I think my boss said I'm fired"
         # speaks of the speaker too, and stays theirs for "Am I fired?".
-        if told is not None and not _SPEAKER & {w.casefold() for w in _words(clause)[1:]}:
+        if told is not None and not SPEAKER_WORDS & {w.casefold() for w in words_of(clause)[1:]}:
             return Owner(told.user, told.relations, told.name, every, told.known_as)
         return Owner(True, words=every)
     if first in _MINE:
@@ -209,7 +207,7 @@ def owner_of(text: str) -> Owner | None:
         return _mine(["is", *words[1:]], every)
     name: list[str] = []
     for word in words[:3]:
-        base = _POSSESSIVE.sub("", word)
+        base = POSSESSIVE.sub("", word)
         if not _named(base):
             break
         name.append(base.casefold())
@@ -219,7 +217,7 @@ def owner_of(text: str) -> Owner | None:
             called = list(takewhile(_named, words[len(name) + 1:])) if kin else []
             return Owner(False, name=" ".join(name), words=every, kin=kin,
                          kin_name=" ".join(called).casefold() or None)
-    if name and len(words) > len(name) and words[len(name)].casefold() in _VERBS:
+    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_VERBS:
         return Owner(False, name=" ".join(name), words=every)
     return None
 
@@ -228,18 +226,18 @@ def owner_asked(question: str) -> Owner | None:
     """Whom ``question`` asks about: someone of the user's it names ("Is my sister ...?"),
     else the user when it speaks in the first person, else the first one it names by
     capitalised words after its first ("Is Priya on call?"); None when unclear."""
-    words = _words(question.strip())
+    words = words_of(question.strip())
     every = frozenset(w.casefold() for w in words)
     for i, word in enumerate(words):
         if word.casefold() == "my":
             mine = _mine(words[i + 1:], every)
             if mine is not None and mine.relations:
                 return mine
-    if every & ((_SPEAKER | _MINE) - {"user", "user's"}):
+    if every & ((SPEAKER_WORDS | _MINE) - {"user", "user's"}):
         return Owner(True, words=every)
     name: list[str] = []
     for word in words[1:]:
-        base = _POSSESSIVE.sub("", word)
+        base = POSSESSIVE.sub("", word)
         if _named(base):
             name.append(base.casefold())
         elif name:
@@ -284,80 +282,10 @@ def _kin_called(kin: Owner, named: Owner) -> bool:
             and set(named.name.split()) <= set(kin.kin_name.split()))
 
 
-def about_another(question: str, text: str) -> bool:
-    """Whether ``text``, a stored fact or a statement in the user's words, is about another
-    person of the user's than the one ``question`` asks about: the user's own for "Is my
-    brother ...?", the sister's for "Am I ...?" or "Is my brother ...?". Not one of someone
-    the question names by the relation ("Do I have a sister?" is answered by the
-    sister's), nor when either is someone named: a question may name a thing of the
-    user's ("What is the Wi-Fi password at Acme?"), or mean someone it does not name
-    ("Acme is on the Enterprise plan" for "What plan am I on?"). A text of several
-    statements ("My gym is FitLife and my dentist is Dr. Lee") is so only when each is."""
-    asked = owner_asked(question)
-    if asked is None:
-        return False
-    return all(_of_another(question, asked, part) for part in statements_apart(text))
-
-
 def statements_apart(text: str) -> list[str]:
     """``text`` cut where a statement about the user or someone of theirs joins another
     ("I live in Munich, and my wife lives in Berlin"): each part opens with whose it is."""
     return [part for part in _STATEMENTS.split(text) if part.strip()]
-
-
-def _of_another(question: str, asked: Owner, text: str) -> bool:
-    owner = owner_of(text)
-    if owner is None or not (asked.user and owner.user):
-        return False
-    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
-    if owner.relations and owner.relations[-1] in relations_named(words):
-        return False
-    if not owner.relations and asked.relations and _speaks_of_user(question):
-        return False  # "What did my doctor say about my cholesterol?" asks of the user's too
-    if owner.relations and not asked.relations and _fills(text, question):
-        return False  # a relative may be what the user has: "my emergency contact"
-    return not may_be_one(asked, owner)
-
-
-def _speaks_of_user(question: str) -> bool:
-    """Whether ``question`` speaks of the user themself besides someone of theirs: by "I"
-    or "me" ("How much rent do I pay my landlord?"), or by a "my" whose words up to the
-    next "my" or verb name no one ("my appointment with my dentist"), where "Is my
-    brother allergic to shellfish?" speaks of the brother alone."""
-    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
-    return bool((_SPEAKER - {"user"}).intersection(words)) or bool(_things_of_user(question))
-
-
-def _things_of_user(question: str) -> list[list[str]]:
-    """The words of each "my" in ``question`` that names no one, up to the next "my" or
-    verb ("my emergency contact", "my appointment with")."""
-    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
-    things = []
-    for at, word in enumerate(words):
-        if word != "my":
-            continue
-        after = []
-        for later in words[at + 1:at + 2 + _MAX_SUBJECT_WORDS]:
-            if later == "my" or later in _VERBS:
-                break
-            after.append(later)
-        if after and not any(relation_of(later) for later in after):
-            things.append(after)
-    return things
-
-
-def _fills(text: str, question: str) -> bool:
-    """Whether ``text``, a fact about someone of the user's, says that they are or have
-    what ``question`` asks of the user's own, after its subject ("User's wife Maria is the
-    emergency contact" for "Who is my emergency contact?"); not when it is theirs ("User's
-    sister's phone number is ..." for "What is my phone number?")."""
-    parts = _FIRST_VERB.split(text, maxsplit=1)
-    if len(parts) < 2:
-        return False
-    subject = {w.casefold() for w in _words(parts[0])}
-    said = {w.casefold() for w in _words(parts[-1])}
-    return any(set(thing) <= said and not set(thing) <= subject
-               for thing in _things_of_user(question))
 
 
 def may_be_same_kin(one: str, other: str) -> bool:
@@ -387,10 +315,10 @@ def may_be_same_kin(one: str, other: str) -> bool:
 def _described(fact: str, owner: Owner) -> tuple[set[str], set[str]]:
     """The words but relation and name by which ``fact``'s subject tells someone of the
     user's from others, before the name ("older") and after it ("Tom also lives")."""
-    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(fact)]
+    words = [POSSESSIVE.sub("", word).casefold() for word in words_of(fact)]
     described: tuple[set[str], set[str]] = (set(), set())
-    for at, word in enumerate(words[1:_MAX_SUBJECT_WORDS + 2], start=1):
-        if word in _VERBS or word in _SPEAKER:
+    for at, word in enumerate(words[1:MAX_SUBJECT_WORDS + 2], start=1):
+        if word in SUBJECT_VERBS or word in SPEAKER_WORDS:
             break
         if relation_of(word) is None and word != owner.name:
             described[owner.name in words[1:at]].add(word)
