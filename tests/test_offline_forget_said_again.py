@@ -42,7 +42,6 @@ def test_what_else_the_sentence_says_stays() -> None:
 
 @pytest.mark.parametrize("sentences", [
     ["Forget that, it's 5678."],  # nothing before it says what "it" is
-    ["I like tea.", "Forget that, it's fine."],  # no value of a thing was said
     ["My code is 1234.", "Forget that, I'm vegetarian now."],  # no new value
 ])
 def test_nothing_else_is_rewritten(sentences: list[str]) -> None:
@@ -61,8 +60,23 @@ def test_a_word_of_hesitation_before_it_is_passed_over(memory: HierarchicalMemor
     assert list(_core(memory)) == ["User's locker code is 5678"]
 
 
-@pytest.mark.parametrize("said", ["Forget it, it's not important.", "Forget that, it's fine."])
+@pytest.mark.parametrize("said", ["Forget it, it's not important.", "Forget that, it's fine.",
+                                  "Forget that, it's OK.", "Forget that, it's not 1234."])
 def test_a_word_on_what_went_is_no_new_value(said: str) -> None:
-    sentences = ["My locker code is 1234.", said]
-    assert corrected_in_place(sentences) == sentences
-    assert corrected_in_place([said], "My locker code is 1234.") == [said]
+    request = said.split(",")[0] + "."
+    assert corrected_in_place(["My locker code is 1234.", said]) == [
+        "My locker code is 1234.", request]
+    assert corrected_in_place([said], "My locker code is 1234.") == [request]
+
+
+@pytest.mark.parametrize("said", ["Forget that, it's not important.", "Forget that, it's OK."])
+def test_a_word_on_what_went_still_forgets_it(memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, f"My locker code is 1234. {said}")
+    assert list(_core(memory)) == []
+    _chat(memory, "My locker code is 4321.", said)
+    assert list(_core(memory)) == []
+
+
+def test_a_word_on_what_went_leaves_what_follows() -> None:
+    assert corrected_in_place(["Forget it, it's fine, I'll do it myself."]) == [
+        "Forget it, I'll do it myself."]

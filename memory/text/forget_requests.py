@@ -325,6 +325,9 @@ _NEW_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>\S.*)$", _I)
 #: A value that names or counts ("5678", "at 9pm", "on Monday", "Ironworks"), not one
 #: that says how the speaker feels about what went ("it's fine", "it's not important").
 _NAMING_VALUE = re.compile(r"[\d@]|^(?:(?:at|on|in|from|by|until|to)\s+)?[A-Z]|\w[-./:]\w")
+#: A word on what went that a capital or a number would pass for a value ("it's OK",
+#: "it's TMI", "it's not 1234").
+_REMARK = re.compile(r"^(?:ok(?:ay)?|fine|alright|all\s+right|tmi|not|no|none|nothing)\b", _I)
 #: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
 _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
@@ -345,12 +348,16 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         clauses = _CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
         found = next(((at, new) for at in range(len(clauses) - 1)
                       if forgets_the_last(clauses[at])
-                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None
-                      and _NAMING_VALUE.search(new["value"])), None)
+                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
         if found is None:
             out.append(sentence)
             continue
         at, new = found
+        if _NAMING_VALUE.search(new["value"]) is None or _REMARK.match(new["value"]):
+            # "Forget that, it's not important": read whole, the remark was taken for what
+            # to forget, which nothing held, and what was said last stayed.
+            out.append(", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + ".")
+            continue
         # The value taken back is said in a clause before ("..., no wait, forget that"),
         # else in the sentence before, else in the message before.
         said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
