@@ -32,12 +32,22 @@ def test_an_instruction_about_saving_is_stored(memory: HierarchicalMemory, said:
     assert not asks_to_forget(said)
 
 
-@pytest.mark.parametrize("said", ["Don't store my address.", "Stop saving my address at all."])
-def test_not_keeping_a_thing_still_forgets_it(memory: HierarchicalMemory, said: str) -> None:
-    _chat(memory, "I live in Lisbon.", "I'm vegan.", said)
+@pytest.mark.parametrize(("told", "said"), [
+    ("I live in Lisbon.", "Don't store my address."),
+    ("I live in Lisbon.", "Stop saving my address at all."),
+    # a place no file goes: neither an instruction about files nor a word of the thing
+    ("My trip to Paris is on Monday.", "Stop remembering my trip to Paris."),
+    ("My address is 12 Rua Augusta.", "Don't keep my address on file."),
+    ("My address is 12 Rua Augusta.", "Don't store my address in the database."),
+])
+def test_not_keeping_a_thing_still_forgets_it(memory: HierarchicalMemory, told: str,
+                                              said: str) -> None:
+    _chat(memory, told, "I'm vegan.", said)
     assert _core(memory) == {"User is vegan": "durable"}
+    assert asks_to_forget(said)
 
 
 def test_not_remembering_where_one_works_still_forgets_it(memory: HierarchicalMemory) -> None:
     _chat(memory, "I work at Globex.", "I'm vegan.", "Stop remembering that I work at Globex.")
     assert _core(memory) == {"User is vegan": "durable"}
+

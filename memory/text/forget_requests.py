@@ -118,6 +118,11 @@ _OWNER_ALONE = re.compile(rf"\w{_APOS}s?$", _I)
 _OWNED_THING = re.compile(rf"\w{_APOS}s?\s+(?P<thing>[^'’]+)$", _I)
 
 
+#: Where a thing named to forget is kept, closing the request ("on file", "in the database").
+_KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|in\s+(?:(?:your|the|my)\s+)?(?:memory"
+                      r"|mind|head|notes|database|system|records?|files?))(?=\W*$)", _I)
+
+
 def each_named_apart(sentences: list[str]) -> list[str]:
     """``sentences`` with a request naming several things to forget ("Forget my locker code
     and my gym.") made one request for each: read whole, the words of one outweigh the
@@ -130,6 +135,8 @@ def each_named_apart(sentences: list[str]) -> list[str]:
         if opening is None:
             out.append(sentence)
             continue
+        # "Don't keep my address on file": where it is kept is no word of the address.
+        sentence = _KEPT_IN.sub("", sentence.strip(), count=1)
         if said_after:
             out += [*each_named_apart([sentence]), said_after]
             continue
@@ -247,10 +254,14 @@ _TOLD_OF_ONESELF = re.compile(
     r"|sort\s+of)\s+)*$", _I)
 
 
-#: Where or how a thing is to be saved ("Stop saving my report to the desktop", "Never
-#: store my password in plain text"): an instruction about files, not about memory.
-_KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under|at)\s+"
-               r"(?!all\b|(?:your\s+|the\s+)?(?:memory|mind|head|notes)\b)")
+#: Where or how a file is to be saved ("Stop saving my report to the desktop", "Never
+#: store my password in plain text"): an instruction about files, not about memory. Only
+#: a place files go counts: "Stop remembering my trip to Paris" and "Don't keep my address
+#: on file" still ask to forget.
+_KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a|an)\s+)?"
+               r"(?:desktop|disk|drive|folder|directory|clipboard|downloads|documents"
+               r"|plain\s*text|clear\s*text|(?<=a\s)file|(?<=the\s)file|pdf|csv|json|txt"
+               r"|[\w-]+\.[a-z]{2,4})\b")
 
 
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
