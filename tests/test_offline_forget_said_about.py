@@ -30,3 +30,15 @@ def test_the_facts_about_tom_go(memory: HierarchicalMemory, said: str) -> None:
 def test_it_denies_only_what_it_names() -> None:
     assert read_statement("Forget what I said about my sister.").denied == frozenset(
         {"sister"})
+
+
+
+@pytest.mark.parametrize("messages", [
+    ("My gym is FitCo.", "Forget what I said."),
+    ("My gym is FitCo.", "Forget what I just said, please."),
+    ("My gym is FitCo. Forget what I said.",),
+])
+def test_what_i_said_with_nothing_named_is_what_was_said_last(memory: HierarchicalMemory,
+                                                              messages: tuple[str, ...]) -> None:
+    _chat(memory, "I'm vegan.", *messages)
+    assert _core(memory) == {"User is vegan": "durable"}

@@ -50,8 +50,10 @@ _NOT_KEPT = (rf"(?:(?:i\s+)?(?:don{_APOS}?t|do\s+not)\s+want\s+you\s+to\s+"
              r"|stop\s+(?:remembering|keeping|storing|saving))\s+")
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
+#: What the speaker just said, named as such ("what I just said"): "that", as it points.
+_WHAT_I_SAID = r"what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)"
 _BARE_FORGET = re.compile(
-    _FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|{_NOT_KEPT})(?:that|it|this)"
+    _FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|{_NOT_KEPT})(?:that|it|this|{_WHAT_I_SAID})"
     r"(?:,?\s+please)?\W*$", _I)
 
 
@@ -270,7 +272,7 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: "delete" and "erase" ask only of what is the speaker's: "Delete the temp files first" is
 #: a step told.
 _FORGET_NAMED = re.compile(
-    _FORGET_OPENING + r"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b)"
+    _FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{_WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
     # "Forget what I said about Tom" names Tom, not what was said
     rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
