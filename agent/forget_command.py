@@ -172,7 +172,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
     from tiermem.agent.slash_commands import WITHHELD_HINT
 
     if args.json:
-        print(json.dumps(result.to_dict()))
+        # A script reading "unmatched" alone would look for a mistyped text, as a user would.
+        print(json.dumps({**result.to_dict(), "already_forgotten_by": done_by}))
     elif result.outcome == "matched":
         done = result.forgotten
         print(f"{'erased' if result.erasure else 'forgotten'}: "

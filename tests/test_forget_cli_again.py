@@ -3,6 +3,7 @@ text is forgotten already, not that nothing matches, and exits 1 as nothing more
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,14 @@ def test_a_text_never_forgotten_is_still_unmatched(agent: Path,
     out, err = capsys.readouterr()
     assert out.startswith("nothing forgotten: unmatched (")
     assert "/recall" in err
+
+
+def test_json_names_the_request_that_forgot_it(agent: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert run([*FORGET, "--json", FACT]) == 0
+    assert json.loads(capsys.readouterr().out)["already_forgotten_by"] is None
+    assert run([*FORGET, "--json", FACT]) == 1
+    again = json.loads(capsys.readouterr().out)
+    assert (again["outcome"], again["already_forgotten_by"]) == ("unmatched", 1)
+    assert run([*FORGET, "--json", "User's gym is Ironworks"]) == 1
+    assert json.loads(capsys.readouterr().out)["already_forgotten_by"] is None
