@@ -40,6 +40,16 @@ def test_what_else_the_sentence_says_stays() -> None:
         "My code is 5678.", "Thanks."]
 
 
+@pytest.mark.parametrize("messages", [
+    ("My flat is in Lisbon and my locker code is 1234. Forget that, it's 5678.",),
+    ("My flat is in Lisbon and my locker code is 1234.", "Forget that, it's 5678."),
+])
+def test_only_the_last_of_joined_statements_is_said_again(memory: HierarchicalMemory,
+                                                          messages: tuple[str, ...]) -> None:
+    _chat(memory, *messages)
+    assert set(_core(memory)) == {"User's flat is in Lisbon", "User's locker code is 5678"}
+
+
 @pytest.mark.parametrize("sentences", [
     ["Forget that, it's 5678."],  # nothing before it says what "it" is
     ["My code is 1234.", "Forget that, I'm vegetarian now."],  # no new value

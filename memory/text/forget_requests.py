@@ -348,6 +348,8 @@ _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)
 _VALUE_SAID = re.compile(
     rf"^\W*(?P<subject>(?:my|our|the|your|[\w-]+{_APOS}s)\s+[\w'’ -]{{1,60}}?)"
     r"\s+(?P<verb>is|are)\s+\S", _I)
+#: Where a statement of another thing of the speaker's joins the one before ("... and my").
+_AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I)
 
 
 def corrected_in_place(sentences: list[str], said_last: str | None = None) -> list[str]:
@@ -375,20 +377,22 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         # else in the sentence before, else in the message before.
         said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
                     None)
-        old = _VALUE_SAID.match((clauses[said] if said is not None else out[-1] if out
-                                 else said_last or "").rstrip(" .!"))
+        # Of statements joined by "and", the value taken back is the last one's: read
+        # whole, "My flat is in Lisbon and my code is 1234" gave the flat the new code.
+        *kept, last = _AND_NEXT.split((clauses[said] if said is not None else out[-1] if out
+                                       else said_last or "").rstrip(" .!"))
+        old = _VALUE_SAID.match(last)
         if old is None:
             out.append(sentence)
             continue
-        corrected = f"{old['subject'].strip()} {old['verb']} {new['value'].rstrip(' .!')}"
+        corrected = " and ".join([*(kept if said is not None or out else []),
+                                  f"{old['subject'].strip()} {old['verb']} "
+                                  f"{new['value'].rstrip(' .!')}"])
         rest = clauses[at + 2:]
         if said is not None:
             out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
             continue
-        if out:
-            out[-1] = corrected + "."
-        else:
-            out.append(corrected + ".")
+        out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
         if rest:  # what follows is a sentence of its own now
             out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
     return out
