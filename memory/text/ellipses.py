@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.agreement import agreeing
 from tiermem.memory.text.doings import PERSONAL, does_in_full
 from tiermem.memory.text.given_names import is_first_name
 
@@ -335,7 +336,7 @@ def _theirs_filled(before: str | None, sentence: str) -> list[str]:
         shared = "does"
     else:
         return []
-    told = _in_full(stated.string, theirs["who"], shared)
+    told = _in_full(stated.string, theirs["who"], agreeing(shared, theirs["who"]))
     return [f"{told}{_now(theirs)}"] if told is not None else []
 
 

@@ -1,0 +1,30 @@
+"""Several of the user's sharing a statement ("My kids too." after "I live in Lisbon.")
+are told with the verb said of several: "User's kids live in Lisbon", never "lives"."""
+
+from __future__ import annotations
+
+from offline_helpers import core_after
+
+from tiermem.memory.text.agreement import agreeing
+
+#: What each message leaves in core, in full.
+TOLD = {
+    "I live in Lisbon. My kids too.": ["User lives in Lisbon", "User's kids live in Lisbon"],
+    "I live in Lisbon, my parents too.": ["User lives in Lisbon",
+                                          "User's parents live in Lisbon"],
+    "I'm vegan. My children too.": ["User is vegan", "User's children are vegan"],
+    "I work at Acme. My sons too.": ["User works at Acme", "User's sons work at Acme"],
+    # one of them keeps the verb said of one
+    "I live in Lisbon. My boss too.": ["User lives in Lisbon", "User's boss lives in Lisbon"],
+}
+
+
+def test_several_sharing_a_statement_take_the_plural_verb() -> None:
+    assert {said: sorted(core_after(said)) for said in TOLD} == {
+        said: sorted(facts) for said, facts in TOLD.items()}
+
+
+def test_the_verb_agrees_with_one_or_several() -> None:
+    assert [agreeing("is", "my kids"), agreeing("was", "my parents"),
+            agreeing("does", "my children"), agreeing("does", "my boss"),
+            agreeing("is", "my wife")] == ["are", "were", "do", "does", "is"]
