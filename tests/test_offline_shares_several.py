@@ -28,3 +28,22 @@ def test_the_verb_agrees_with_one_or_several() -> None:
     assert [agreeing("is", "my kids"), agreeing("was", "my parents"),
             agreeing("does", "my children"), agreeing("does", "my boss"),
             agreeing("is", "my wife")] == ["are", "were", "do", "does", "is"]
+
+
+#: Two of the user's sharing a statement at once, stored as the sentence says them both.
+TOLD_OF_TWO = {
+    "I live in Lisbon. My wife and kids too.": ["User lives in Lisbon",
+                                                "User's wife and kids live in Lisbon"],
+    "I live in Lisbon, my wife and kids too.": ["User lives in Lisbon",
+                                                "User's wife and kids live in Lisbon"],
+    "I'm vegan. My wife and my son too.": ["User is vegan",
+                                           "User's wife and User's son are vegan"],
+    # whether she loves jazz or is loved too, nothing says: only the statement is kept
+    "I love jazz. My wife and kids too.": ["User loves jazz"],
+}
+
+
+def test_two_sharing_a_statement_are_told_in_full_not_as_a_fragment() -> None:
+    # each was stored as the fragment "User's wife and kids too"
+    assert {said: sorted(core_after(said)) for said in TOLD_OF_TWO} == {
+        said: sorted(facts) for said, facts in TOLD_OF_TWO.items()}

@@ -242,15 +242,16 @@ _THING_TOO = re.compile(
 #: allergic too or the user loves her too, nothing says, and read alone it is a fragment
 #: ("User's wife too").
 _THEIRS_TOO = re.compile(
-    rf"^\W*(?:(?:and|but|also)\s+)?(?P<who>my\s+[\w'’-]+(?:\s+[\w'’-]+)?)(?:{_TOO}|,?\s+also)"
-    rf"{_AFTER}", _I)
+    rf"^\W*(?:(?:and|but|also)\s+)?(?P<who>my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?[\w'’-]+)?)"
+    rf"(?:{_TOO}|,?\s+also){_AFTER}", _I)
 #: A thing named with its article, no name of a person: "the database".
 _DETERMINED = re.compile(r"^the\s", _I)
 #: A sentence closing with someone of the user's or a thing sharing what it says: "The API
 #: is down, the database too", "I live in Lisbon, my wife too".
 _SHARE_CLOSING = re.compile(
-    rf"^(?P<before>.*?\w)\W*?(?:,\s*(?:and\s+)?|\s+and\s+)(?P<share>(?:the|my)\s+[\w'’-]+"
-    rf"(?:\s+(?!(?:is|are|was|were|does|do|did|has|have)\b)[\w'’-]+)?{_TOO}{_AFTER})",
+    rf"^(?P<before>.*?\w)\W*?(?:,\s*(?:and\s+)?|\s+and\s+)(?P<share>(?:my\s+[\w'’-]+\s+and\s+"
+    rf"(?:my\s+)?[\w'’-]+|(?:the|my)\s+[\w'’-]+(?:\s+(?!(?:is|are|was|were|does|do|did|has"
+    rf"|have)\b)[\w'’-]+)?){_TOO}{_AFTER})",
     _I | re.DOTALL)
 #: A word that may be someone's name: one capital, opening it ("Tom", "Shellfish").
 _NAME_ALONE = re.compile(r"(?-i:[A-Z][a-z]+)$")
