@@ -46,6 +46,7 @@ from tiermem.memory.text.forget_requests import brushes_off, corrected_in_place
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
+from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
@@ -320,6 +321,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 # "... on Monday now" the hour.
                 part = next((kept for old in replaced
                              if (kept := with_the_time_kept(part, old)) is not None), part)
+                # "My wife works at Acme now" keeps the name "User's wife Ana ..." held
+                part = next(filter(None, (with_the_name_kept(part, old) for old in replaced)), part)
                 # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
                           for share in shares_kept(part, old)}

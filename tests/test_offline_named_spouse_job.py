@@ -14,7 +14,7 @@ def test_the_named_wife_changes_the_job_of_the_wife() -> None:
     assert core_after("My wife works at Globex.", "My wife Ana works at Acme.") == [
         "User's wife Ana works at Acme"]
     assert core_after("My wife Ana works at Globex.", "My wife works at Acme now.") == [
-        "User's wife works at Acme"]
+        "User's wife Ana works at Acme"]
 
 
 def test_a_named_brother_may_be_another_brother() -> None:

@@ -1,0 +1,35 @@
+"""A fact of someone of the user's one has one of at a time, changed without their name,
+keeps the name the replaced fact held: "My wife works at Globex." after "My wife Ana
+works at Acme." stored "User's wife works at Globex" and retired the only fact naming
+her, so "What is my wife's name?" no longer found Ana."""
+
+from __future__ import annotations
+
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.names_kept import with_the_name_kept
+
+
+def test_the_wife_named_before_keeps_her_name_in_her_new_job() -> None:
+    assert core_after("My wife Ana works at Acme.", "My wife works at Globex.") == [
+        "User's wife Ana works at Globex"]
+
+
+def test_her_name_is_still_the_answer() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My wife Ana works at Acme.", "My wife works at Globex.",
+                     "What is my wife's name?")[2]
+        assert list(core_of(memory)) == ["User's wife Ana works at Globex"]
+    assert "Ana" in reply
+
+
+def test_a_name_is_kept_whole_and_only_of_one_at_a_time() -> None:
+    assert with_the_name_kept("User's mother lives in Porto",
+                              "User's mother Ana Silva lives in Rome") == (
+        "User's mother Ana Silva lives in Porto")
+    # a brother may be another brother; a name said anew is the one said
+    assert with_the_name_kept("User's brother works at Acme",
+                              "User's brother Tom works at Globex") is None
+    assert with_the_name_kept("User's wife Eva works at Acme",
+                              "User's wife Ana works at Globex") is None
