@@ -26,3 +26,17 @@ def test_a_statement_beside_thanks_is_kept() -> None:
 def test_thanks_not_given_by_the_speaker_is_a_fact() -> None:
     assert [[fact.text for fact in extract_facts(said)] for said in NOT_GIVEN] == [
         [said] for said in NOT_GIVEN]
+
+
+#: Thanks for something that states a fact, each of which was dropped with the thanks.
+THANKED_FOR_A_FACT = ("Thanks for reminding me I'm allergic to peanuts",
+                      "Thanks for noting that my wife is vegan",
+                      "Thanks for the help with my new job at Acme",
+                      "Thanks for saying the API is down")
+
+
+def test_a_fact_said_inside_the_thanks_is_kept() -> None:
+    # each is kept as said, its last word ("peanuts", "down") in the fact stored
+    kept = {said: [text for text in core_changes(said, {})[1] if said.split()[-1] in text]
+            for said in THANKED_FOR_A_FACT}
+    assert [said for said, texts in kept.items() if not texts] == []

@@ -95,6 +95,10 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 #: The words of a clause up to where another may open (a comma, a dash, "and", "but").
 _TO_CLAUSE_END = (r"(?:(?!\s-\s|-(?-i:I)(?:\b|['’])|\b(?:and|but|because|though|although)\b)"
                   r"[^,;:\u2013\u2014])*")
+#: Words by which what one is thanked for states something of the speaker's or of how
+#: things are ("my wife is vegan"): a fact, not an aside.
+_STATES = (r".*\b(?:i|i['’]m|my|mine|we|our|ours|is|are|was|were|has|have|had|am|lives?"
+           r"|works?)\b")
 _APOLOGY_FOR = (
     r"(?:\s+(?:for|about|if|to(?!\s+(?:say|tell|report|admit|inform|announce|share"
     rf"|confess|let)\b))\b{_TO_CLAUSE_END})?")
@@ -113,9 +117,10 @@ _ASIDE = re.compile(
     r"i\s+(?:(?:totally|completely|just|always|often|sometimes|still|keep)\s+)?forg[eo]t"
     r"\s+(?:about\s+)?(?:that|this|it)(?:\s+(?:every\s+time|all\s+the\s+time|again|always"
     r"|sometimes))?\W*$"
-    # "Thanks a lot for nothing": thanks for anything, as an apology for anything
+    # "Thanks a lot for nothing": thanks for anything, as an apology for anything, but
+    # for what states something ("Thanks for reminding me I'm allergic to peanuts")
     r"|^(?:many\s+)?(?:thanks|thank\s+you|thx|ty)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch"
-    rf"|ton))?(?:\s+again)?\s+for\b{_TO_CLAUSE_END}\W*$",
+    rf"|ton))?(?:\s+again)?\s+for\b(?!{_STATES}){_TO_CLAUSE_END}\W*$",
     re.IGNORECASE | re.DOTALL)
 
 #: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto", "I'm back -
