@@ -28,3 +28,13 @@ def test_a_sentence_ending_nothing_is_kept_whole() -> None:
         "I work at Globex, and I live in Rome."]
     assert past_then_more("I worked at Globex, now I don't.") == [
         "I worked at Globex, now I don't."]
+
+
+def test_a_bare_and_after_the_denial_cuts_it_too() -> None:
+    # no comma: "... but now I don't and my wife lives in Rome" stored "User doesn't"
+    retired, new = core_changes("I worked at Globex but now I don't and my wife lives in Rome.",
+                                {"User works at Globex": "durable"})
+    assert (retired, list(new)) == (["User works at Globex"],
+                                    ["User: I worked at Globex", "User's wife lives in Rome"])
+    assert past_then_more("I like tea but now I don't and I never will") == [
+        "I like tea but now I don't", "I never will"]

@@ -277,6 +277,10 @@ _NOW_NOT = re.compile(
     rf"(?:but\s+|and\s+)?(?:now\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)|{_APOS}m\s+not)"
     r"|not\s+any\s?more|(?:but\s+)?no\s+longer)[\s.!]*$", _I)
 _PAST = re.compile(r"^(?:\w+ed|was|had|used)$", _I)
+#: What no longer holds joined to more by a bare "and": "I worked at Globex but now I
+#: don't and my wife lives in Rome", which no comma cuts into its own clauses.
+_NOW_NOT_AND = re.compile(rf"^(?P<first>.+?\bnow\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)"
+                          rf"|{_APOS}m\s+not))\s*,?\s+and\s+(?P<more>\S.*)$", _I | re.DOTALL)
 
 
 def past_apart(sentence: str) -> list[str]:
@@ -299,6 +303,8 @@ def past_then_more(sentence: str) -> list[str]:
     read whole, the bare "now I don't" was cut from what it denies and stored as "User
     doesn't". ``[sentence]`` otherwise."""
     parts = own_clauses(sentence)
+    if len(parts) == 1 and (joined := _NOW_NOT_AND.match(sentence.strip())) is not None:
+        parts = [joined["first"], joined["more"]]
     if len(parts) > 1 and past_apart(parts[0]) != [parts[0]]:
         return parts
     return [sentence]
