@@ -55,6 +55,10 @@ _SUBJECT_GOES_ON = re.compile(
 #: first name is no "he" by it, and "He no longer works at Globex" stored a city's job.
 _ONLY_CALLED = re.compile(r"\s+(?:is|was)\s+(?:(?:so|very|really|quite|pretty|truly)\s+)?"
                           r"[a-z][\w-]*(?:\s+too)?[\s.!]*$", _I)
+#: What joins a relation of the user's and a name said as the same person: "My boss is
+#: Ana", "Ana is my boss", "my boss, Ana". Read as two, the "she" after them named no one
+#: and what she was said to do was not stored.
+_SAME_ONE = re.compile(r"\s+(?:is|was)\s+|\s*,?\s*", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 #: What puts a firm or a place, never a person, after it: "at Acme", "in Lisbon". Not
 #: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
@@ -127,7 +131,10 @@ def _places(sentences: list[str]) -> set[str]:
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
     """Each person ``sentence`` names: how to say them opening a sentence, whether that
     names them alone (not "his wife"), and "he" or "she" when their relation says which."""
-    people = []
+    people: list[tuple[str, bool, str | None]] = []
+    # Where the last name, or relation of the user's, appended ends: one said right
+    # before another as the same person is not a second person.
+    name_ended = own_ended = -1
     for found in _PERSON.finditer(sentence):
         if found["noun"] is not None:
             relation = relation_of(found["noun"].casefold())
@@ -136,8 +143,15 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             sex = "he" if relation in _HIS else "she" if relation in _HERS else None
             whose = found["whose"].casefold()
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
-            people.append((said, whose in ("my", "our"), sex))
-        elif (owned := _someone_of_a_name(sentence, found)) is not None:
+            own = whose in ("my", "our")
+            if own and _same_one(sentence, name_ended, found.start()):
+                people.pop()  # "Ana is my boss": said as the relation, as facts say her
+            people.append((said, own, sex))
+            own_ended, name_ended = (found.end() if own else -1), -1
+            continue
+        if _same_one(sentence, own_ended, found.start()):
+            continue  # "My boss is Ana"
+        if (owned := _someone_of_a_name(sentence, found)) is not None:
             people.append(owned)
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
               and not _put_as_a_place(sentence[:found.start()], found["name"])
@@ -146,7 +160,14 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
               and (is_first_name(found["name"].split()[0])
                    or not _ONLY_CALLED.match(sentence, found.end()))):
             people.append((found["name"], True, None))
+            name_ended, own_ended = found.end(), -1
     return people
+
+
+def _same_one(sentence: str, ended: int, start: int) -> bool:
+    """Whether what ``sentence`` says from ``ended`` to ``start`` says the one named before
+    and the one after are the same person ("is", a comma); False with no one before."""
+    return ended >= 0 and _SAME_ONE.fullmatch(sentence, ended, start) is not None
 
 
 def _put_as_a_place(before: str, name: str) -> bool:

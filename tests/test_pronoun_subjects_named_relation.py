@@ -1,0 +1,37 @@
+""""My boss is Ana. She wants the report by Friday." is of the user's boss: a relation and
+the name said to be theirs ("My boss is Ana", "Ana is my boss", "my boss, Ana") are one
+person. Read as two, the "she" named no one clearly and what she wants was not stored."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.pronoun_subjects import with_pronouns_named
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("My boss is Ana. She wants the report by Friday.",
+     "User's boss wants the report by Friday"),
+    ("Ana is my boss. She wants the report by Friday.",
+     "User's boss wants the report by Friday"),
+    ("My wife is Maria. She works at Globex.", "User's wife works at Globex"),
+])
+def test_a_relation_and_its_name_are_one_person(said: str, told: str) -> None:
+    assert told in core_after(said)
+
+
+@pytest.mark.parametrize("before", [
+    "My boss, Ana, came by.", "My boss Ana came by.", "My sister is Ana.",
+])
+def test_the_pronoun_is_said_as_the_relation(before: str) -> None:
+    said = with_pronouns_named([before, "She is in Rome."], None)
+    assert said[-1] == f"{before.split()[0]} {before.split()[1].rstrip(',')} is in Rome."
+
+
+@pytest.mark.parametrize("before", [
+    "My boss and Ana came by.",  # two people
+    "Ana is his sister.",  # the relation is another's: which of them is unclear
+])
+def test_two_people_stay_two(before: str) -> None:
+    assert with_pronouns_named([before, "She is in Rome."], None) == [before]
