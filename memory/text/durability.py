@@ -38,7 +38,8 @@ row    rule                        result       cues (abridged)
                                                 commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
-                                                at, job, my X is called, a
+                                                at, work remotely (from home),
+                                                job, my X is called, a
                                                 dog named, deadline, policy
 4      weak short-lived cue        short-lived  this week, this month,
                                                 currently, now, tomorrow,
@@ -217,6 +218,10 @@ _DURABLE = _cues(
     ("email", r"\be-?mail\b"),
     ("phone", r"\bphone\b"),
     ("works at", r"\bwork(?:s|ing)?\s+(?:at|for)\b"),
+    # How one works, not where: "I work remotely" stood durable beside a home ("I live in
+    # Lisbon, I work remotely") and, said apart from it, rotated out. "working" is left
+    # out: "I'm working from home" is as often for a day.
+    ("works remotely", r"\bworks?\s+(?:remotely|from\s+home)\b"),
     # "job" alone would catch every cron and CI job; a person's job comes with an owner.
     ("job", rf"\b(?:my|new|day|his|her|their|\w+{_APOS}s)\s+job\b|\bjob\s+title\b"),
     ("password policy", r"\bpassword\s+polic(?:y|ies)\b"),
