@@ -34,13 +34,18 @@ _HERS = frozenset({"wife", "girlfriend", "daughter", "sister", "mother", "grandm
                    "granddaughter", "aunt", "niece"})
 #: Someone of the user's ("my wife") or of another's ("his wife"), or a name ("Tom
 #: Smith"): a run of capitalised words that no preposition puts as a place or a firm.
-_PERSON = re.compile(
-    r"(?<![\w'’])(?P<whose>my|our|his|her)\s+(?P<noun>[a-z][\w-]*)"
-    r"|(?<![\w'’])(?P<name>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))*)", _I)
 _NOT_A_NAME = re.compile(
     r"(?:i|i['’]\w+|he|she|it|we|they|you|my|our|the|a|an|this|that|and|but|so|also|then"
     r"|yes|no|ok|okay|hi|hello|actually|sorry|please|well|now|today|monday|tuesday"
-    r"|wednesday|thursday|friday|saturday|sunday)", _I)
+    r"|wednesday|thursday|friday|saturday|sunday"
+    # A question's opening word: read as a name ("Where does Tom work?") or run into
+    # the one after it ("Does Tom"), it left Tom not the one person named.
+    r"|what|where|when|who|whom|whose|why|how|which|is|are|was|were|does|do|did|has"
+    r"|have|can|could|would|should)", _I)
+_PERSON = re.compile(
+    r"(?<![\w'’])(?P<whose>my|our|his|her)\s+(?P<noun>[a-z][\w-]*)"
+    rf"|(?<![\w'’])(?!{_NOT_A_NAME.pattern}\b)"
+    r"(?P<name>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))*)", _I)
 #: What goes on after a word that opens a sentence when it is its subject's name ("Tom
 #: works", "Tom also got a job", "Tom and his wife"), and not when it is no one ("Nice
 #: weather."). A name missed here leaves the pronoun to another one named, whose facts
