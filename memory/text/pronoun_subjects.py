@@ -43,7 +43,7 @@ _NOT_A_NAME = re.compile(
     r"|what|where|when|who|whom|whose|why|how|which|is|are|was|were|does|do|did|has"
     r"|have|can|could|would|should)", _I)
 _PERSON = re.compile(
-    r"(?<![\w'’])(?P<whose>my|our|his|her)\s+(?P<noun>[a-z][\w-]*)"
+    r"(?<![\w'’])(?P<whose>my|our|his|her|an?)\s+(?P<noun>[a-z][\w-]*)"
     rf"|(?<![\w'’])(?!{_NOT_A_NAME.pattern}\b)"
     r"(?P<name>(?-i:[A-Z][a-z'’-]+)(?:\s+(?-i:[A-Z][a-z'’-]+))*)", _I)
 #: What goes on after a word that opens a sentence when it is its subject's name ("Tom
@@ -64,6 +64,8 @@ _ONLY_CALLED = re.compile(r"\s+(?:is|was)\s+(?:(?:so|very|really|quite|pretty|tr
 #: Ana", "Ana is my boss", "my boss, Ana". Read as two, the "she" after them named no one
 #: and what she was said to do was not stored.
 _SAME_ONE = re.compile(r"\s+(?:is|was)\s+|\s*,?\s*", _I)
+#: The user saying they have someone, before "a daughter".
+_HAVE = re.compile(r"\bi(?:\s+(?:also\s+)?(?:have|had)|['’]ve)\s+(?:got\s+)?$", _I)
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 #: What puts a firm or a place, never a person, after it: "at Acme", "in Lisbon". Not
 #: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
@@ -147,6 +149,10 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
                 continue
             sex = "he" if relation in _HIS else "she" if relation in _HERS else None
             whose = found["whose"].casefold()
+            if whose in ("a", "an"):
+                if _HAVE.search(sentence, 0, found.start()) is None:
+                    continue  # "I met a nurse": no one of the user's
+                whose = "my"  # "I have a daughter. She is 5.": she is the user's
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
             own = whose in ("my", "our")
             if own and _same_one(sentence, name_ended, found.start()):
