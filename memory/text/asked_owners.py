@@ -13,8 +13,6 @@ import re
 from tiermem.memory.text.owners import (
     MAX_SUBJECT_WORDS,
     POSSESSIVE,
-    SPEAKER_WORDS,
-    SUBJECT_VERBS,
     Owner,
     may_be_one,
     owner_asked,
@@ -23,6 +21,7 @@ from tiermem.memory.text.owners import (
     words_of,
 )
 from tiermem.memory.text.relations import relation_of, relations_named
+from tiermem.memory.text.subject_words import SPEAKER, SUBJECT_ENDS
 
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
 
@@ -62,7 +61,7 @@ def _speaks_of_user(question: str) -> bool:
     next "my" or verb name no one ("my appointment with my dentist"), where "Is my
     brother allergic to shellfish?" speaks of the brother alone."""
     words = [POSSESSIVE.sub("", word).casefold() for word in words_of(question)]
-    return bool((SPEAKER_WORDS - {"user"}).intersection(words)) or bool(_things_of_user(question))
+    return bool((SPEAKER - {"user"}).intersection(words)) or bool(_things_of_user(question))
 
 
 def _things_of_user(question: str) -> list[list[str]]:
@@ -75,7 +74,7 @@ def _things_of_user(question: str) -> list[list[str]]:
             continue
         after = []
         for later in words[at + 1:at + 2 + MAX_SUBJECT_WORDS]:
-            if later == "my" or later in SUBJECT_VERBS:
+            if later == "my" or later in SUBJECT_ENDS:
                 break
             after.append(later)
         if after and not any(relation_of(later) for later in after):

@@ -17,7 +17,8 @@ brother Tom"), or someone or something named by capitalised words followed by a 
 unless that clause speaks of the speaker too ("I think my boss said I'm fired").
 Anything else ("The database is ...", "We ...", "She ...") is unclear: None, which may be
 anyone's. The words for someone of the user's, and which of them may be one person, are
-memory/text/relations.py's. Pure functions over strings.
+memory/text/relations.py's, the words that end a subject memory/text/subject_words.py's.
+Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tiermem.memory.text.relations import (
     nouns_for,
     relation_of,
 )
+from tiermem.memory.text.subject_words import MINE, NO_NAMES, SPEAKER, SUBJECT_ENDS
 
 __all__ = ["Owner", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
@@ -63,26 +65,6 @@ class Owner:
     kin_name: str | None = field(default=None, compare=False)
 
 
-#: Words that end a subject: a verb of being, having or doing, a negation, a modal.
-SUBJECT_VERBS = frozenset({
-    "is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "has", "hasn't",
-    "have", "haven't", "had", "hadn't", "does", "doesn't", "do", "don't", "did", "didn't",
-    "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
-    "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
-    "hates", "prefers", "needs", "wants", "owns", "goes", "went", "attends", "attended",
-    # Taking one in: "My sister adopted a puppy" is the sister's, not a relation "puppy".
-    "adopted", "rescued", "bought", "got",
-})
-SPEAKER_WORDS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
-_MINE = frozenset({"my", "user's", "mine"})
-#: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
-_NO_NAMES = frozenset({
-    "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
-    "you", "our", "ours", "your", "his", "her", "their", "its", "there", "here", "my", "i",
-    "what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are",
-    "am", "was", "were", "do", "does", "did", "has", "have", "had", "can", "will", "should",
-    "could", "would", "please", "not", "no",
-})
 _WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
 POSSESSIVE = re.compile(r"['’]s?$")
 #: A sentence of the speaker's quoted whole that opens with someone of theirs.
@@ -128,7 +110,7 @@ def words_of(text: str) -> list[str]:
 
 
 def _named(word: str) -> bool:
-    return word[:1].isupper() and word.isalpha() and word.casefold() not in _NO_NAMES
+    return word[:1].isupper() and word.isalpha() and word.casefold() not in NO_NAMES
 
 
 def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
@@ -140,7 +122,7 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
     known_as: frozenset[str] = frozenset()
     for at, word in enumerate(after[:MAX_SUBJECT_WORDS + 2]):
         base = POSSESSIVE.sub("", word)
-        if word.casefold() in SUBJECT_VERBS or word.casefold() in SPEAKER_WORDS:
+        if word.casefold() in SUBJECT_ENDS or word.casefold() in SPEAKER:
             if relations and word.casefold() in ("is", "was"):
                 known_as = _name_given(after[at + 1:])
             break
@@ -184,7 +166,7 @@ def owner_of(text: str) -> Owner | None:
         # "User: My wife thinks I'm vegan" speaks of the wife and of the speaker: it may be
         # either's, so "Forget that my wife thinks ..." and "Am I vegan?" both find it.
         return None
-    if first in SPEAKER_WORDS and words[1:2] and words[1].casefold() == "and":
+    if first in SPEAKER and words[1:2] and words[1].casefold() == "and":
         # "Me and my wife ...": several, as "My wife and I ..." is; but what they think of
         # another is the other's: "Me and my wife think Anna uses vim".
         believed = _SEVERAL_BELIEVE.match(opened)
@@ -192,16 +174,16 @@ def owner_of(text: str) -> Owner | None:
         if told is not None and not told.user:
             return Owner(False, told.relations, told.name, every, told.known_as)
         return None
-    if first in SPEAKER_WORDS:
+    if first in SPEAKER:
         believed = _BELIEF.match(opened)
         clause = opened[believed.end():] if believed else ""
         told = owner_of(clause) if clause else None
         # "I think my wife is vegan" is of the wife; "I think my boss said I'm fired"
         # speaks of the speaker too, and stays theirs for "Am I fired?".
-        if told is not None and not SPEAKER_WORDS & {w.casefold() for w in words_of(clause)[1:]}:
+        if told is not None and not SPEAKER & {w.casefold() for w in words_of(clause)[1:]}:
             return Owner(told.user, told.relations, told.name, every, told.known_as)
         return Owner(True, words=every)
-    if first in _MINE:
+    if first in MINE:
         return _mine(words[1:], every)
     if first == "mine's":  # "Mine's a dog named Rex": the user's, as "Mine is" is
         return _mine(["is", *words[1:]], every)
@@ -217,7 +199,7 @@ def owner_of(text: str) -> Owner | None:
             called = list(takewhile(_named, words[len(name) + 1:])) if kin else []
             return Owner(False, name=" ".join(name), words=every, kin=kin,
                          kin_name=" ".join(called).casefold() or None)
-    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_VERBS:
+    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_ENDS:
         return Owner(False, name=" ".join(name), words=every)
     return None
 
@@ -233,7 +215,7 @@ def owner_asked(question: str) -> Owner | None:
             mine = _mine(words[i + 1:], every)
             if mine is not None and mine.relations:
                 return mine
-    if every & ((SPEAKER_WORDS | _MINE) - {"user", "user's"}):
+    if every & ((SPEAKER | MINE) - {"user", "user's"}):
         return Owner(True, words=every)
     name: list[str] = []
     for word in words[1:]:
@@ -318,7 +300,7 @@ def _described(fact: str, owner: Owner) -> tuple[set[str], set[str]]:
     words = [POSSESSIVE.sub("", word).casefold() for word in words_of(fact)]
     described: tuple[set[str], set[str]] = (set(), set())
     for at, word in enumerate(words[1:MAX_SUBJECT_WORDS + 2], start=1):
-        if word in SUBJECT_VERBS or word in SPEAKER_WORDS:
+        if word in SUBJECT_ENDS or word in SPEAKER:
             break
         if relation_of(word) is None and word != owner.name:
             described[owner.name in words[1:at]].add(word)

@@ -1,0 +1,30 @@
+"""The words by which memory/text/owners.py tells where a statement's subject ends and
+whom it opens with: the verbs, negations and modals that end a subject ("My sister *is*
+..."), the speaker's own words ("I", "me"), the user's "my", and capitalised words that
+name no one ("The", "She"). Plain word sets, casefolded.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS"]
+
+#: Words that end a subject: a verb of being, having or doing, a negation, a modal.
+SUBJECT_ENDS = frozenset({
+    "is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "has", "hasn't",
+    "have", "haven't", "had", "hadn't", "does", "doesn't", "do", "don't", "did", "didn't",
+    "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
+    "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
+    "hates", "prefers", "needs", "wants", "owns", "goes", "went", "attends", "attended",
+    # Taking one in: "My sister adopted a puppy" is the sister's, not a relation "puppy".
+    "adopted", "rescued", "bought", "got",
+})
+SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
+MINE = frozenset({"my", "user's", "mine"})
+#: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
+NO_NAMES = frozenset({
+    "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
+    "you", "our", "ours", "your", "his", "her", "their", "its", "there", "here", "my", "i",
+    "what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are",
+    "am", "was", "were", "do", "does", "did", "has", "have", "had", "can", "will", "should",
+    "could", "would", "please", "not", "no",
+})
