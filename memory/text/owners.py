@@ -37,7 +37,7 @@ from tiermem.memory.text.relations import (
     nouns_for,
     relation_of,
 )
-from tiermem.memory.text.subject_words import MINE, NO_NAMES, SPEAKER, SUBJECT_ENDS
+from tiermem.memory.text.subject_words import MINE, NO_NAMES, SPEAKER, SUBJECT_ENDS, TAKING_IN
 
 __all__ = ["Owner", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
@@ -122,7 +122,7 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
     known_as: frozenset[str] = frozenset()
     for at, word in enumerate(after[:MAX_SUBJECT_WORDS + 2]):
         base = POSSESSIVE.sub("", word)
-        if word.casefold() in SUBJECT_ENDS or word.casefold() in SPEAKER:
+        if word.casefold() in SUBJECT_ENDS or word.casefold() in SPEAKER or _takes_in(after, at):
             if relations and word.casefold() in ("is", "was"):
                 known_as = _name_given(after[at + 1:])
             break
@@ -138,6 +138,16 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
             # use ("My sister drives a Tesla"), not them.
             name = base.casefold()
     return Owner(True, tuple(relations), name, words, known_as)
+
+
+def _takes_in(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is taking one in by someone of the user's named before it
+    ("sister adopted", "sister recently adopted"), where it ends the subject; before them,
+    or after one whose it is, it describes them ("adopted son", "son's adopted dog")."""
+    if words[at].casefold() not in TAKING_IN:
+        return False
+    named = [word for word in words[:at] if relation_of(POSSESSIVE.sub("", word))]
+    return bool(named) and not POSSESSIVE.search(named[-1])
 
 
 def _name_given(predicate: list[str]) -> frozenset[str]:
@@ -199,7 +209,7 @@ def owner_of(text: str) -> Owner | None:
             called = list(takewhile(_named, words[len(name) + 1:])) if kin else []
             return Owner(False, name=" ".join(name), words=every, kin=kin,
                          kin_name=" ".join(called).casefold() or None)
-    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_ENDS:
+    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_ENDS | TAKING_IN:
         return Owner(False, name=" ".join(name), words=every)
     return None
 
@@ -297,10 +307,11 @@ def may_be_same_kin(one: str, other: str) -> bool:
 def _described(fact: str, owner: Owner) -> tuple[set[str], set[str]]:
     """The words but relation and name by which ``fact``'s subject tells someone of the
     user's from others, before the name ("older") and after it ("Tom also lives")."""
-    words = [POSSESSIVE.sub("", word).casefold() for word in words_of(fact)]
+    said = words_of(fact)
+    words = [POSSESSIVE.sub("", word).casefold() for word in said]
     described: tuple[set[str], set[str]] = (set(), set())
     for at, word in enumerate(words[1:MAX_SUBJECT_WORDS + 2], start=1):
-        if word in SUBJECT_ENDS or word in SPEAKER:
+        if word in SUBJECT_ENDS or word in SPEAKER or _takes_in(said, at):
             break
         if relation_of(word) is None and word != owner.name:
             described[owner.name in words[1:at]].add(word)

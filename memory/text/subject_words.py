@@ -1,12 +1,13 @@
 """The words by which memory/text/owners.py tells where a statement's subject ends and
 whom it opens with: the verbs, negations and modals that end a subject ("My sister *is*
-..."), the speaker's own words ("I", "me"), the user's "my", and capitalised words that
-name no one ("The", "She"). Plain word sets, casefolded.
+..."), taking one in, which ends it after the one who does it ("My sister *adopted* ..."),
+the speaker's own words ("I", "me"), the user's "my", and capitalised words that name no
+one ("The", "She"). Plain word sets, casefolded.
 """
 
 from __future__ import annotations
 
-__all__ = ["MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS"]
+__all__ = ["MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS", "TAKING_IN"]
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
 SUBJECT_ENDS = frozenset({
@@ -15,9 +16,11 @@ SUBJECT_ENDS = frozenset({
     "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
     "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
     "hates", "prefers", "needs", "wants", "owns", "goes", "went", "attends", "attended",
-    # Taking one in: "My sister adopted a puppy" is the sister's, not a relation "puppy".
-    "adopted", "rescued", "bought", "got",
 })
+#: Taking one in, which ends a subject only after the one who does it ("My sister adopted
+#: a puppy" is the sister's, no relation "puppy"): before them it describes them ("my
+#: adopted son").
+TAKING_IN = frozenset({"adopted", "rescued", "bought", "got"})
 SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
 MINE = frozenset({"my", "user's", "mine"})
 #: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
