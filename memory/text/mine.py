@@ -7,7 +7,9 @@ memory/ops/fact_said.py). Pure functions over strings.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
+from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["kinds_had", "kinds_met", "kinds_named", "kinds_owned", "opens_with_mine",
@@ -25,6 +27,8 @@ _MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)(?:n['’]t|\s+not)?|[
 #: dog, a kitten a cat. Only words that are never of another kind: no breeds.
 _KIND_OF = {"puppy": "dog", "pup": "dog", "mutt": "dog", "hound": "dog", "kitten": "cat",
             "kitty": "cat"}
+#: The relations that are pets, not people.
+_PETS = frozenset({"dog", "cat", "pet"})
 #: Words for any kind: "User has a pet named Rex" may be a dog or a cat.
 _ANY_KIND = frozenset({"pet", "animal"})
 #: "Mine" said to be one of what was just named in another word: "Mine is a puppy".
@@ -92,10 +96,12 @@ def kinds_owned(text: str, of_another: bool = False) -> dict[str, str]:
     """``kinds_named`` of ``text`` but only those it says are the user's: a cat of "I have
     a cat named Rex" or "Mine is a cat named Rex", none of "I saw a cat named Rex" nor of
     "I walked my neighbour's dog named Rex", the neighbour's; or, ``of_another``
-    (``text`` is of someone else), theirs: a cat of "Tom has a cat named Rex"."""
+    (``text`` is of someone else), theirs: a cat of "Tom has a cat named Rex". One only
+    with what is had is not had: "Tom has a friend with a cat named Rex"."""
     having = _HAS if of_another else _OWNED
     return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
             if not match["whose"] and having.search(text, 0, match.end())
+            and not _with_another(text, match.start("kind"), having, someone=True)
             for name in concepts(match["name"])}
 
 
@@ -161,12 +167,16 @@ def _had_right_there(text: str, at: int, owning: re.Pattern[str] = _OWNED) -> bo
         word in _NOT_THE_ONE_HAD or word.endswith(("'s", "’s")) for word in between)
 
 
-def _with_another(text: str, at: int) -> bool:
-    """Whether what the user has, said last before the word at ``at``, is someone or
-    something that word is only with: "I have a friend with a dog", not "I have a dog"."""
-    owned = [match.end() for match in _OWNED.finditer(text, 0, at)]
+def _with_another(text: str, at: int, owning: re.Pattern[str] = _OWNED,
+                  someone: bool = False) -> bool:
+    """Whether what the user (or, by ``owning``, another) has, said last before the word at
+    ``at``, is someone or something that word is only with: "I have a friend with a dog",
+    not "I have a dog"; of ``someone``, a person only, as "a cat with a red collar named
+    Rex" may name the cat."""
+    owned = [match.end() for match in owning.finditer(text, 0, at)]
     between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold()) if owned else []
-    return "with" in between[1:]
+    return any(word == "with" and not (someone and relation_of(before) in (None, *_PETS))
+               for before, word in pairwise(between))
 
 
 def same_kind(one: str, other: str) -> bool:
