@@ -11,7 +11,7 @@ from collections.abc import Callable, Set
 
 from tiermem.memory.text.asserted import is_others
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.mine import same_kind
+from tiermem.memory.text.mine import kinds_had, same_kind
 from tiermem.memory.text.others_clauses import opens_as_the_user
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.said_of import said_of_each
@@ -85,6 +85,20 @@ def _of_the_user_not_named(sentence: str, own: Owner | None, named: Owner) -> bo
             and not words & _POINTING_BACK)
 
 
+def _keeps_their_pet(sentence: str, own: Owner | None, whose: Owner | None) -> bool:
+    """Whether ``sentence``, of someone of the user's (``own``), says they have a pet of
+    the kind that the fact ``whose`` is of, theirs: "My sister adopted a dog named Rex."
+    (or "... a puppy.") for "User's sister's dog is named Rex"; not "... saw a dog" nor
+    "... doesn't have a dog"."""
+    if own is None or whose is None or not (own.user and own.relations and whose.relations):
+        return False
+    pet = whose.relations[-1]
+    if pet not in _PETS or own.relations != whose.relations[:-1]:
+        return False
+    kinds = set(_PETS) if pet == "pet" else {pet}
+    return bool(kinds_had(sentence, kinds, of_kin=True, in_its_word=True))
+
+
 def of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts,
              had: Set[str] = frozenset()) -> set[str] | None:
@@ -92,6 +106,8 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
     of the one ``whose`` the fact is; None of a question or of someone else, as the user's
     own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
     own = owner_of(sentence)
+    if _keeps_their_pet(sentence, own, whose):
+        own = whose
     if (own is not None and own.user and whose is not None and not whose.user
             and _PETS.issuperset(own.relations)
             and any(same_kind(pet, kind) for pet in own.relations for kind in had)):

@@ -127,16 +127,18 @@ def kinds_met(text: str, kinds: set[str]) -> set[str]:
     return met - kept
 
 
-def kinds_had(text: str, kinds: set[str], of_kin: bool = False) -> set[str]:
+def kinds_had(text: str, kinds: set[str], of_kin: bool = False,
+              in_its_word: bool = False) -> set[str]:
     """The ``kinds`` (words for a pet's kind, a fact's) that ``text`` says the user has in
     another word for one of them, as concepts: "dog" of "We adopted a puppy.", whose name
     said after it ("His name is Rex.") is then the user's dog's; none of "I saw a puppy."
     nor of "I walked my neighbour's puppy."; ``of_kin``, also one someone of the user's
-    has: "My sister adopted a puppy."."""
+    has: "My sister adopted a puppy."; ``in_its_word``, in that word too ("a dog")."""
     had: set[str] = set()
     owning = _KIN_OWNED if of_kin else _OWNED
     for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
-        kind = _KIND_OF.get(word.group().casefold())
+        folded = word.group().casefold()
+        kind = _KIND_OF.get(folded, folded if in_its_word else None)
         if kind not in kinds or not _had_right_there(text, word.start(), owning):
             continue
         one = _ONE_OF_A.search(text, 0, word.start())
