@@ -75,7 +75,8 @@ def _of_the_user_not_named(sentence: str, own: Owner | None, named: Owner) -> bo
     and never names the one ``named`` (a fact's subject): after "I met Tom.", "My wife is
     called Jane." and "Our dog is named Rex." say nothing of Tom; "We both have a dog"
     may be of him, as "There is a dog at his place", and "My brother Tom ..." is."""
-    words = set(re.findall(r"[\w'’-]+", sentence.casefold()))
+    # "at Tom's place" names Tom.
+    words = set(re.findall(r"[\w-]+", sentence.casefold()))
     if set((named.name or "").split()) & words:
         return False
     if own is not None:
