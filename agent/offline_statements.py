@@ -42,7 +42,7 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import brushes_off, corrected_in_place
+from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
@@ -58,6 +58,7 @@ from tiermem.memory.text.resumptions import (
     time_resumed,
 )
 from tiermem.memory.text.retractions import retracted, still_held
+from tiermem.memory.text.said_again import corrected_in_place
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,

@@ -10,7 +10,7 @@ from offline_helpers import chat as _chat
 from offline_helpers import core_of as _core
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.forget_requests import corrected_in_place
+from tiermem.memory.text.said_again import corrected_in_place
 
 
 @pytest.fixture

@@ -1,0 +1,81 @@
+"""A value taken back and said again in one breath ("My locker code is 1234. Forget that,
+it's 5678."), said once as corrected: read as said, the request took the old value back and
+"it's 5678", naming nothing, stored no new one. What a request to forget is, and what it
+points back at, is memory/text/forget_requests.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
+
+__all__ = ["corrected_in_place"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+
+#: The new value said right after a bare "forget that" ("..., forget that, it's 5678").
+_NEW_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>\S.*)$", _I)
+#: A value that names or counts ("5678", "at 9pm", "on Monday", "Ironworks"), not one
+#: that says how the speaker feels about what went ("it's fine", "it's not important").
+_NAMING_VALUE = re.compile(r"[\d@]|^(?:(?:at|on|in|from|by|until|to)\s+)?[A-Z]|\w[-./:]\w")
+#: A word on what went that a capital or a number would pass for a value ("it's OK",
+#: "it's TMI", "it's not 1234").
+_REMARK = re.compile(r"^(?:ok(?:ay)?|fine|alright|all\s+right|tmi|not|no|none|nothing)\b", _I)
+#: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
+_FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
+#: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
+#: value such a "forget that, it's ..." says again.
+_VALUE_SAID = re.compile(
+    rf"^\W*(?P<subject>(?:my|our|the|your|[\w-]+{_APOS}s)\s+[\w'’ -]{{1,60}}?)"
+    r"\s+(?P<verb>is|are)\s+\S", _I)
+#: Where a statement of another thing of the speaker's joins the one before ("... and my").
+_AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I)
+
+
+def corrected_in_place(sentences: list[str], said_last: str | None = None) -> list[str]:
+    """``sentences`` with a value taken back and said again ("My locker code is 1234.
+    Forget that, it's 5678.", "My flight is at 7pm, forget that, it's at 9pm") said once,
+    as corrected ("My locker code is 5678."): read as said, the request took the old value
+    back and "it's 5678", naming nothing, stored no new one. A message that opens so takes
+    back the value ``said_last`` (the user's last statement before it) said."""
+    out: list[str] = []
+    for sentence in sentences:
+        clauses = CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
+        found = next(((at, new) for at in range(len(clauses) - 1)
+                      if forgets_the_last(clauses[at])
+                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
+        if found is None:
+            out.append(sentence)
+            continue
+        at, new = found
+        if _NAMING_VALUE.search(new["value"]) is None or _REMARK.match(new["value"]):
+            # "Forget that, it's not important": read whole, the remark was taken for what
+            # to forget, which nothing held, and what was said last stayed.
+            out.append(", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + ".")
+            continue
+        # The value taken back is said in a clause before ("..., no wait, forget that"),
+        # else in the sentence before, else in the message before.
+        said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
+                    None)
+        # Of statements joined by "and", the value taken back is the last one's: read
+        # whole, "My flat is in Lisbon and my code is 1234" gave the flat the new code.
+        *kept, last = _AND_NEXT.split((clauses[said] if said is not None else out[-1] if out
+                                       else said_last or "").rstrip(" .!"))
+        old = _VALUE_SAID.match(last)
+        if old is None:
+            out.append(sentence)
+            continue
+        corrected = " and ".join([*(kept if said is not None or out else []),
+                                  f"{old['subject'].strip()} {old['verb']} "
+                                  f"{new['value'].rstrip(' .!')}"])
+        rest = clauses[at + 2:]
+        if said is not None:
+            out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
+            continue
+        out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
+        if rest:  # what follows is a sentence of its own now
+            out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
+    return out
