@@ -36,3 +36,14 @@ def test_a_plan_of_news_beside_it_is_still_stored(memory: HierarchicalMemory) ->
     assert _core(memory) == {"User: I'll be in Berlin next week": "short-lived"}
     assert each_named_apart(["Forget the meeting, I live in Lisbon now."]) == [
         "Forget the meeting.", "I live in Lisbon now."]
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my phone number, I'll text you from the new one, 555-0199.",
+    "Please forget my phone number, I'll text you from the new one: 555-0199",
+])
+def test_a_plan_with_a_new_value_keeps_the_value(memory: HierarchicalMemory,
+                                                  said: str) -> None:
+    _chat(memory, "I'm vegan.", "My phone number is 555-0100.", said)
+    assert _core(memory) == {"User is vegan": "durable",
+                             "User's phone number is 555-0199": "durable"}

@@ -174,13 +174,38 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
         return sentence, ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
     if len(plan) > 1 and _BACK_AT_IT.search(plan[1]):
-        # "Forget my password, I'll reset it": what the speaker will do with what goes,
-        # which, quoted without it, says nothing
-        return plan[0].rstrip(" .!") + ".", ""
+        request = plan[0].rstrip(" .!") + "."
+        # "Forget my number, I'll text you from the new one, 555-0199": a new value is
+        # news, and the thing it is the value of is the one named
+        return request, (_new_value_of(request, plan[1]) if _A_VALUE.search(plan[1]) else
+                         # "Forget my password, I'll reset it": quoted without what goes,
+                         # it says nothing
+                         "")
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
+
+
+#: A value a plan may give ("555-0199", "bob@example.com", "12 Oak St"), not "the new one".
+_A_VALUE = re.compile(r"\d|\w@\w")
+#: The new one a plan names with its value ("from the new one, 555-0199", "the new one:
+#: 12 Oak St").
+_NEW_ONE_IS = re.compile(r"\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
+                         r"(?P<value>[^,;]*?[\w)])\W*$", _I)
+
+
+def _new_value_of(request: str, plan: str) -> str:
+    """What ``plan``, beside the ``request`` naming what to forget, says of it anew: "My
+    phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
+    one, 555-0199"; the plan as said when it names no new one of what goes."""
+    new_one = _NEW_ONE_IS.search(plan)
+    opening = _FORGET_NAMED.match(request)
+    named = request[opening.end():].rstrip(" .!") if opening is not None else ""
+    if new_one is None or _OWNED_ALREADY.match(named) is None or _A_VALUE.search(
+            new_one["value"]) is None:
+        return plan.rstrip(" .!") + "."
+    return f"{named[:1].upper()}{named[1:]} is {new_one['value']}."
 
 
 #: Where a list of a few words each is joined ("my address, phone number and email").
