@@ -131,7 +131,7 @@ def each_named_apart(sentences: list[str]) -> list[str]:
     other's, and only the first would go. A list needs its "and" ("Forget my address,
     the one in Berlin" names one thing)."""
     out: list[str] = []
-    for whole in sentences:
+    for whole in _plans_joined(sentences):
         sentence, said_after = _named_and_said_after(whole)
         opening = _FORGET_NAMED.match(sentence.strip())
         if opening is None:
@@ -152,6 +152,20 @@ def each_named_apart(sentences: list[str]) -> list[str]:
                 continue
             items = [item.rstrip(" .!") for item in _NEXT_NAMED.split(named)]
         out += [f"{lead}{item}." for item in _owners_share_things(items)]
+    return out
+
+
+def _plans_joined(sentences: list[str]) -> list[str]:
+    """``sentences`` with a plan for what a request named ("Forget my password; I will send
+    you a new one.") joined to the request, as if said after a comma: alone, it was stored
+    as a quote that points at nothing."""
+    out: list[str] = []
+    for sentence in sentences:
+        if (out and _FORGET_NAMED.match(out[-1].strip()) is not None
+                and _PLAN_INSTEAD.match(sentence) and _BACK_AT_IT.search(sentence)):
+            out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
+        else:
+            out.append(sentence)
     return out
 
 
