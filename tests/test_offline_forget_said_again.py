@@ -90,3 +90,13 @@ def test_a_word_on_what_went_still_forgets_it(memory: HierarchicalMemory, said: 
 def test_a_word_on_what_went_leaves_what_follows() -> None:
     assert corrected_in_place(["Forget it, it's fine, I'll do it myself."]) == [
         "Forget it, I'll do it myself."]
+
+
+@pytest.mark.parametrize("said", ["Forget that, it's 5678 not 1234",
+                                  "Forget that, it's 5678, not 1234.",
+                                  "Forget that, it's 5678 instead of 1234."])
+def test_the_value_taken_back_is_not_kept(memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, "My locker code is 1234.", said)
+    assert list(_core(memory)) == ["User's locker code is 5678"]
+    assert corrected_in_place([f"My locker code is 1234, {said}"]) == [
+        "My locker code is 5678."]

@@ -24,6 +24,10 @@ _NAMING_VALUE = re.compile(r"[\d@]|^(?:(?:at|on|in|from|by|until|to)\s+)?[A-Z]|\
 #: A word on what went that a capital or a number would pass for a value ("it's OK",
 #: "it's TMI", "it's not 1234").
 _REMARK = re.compile(r"^(?:ok(?:ay)?|fine|alright|all\s+right|tmi|not|no|none|nothing)\b", _I)
+#: The old value named as taken back after the new one ("5678 not 1234", "..., not 1234",
+#: "9pm instead of 7pm"): said again, it would stay in the corrected fact.
+_NOT_THE_OLD = re.compile(r"(?:^|\s+)(?:and\s+|but\s+)?(?:not|instead\s+of|rather\s+than)"
+                          r"\s+\S.*$", _I)
 #: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
 _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
@@ -51,10 +55,12 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
             out.append(sentence)
             continue
         at, new = found
-        if _NAMING_VALUE.search(new["value"]) is None or _REMARK.match(new["value"]):
-            # "Forget that, it's not important": read whole, the remark was taken for what
-            # to forget, which nothing held, and what was said last stayed.
-            out.append(", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + ".")
+        value = _NOT_THE_OLD.sub("", new["value"].rstrip(" .!"))
+        # "Forget that, it's not important": read whole, the remark was taken for what
+        # to forget, which nothing held, and what was said last stayed.
+        remark = ", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + "."
+        if _NAMING_VALUE.search(value) is None or _REMARK.match(value):
+            out.append(remark)
             continue
         # The value taken back is said in a clause before ("..., no wait, forget that"),
         # else in the sentence before, else in the message before.
@@ -69,9 +75,10 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
             out.append(sentence)
             continue
         corrected = " and ".join([*(kept if said is not None or out else []),
-                                  f"{old['subject'].strip()} {old['verb']} "
-                                  f"{new['value'].rstrip(' .!')}"])
+                                  f"{old['subject'].strip()} {old['verb']} {value}"])
         rest = clauses[at + 2:]
+        if rest and _NOT_THE_OLD.match(rest[0]):
+            rest = rest[1:]  # "..., not 1234" names what was just taken back
         if said is not None:
             out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
             continue
