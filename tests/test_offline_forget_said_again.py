@@ -100,3 +100,15 @@ def test_the_value_taken_back_is_not_kept(memory: HierarchicalMemory, said: str)
     assert list(_core(memory)) == ["User's locker code is 5678"]
     assert corrected_in_place([f"My locker code is 1234, {said}"]) == [
         "My locker code is 5678."]
+
+
+@pytest.mark.parametrize("said", ["Forget that, it's 2am and I'm tired.",
+                                  "Forget that, it's Friday."])
+def test_the_time_it_is_is_no_new_value(memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, "My locker code is 1234.", said)
+    assert list(_core(memory)) == []
+
+
+def test_an_hour_is_a_new_value_of_an_hour() -> None:
+    assert corrected_in_place(["Forget that, it's 7am."], "My alarm is 6am.") == [
+        "My alarm is 7am."]

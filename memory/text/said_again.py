@@ -28,6 +28,11 @@ _REMARK = re.compile(r"^(?:ok(?:ay)?|fine|alright|all\s+right|tmi|not|no|none|no
 #: "9pm instead of 7pm"): said again, it would stay in the corrected fact.
 _NOT_THE_OLD = re.compile(r"(?:^|\s+)(?:and\s+|but\s+)?(?:not|instead\s+of|rather\s+than)"
                           r"\s+\S.*$", _I)
+#: An hour or a day, which "it's" may tell as the time it is ("it's 2am and I'm tired",
+#: "it's Friday"): a new value only of a value that was one too ("My alarm is 6am").
+_TIME_OF_DAY = re.compile(
+    r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\d{1,2}:\d{2}\b|noon\b|midnight\b"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tonight\b|today\b)", _I)
 #: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
 _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
@@ -73,6 +78,9 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         old = _VALUE_SAID.match(last)
         if old is None:
             out.append(sentence)
+            continue
+        if _TIME_OF_DAY.match(value) and not _TIME_OF_DAY.search(last[old.end() - 1:]):
+            out.append(remark)  # "it's 2am and I'm tired" is no locker code
             continue
         corrected = " and ".join([*(kept if said is not None or out else []),
                                   f"{old['subject'].strip()} {old['verb']} {value}"])
