@@ -23,6 +23,8 @@ def memory() -> Iterator[HierarchicalMemory]:
 @pytest.mark.parametrize(("said", "stored"), [
     ("Stop saving my report to the desktop.", "Stop saving User's report to the desktop"),
     ("Never store my password in plain text.", "Never store User's password in plain text"),
+    ("Never keep my logs in /tmp.", "Never keep User's logs in /tmp"),
+    ("Stop storing my notes in Dropbox.", "Stop storing User's notes in Dropbox"),
 ])
 def test_an_instruction_about_saving_is_stored(memory: HierarchicalMemory, said: str,
                                                stored: str) -> None:

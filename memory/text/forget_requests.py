@@ -297,12 +297,13 @@ _TOLD_OF_ONESELF = re.compile(
 
 #: Where or how a file is to be saved ("Stop saving my report to the desktop", "Never
 #: store my password in plain text"): an instruction about files, not about memory. Only
-#: a place files go counts: "Stop remembering my trip to Paris" and "Don't keep my address
-#: on file" still ask to forget.
+#: a place files go counts ("in Dropbox", "in /tmp"): "Stop remembering my trip to Paris"
+#: and "Don't keep my address on file" still ask to forget.
 _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a|an)\s+)?"
                r"(?:desktop|disk|drive|folder|directory|clipboard|downloads|documents"
                r"|plain\s*text|clear\s*text|(?<=a\s)file|(?<=the\s)file|pdf|csv|json|txt"
-               r"|[\w-]+\.[a-z]{2,4})\b")
+               r"|[\w-]+\.[a-z]{2,4}|dropbox|google\s+drive|icloud|one\s*drive|s3|bucket"
+               r"|git(?:hub)?|repo(?:sitory)?|~?/[\w.-]*\w)\b")
 
 
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
