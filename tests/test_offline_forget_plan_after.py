@@ -26,6 +26,7 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("My password is hunter2.", "Forget my password, I will send you a new one."),
     ("My password is hunter2.", "Forget my password; I will send you a new one."),
     ("My sister is Ana.", "Forget my sister. I'll call her later."),
+    ("My PIN is 4321.", "Forget my PIN, I'll change it in 2 days."),
 ])
 def test_the_plan_is_not_stored(memory: HierarchicalMemory, told: str, said: str) -> None:
     _chat(memory, "I'm vegan.", told, said)
@@ -45,6 +46,7 @@ def test_a_plan_of_news_beside_it_is_still_stored(memory: HierarchicalMemory) ->
     "Please forget my phone number, I'll text you from the new one: 555-0199",
     "Forget my phone number; I'll text you from the new one, 555-0199.",
     "Forget my phone number. I'll text you from the new one: 555-0199",
+    "Forget my phone number, I'll change it to 555-0199.",
 ])
 def test_a_plan_with_a_new_value_keeps_the_value(memory: HierarchicalMemory,
                                                   said: str) -> None:

@@ -204,21 +204,23 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
 #: A value a plan may give ("555-0199", "bob@example.com", "12 Oak St"), not "the new one".
 _A_VALUE = re.compile(r"\d|\w@\w")
 #: The new one a plan names with its value ("from the new one, 555-0199", "the new one:
-#: 12 Oak St").
-_NEW_ONE_IS = re.compile(r"\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
+#: 12 Oak St", "I'll reset it to hunter3").
+_NEW_ONE_IS = re.compile(r"(?:\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
+                         r"|\b(?:change|reset|set|update|switch)\s+it\s+to\s+)"
                          r"(?P<value>[^,;]*?[\w)])\W*$", _I)
 
 
 def _new_value_of(request: str, plan: str) -> str:
     """What ``plan``, beside the ``request`` naming what to forget, says of it anew: "My
     phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
-    one, 555-0199"; the plan as said when it names no new one of what goes."""
+    one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
+    which, quoted without what goes, says nothing."""
     new_one = _NEW_ONE_IS.search(plan)
     opening = _FORGET_NAMED.match(request)
     named = request[opening.end():].rstrip(" .!") if opening is not None else ""
     if new_one is None or _OWNED_ALREADY.match(named) is None or _A_VALUE.search(
             new_one["value"]) is None:
-        return plan.rstrip(" .!") + "."
+        return ""
     return f"{named[:1].upper()}{named[1:]} is {new_one['value']}."
 
 
