@@ -97,8 +97,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                      f"{HOW_TO_NAME_A_MODEL}, or give --mode exact, which needs none")
                 if args.json:
                     [audited] = memory.forget_requests(newest=1)
-                    print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(),
-                                                  audited.id, audited.detail).to_dict()))
+                    failed = ForgetResult("failed", audited.mode, Forgotten(), audited.id,
+                                          audited.detail)
+                    print(json.dumps({**failed.to_dict(), "already_forgotten_by": None}))
                 return 1
             # Read while the memory is open; said after the result, once it is closed.
             done_by = None if result.outcome != "unmatched" else forgot_before(
