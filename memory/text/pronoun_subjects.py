@@ -21,12 +21,20 @@ import re
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.statements import read_statement
 
 __all__ = ["unnamed_pronouns", "with_pronouns_named"]
 
 _I = re.IGNORECASE
 #: A retraction's subject said as a pronoun: "He no longer ...", "She's not ...".
 _PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she)\b", _I)
+#: What someone said or thought, and the subject of what they said when it is one of its
+#: own: "He said the deploy is at 5pm", whose "the deploy" needs no "he" named.
+_REPORTED = re.compile(
+    r"\s+(?:said|says|say|thinks|thought|believes|reckons|claims|claimed|mentioned"
+    r"|confirmed|reported|wrote|noted|told\s+me|tells\s+me)\s+(?:that\s+(?!is\b|was\b))?"
+    r"(?!(?:he|she|him|her|his|hers|they|them|their|it|its|this|that|these|those|i|me|my"
+    r"|we|us|our|you|your)\b)\w", _I)
 #: Relations one of whom is a man, or a woman: a "she" is never the brother.
 _HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
                   "grandson", "uncle", "nephew"})
@@ -101,11 +109,23 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             continue
         person = _last_named([*before, *told], opened["pronoun"].casefold(),
                              _places([*before, *told, sentence]))
-        if person is None:
+        if person is None and _says_of_its_own(sentence, opened.end()):
+            # What was said is the fact; who said it is only by the way. Left out, "He
+            # said the deploy is at 5pm." as a first message stored nothing of the deploy.
+            told.append(sentence)
+        elif person is None:
             unnamed.append(opened["pronoun"])
         else:
             told.append(f"{person}{sentence[opened.end():]}")
     return told, unnamed
+
+
+def _says_of_its_own(sentence: str, said_from: int) -> bool:
+    """Whether ``sentence`` reports, from ``said_from``, what its pronoun said or thought
+    of a subject it names itself; not a retraction, which by hearsay alone would retire
+    a held fact ("He said Tom no longer works at Globex")."""
+    return (_REPORTED.match(sentence, said_from) is not None
+            and read_statement(sentence).change != "retraction")
 
 
 def _last_named(sentences: list[str], pronoun: str, places: set[str]) -> str | None:
