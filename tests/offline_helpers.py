@@ -54,3 +54,11 @@ class RecordingPolicy(OfflinePolicy):
         completion = super().complete(messages, tools)
         self.made += [(c.name, json.loads(c.arguments)) for c in completion.tool_calls]
         return completion
+
+
+def reply_and_core(message: str) -> tuple[str, list[str]]:
+    """The offline policy's reply to ``message`` said first, and core's facts, sorted,
+    after it."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, message)[0]
+        return reply, sorted(core_of(memory))

@@ -6,9 +6,7 @@ retires no held fact."""
 from __future__ import annotations
 
 import pytest
-from offline_helpers import chat, core_after, core_of
-
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from offline_helpers import core_after, reply_and_core
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -17,10 +15,9 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
     ("He said that the deploy is at 5pm.", "He said that the deploy is at 5pm"),
 ])
 def test_what_was_said_of_its_own_subject_is_kept(said: str, kept: str) -> None:
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        reply = chat(memory, said)[0]
-        assert kept in core_of(memory)
-        assert "could not tell who" not in reply
+    reply, held = reply_and_core(said)
+    assert kept in held
+    assert "could not tell who" not in reply
 
 
 @pytest.mark.parametrize("said", ["He said he no longer works at Globex.",

@@ -35,6 +35,13 @@ _REPORTED = re.compile(
     r"|confirmed|reported|wrote|noted|told\s+me|tells\s+me)\s+(?:that\s+(?!is\b|was\b))?"
     r"(?!(?:he|she|him|her|his|hers|they|them|their|it|its|this|that|these|those|i|me|my"
     r"|we|us|our|you|your)\b)\w", _I)
+#: The one a pronoun is, said in its own sentence: between commas after it ("He, Tom,
+#: works at Globex") or last ("She is allergic to peanuts, my daughter."). Read as
+#: naming no one, what was said of them was not stored.
+_SAID_BETWEEN = re.compile(r"\s*,\s*(?P<who>[^,]+?)\s*,\s*(?P<rest>\S.*)$")
+_SAID_LAST = re.compile(r"\s*,\s*(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z'’-]+))"
+                        r"\s*(?P<end>[.!]*)\s*$", _I)
+_OWN_ONE = re.compile(r"(?:my|our)\s", _I)
 #: Relations one of whom is a man, or a woman: a "she" is never the brother.
 _HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
                   "grandson", "uncle", "nephew"})
@@ -107,8 +114,11 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         if opened is None or sentence.rstrip().endswith("?"):
             told.append(sentence)
             continue
-        person = _last_named([*before, *told], opened["pronoun"].casefold(),
-                             _places([*before, *told, sentence]))
+        pronoun = opened["pronoun"].casefold()
+        if (within := _named_within(sentence, opened.end(), pronoun)) is not None:
+            told.append(within)
+            continue
+        person = _last_named([*before, *told], pronoun, _places([*before, *told, sentence]))
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
@@ -118,6 +128,24 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         else:
             told.append(f"{person}{sentence[opened.end():]}")
     return told, unnamed
+
+
+def _named_within(sentence: str, said_from: int, pronoun: str) -> str | None:
+    """``sentence`` said of the one it names as its pronoun, which ends at ``said_from``
+    ("He, Tom, works at Globex" is "Tom works at Globex"); None when it names no one so."""
+    if (between := _SAID_BETWEEN.match(sentence, said_from)) is not None:
+        who, rest = between["who"], f" {between['rest']}"
+    elif (last := _SAID_LAST.search(sentence, said_from)) is not None:
+        who, rest = last["who"], f"{sentence[said_from:last.start()]}{last['end']}"
+    else:
+        return None
+    if not _OWN_ONE.match(who) and not (who[:1].isupper() and is_first_name(who.split()[0])):
+        return None  # "He moved to Porto, Portugal.", "She, however, ...": no one
+    told = f"{who[:1].upper()}{who[1:]}{rest}"
+    people = _people(told)
+    if not people or people[0][0].casefold() != who.casefold() or not people[0][1]:
+        return None
+    return told if people[0][2] in (None, pronoun) else None
 
 
 def _says_of_its_own(sentence: str, said_from: int) -> bool:
