@@ -41,6 +41,14 @@ _REPORTED = re.compile(
 _SAID_BETWEEN = re.compile(r"\s*,\s*(?P<who>[^,]+?)\s*,\s*(?P<rest>\S.*)$")
 _SAID_LAST = re.compile(r"\s*,\s*(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z'’-]+))"
                         r"\s*(?P<end>[.!]*)\s*$", _I)
+#: The user beside a pronoun that names no one: "He and I work at Globex", whose share
+#: of the user's, left out with his, was lost.
+#: Not when what they are or do takes both ("He and I are friends", "... met in 2010"):
+#: said of the user alone it is false.
+_AND_I = re.compile(
+    r"\s+and\s+I\s+(?:(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
+    r"|based)\b)|(?!(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
+    r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared)\b))", _I)
 _OWN_ONE = re.compile(r"(?:my|our)\s", _I)
 #: Relations one of whom is a man, or a woman: a "she" is never the brother.
 _HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
@@ -125,6 +133,9 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             told.append(sentence)
         elif person is None:
             unnamed.append(opened["pronoun"])
+            if (with_me := _AND_I.match(sentence, opened.end())) is not None:
+                verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
+                told.append(f"I {verb}{sentence[with_me.end():]}")
         else:
             told.append(f"{person}{sentence[opened.end():]}")
     return told, unnamed
