@@ -353,8 +353,9 @@ class OfflinePolicy:
             parts.append(KEPT_NOTE)
         unnamed = unnamed_pronouns(split_sentences(user_text), next(iter(
             recent_statements(messages)), None))
-        if unnamed and (not parts or stored):
-            # beside facts stored, what was said of them would go unmentioned
+        if unnamed:
+            # beside facts stored or a question answered, what was said of them would go
+            # unmentioned
             kept = "nothing changed" if not parts else "I did not store what you said of them"
             parts.append(f'(offline) I could not tell who "{unnamed[0]}" is, so {kept}; '
                          "say their name.")
