@@ -49,6 +49,12 @@ _AND_I = re.compile(
     r"\s+and\s+I\s+(?:(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
     r"|based)\b)|(?!(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
     r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared)\b))", _I)
+#: Who a pronoun is, said as all its sentence says: "He's my brother Tom", "She is Ana,
+#: my wife". Read as naming no one, the relation and the name were not stored.
+_INTRODUCED = re.compile(
+    r"(?:\s+is\s+|['’]s\s+)(?:(?P<whose>my|our)\s+(?P<noun>[a-z][\w-]*)\s*,?\s*"
+    r"(?P<name>(?-i:[A-Z][a-z'’-]+))|(?P<named>(?-i:[A-Z][a-z'’-]+))\s*,\s*"
+    r"(?P<its_whose>my|our)\s+(?P<its_noun>[a-z][\w-]*))\s*(?P<end>[.!]*)\s*$", _I)
 _OWN_ONE = re.compile(r"(?:my|our)\s", _I)
 #: Relations one of whom is a man, or a woman: a "she" is never the brother.
 _HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
@@ -144,6 +150,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
 def _named_within(sentence: str, said_from: int, pronoun: str) -> str | None:
     """``sentence`` said of the one it names as its pronoun, which ends at ``said_from``
     ("He, Tom, works at Globex" is "Tom works at Globex"); None when it names no one so."""
+    if (introduced := _introduced(sentence, said_from, pronoun)) is not None:
+        return introduced
     if (between := _SAID_BETWEEN.match(sentence, said_from)) is not None:
         who, rest = between["who"], f" {between['rest']}"
     elif (last := _SAID_LAST.search(sentence, said_from)) is not None:
@@ -157,6 +165,25 @@ def _named_within(sentence: str, said_from: int, pronoun: str) -> str | None:
     if not people or people[0][0].casefold() != who.casefold() or not people[0][1]:
         return None
     return told if people[0][2] in (None, pronoun) else None
+
+
+def _introduced(sentence: str, said_from: int, pronoun: str) -> str | None:
+    """``sentence`` said as who its pronoun is, when that is all it says: "He's my
+    brother Tom" is "My brother is Tom"; None otherwise, or when the relation is not a
+    ``pronoun`` ("She's my brother Tom")."""
+    said = _INTRODUCED.match(sentence, said_from)
+    if said is None:
+        return None
+    name = said["name"] or said["named"]
+    whose, noun = said["whose"] or said["its_whose"], said["noun"] or said["its_noun"]
+    relation = relation_of(noun.casefold())
+    if relation is None or not is_first_name(name):
+        return None
+    if (pronoun == "he" and relation in _HERS) or (pronoun == "she" and relation in _HIS):
+        return None
+    if said["name"]:
+        return f"{whose.capitalize()} {noun} is {name}{said['end']}"
+    return f"{name} is {whose.casefold()} {noun}{said['end']}"
 
 
 def _says_of_its_own(sentence: str, said_from: int) -> bool:
