@@ -9,7 +9,7 @@ from offline_helpers import reply_and_core
 
 
 @pytest.mark.parametrize("said", ["Who is on call? He is great.",
-                                  "Tom? He works at Globex."])
+                                  "Berlin? He works at Globex."])
 def test_the_reply_beside_an_answer_asks_for_the_name(said: str) -> None:
     reply, held = reply_and_core(said)
     assert not any(fact.startswith(("He ", "She ")) for fact in held)

@@ -84,6 +84,9 @@ _SUBJECT_GOES_ON = re.compile(
     r"(?:and|is|was|has|had|does|did|can|could|will|would|got|left|quit|went|came|took"
     r"|became|began|made|lost|met|said|told|found|isn['’]t|wasn['’]t|doesn['’]t"
     r"|didn['’]t|won['’]t|no\s+longer|(?-i:[a-z]+(?:s|ed)))\b", _I)
+#: A name said alone ("Tom?", "Tom!") names them, if a first name: read as no one, the
+#: "he" of "Tom? He works at Globex." was no one and what he does was not stored.
+_NAME_ALONE = re.compile(r"\s*[?!]+\s*$")
 #: All a sentence says after its opening word when it only calls it something ("Berlin is
 #: great."): said as much of a city or a band as of a person, so a word no list knows as a
 #: first name is no "he" by it, and "He no longer works at Globex" stored a city's job.
@@ -253,7 +256,9 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
               and not _put_as_a_place(sentence[:found.start()], found["name"])
               and (sentence[:found.start()].strip()
-                   or _SUBJECT_GOES_ON.match(sentence, found.end()))
+                   or _SUBJECT_GOES_ON.match(sentence, found.end())
+                   or (_NAME_ALONE.match(sentence, found.end())
+                       and is_first_name(found["name"].split()[0])))
               and (is_first_name(found["name"].split()[0])
                    or not _ONLY_CALLED.match(sentence, found.end()))):
             people.append((found["name"], True, None))
