@@ -47,3 +47,12 @@ def test_two_sharing_a_statement_are_told_in_full_not_as_a_fragment() -> None:
     # each was stored as the fragment "User's wife and kids too"
     assert {said: sorted(core_after(said)) for said in TOLD_OF_TWO} == {
         said: sorted(facts) for said, facts in TOLD_OF_TWO.items()}
+
+
+def test_the_others_left_by_a_change_stay_the_users_and_several() -> None:
+    # "My wife lives in Lisbon." ended the joint fact and added "Kids lives in Lisbon":
+    # whose kids, lost, and the verb said of one
+    assert core_after("My wife and kids live in Lisbon.", "My wife lives in Lisbon.") == [
+        "User's kids live in Lisbon", "User's wife lives in Lisbon"]
+    assert core_after("My wife and son work at Acme.", "My wife works at Globex.") == [
+        "User's son works at Acme", "User's wife works at Globex"]

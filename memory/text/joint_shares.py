@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from tiermem.memory.text.agreement import names_several
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of, same_kin
-from tiermem.memory.text.slots import member_slots, slot_of
+from tiermem.memory.text.slots import joint_members, member_slots, slot_of
 
 __all__ = ["member_shares", "of_no_member", "shares_kept", "shares_not_denied"]
 
@@ -108,13 +109,17 @@ def _members(old: str) -> list[_Member]:
     slots = member_slots(old)
     if joint is None or len(slots) != 2:
         return []
-    verb = re.sub(r"^\w+", lambda word: _SINGULAR.get(word[0].casefold(), word[0]),
-                  joint["verb"])
-    said = f"{verb} {joint['value'].rstrip()}"
+    singular = re.sub(r"^\w+", lambda word: _SINGULAR.get(word[0].casefold(), word[0]),
+                      joint["verb"])
     owners = (joint["first"], joint["second"])
+    # "User's wife and kids": the kids are the user's too, and live, not "lives"
+    named = joint_members(" and ".join(owners))
     members = []
     for at, (owner, slot) in enumerate(zip(owners, slots, strict=True)):
         other = owners[1 - at]
+        verb = joint["verb"] if names_several(named[at]) else singular
+        said = f"{verb} {joint['value'].rstrip()}"
+        owner = named[at] if len(named) == 2 else owner
         of_other = _OF_THE_OTHER.fullmatch(owner)
         if of_other is not None and at == 1 and not _UNNAMED.match(other):
             # "Tom and his wife": the wife is Tom's

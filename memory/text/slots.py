@@ -21,8 +21,8 @@ import re
 
 from tiermem.memory.text.relations import of_a_couple
 
-__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "member_slots", "role_of",
-           "slot_of"]
+__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "joint_members",
+           "member_slots", "role_of", "slot_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -107,9 +107,27 @@ def member_slots(fact: str) -> list[str]:
     if joint is None:
         return []
     kind = next(k for k in ("residence", "employer", "job") if joint[k])
-    members = re.split(r"\s+and\s+", joint["owner"].casefold())
+    members = [member.casefold() for member in joint_members(joint["owner"])]
     return [f"{member}/{kind}" for member in members if len(members) > 1
             and not member.startswith(("the ", "a ", "an ")) and member not in _PRONOUN_OWNERS]
+
+
+#: The one whose someone is, opening a member of a joint subject: "User's" of "User's wife".
+_WHOSE = re.compile(rf"^(?P<whose>[\w-]+{_APOS}s)\s")
+#: A member said with no word of whose (a bare "kids"), which the one before it gives.
+_BARE_NOUN = re.compile(r"^(?-i:[a-z])[\w-]*(?:\s+[\w-]+)?$")
+
+
+def joint_members(owner: str) -> list[str]:
+    """Each of the joint subject ``owner``, as said: "User's wife and kids" is
+    ["User's wife", "User's kids"], as "my wife and kids" are both the user's."""
+    members = re.split(r"\s+and\s+", owner.strip(), flags=_I)
+    whose = _WHOSE.match(members[0])
+    if whose is None:
+        return members
+    return [f"{whose['whose']} {member}" if at and _BARE_NOUN.match(member)
+            and member.casefold().split()[0] not in _PRONOUN_OWNERS | DETERMINERS
+            | {"a", "an", "user"} else member for at, member in enumerate(members)]
 
 
 def role_of(slot: str) -> str:
