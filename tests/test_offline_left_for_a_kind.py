@@ -25,3 +25,13 @@ def test_no_employer_is_made_up() -> None:
 def test_a_home_left_for_a_startup_stays() -> None:
     # "I left Paris" may be a trip: the home there stays, as after "I left Paris" alone
     assert "User lives in Paris" in core_after("I live in Paris.", "I left Paris for a startup.")
+
+
+def test_a_job_quit_ends_as_one_left() -> None:
+    # "quit" was no leaving: "User works at Globex" stayed current beside the quote
+    for said in ("I quit Globex for a startup.", "I quit Globex for Acme.",
+                 "I quit Globex for good."):
+        assert "User works at Globex" not in core_after(HELD, said), said
+    assert core_after(HELD, "I quit Globex to join Acme.") == ["User works at Acme"]
+    # a habit quit is no job, and the one held stays
+    assert "User works at Globex" in core_after(HELD, "I quit smoking.")

@@ -75,7 +75,7 @@ def test_reading_updates_and_plain_statements(sentence: str, expected: Statement
     ("I don't drive a Toyota any more.", {"driv", "toyota"}),
     ("I'm not vegan any longer.", {"vegan"}),
     ("My dentist is Dr. Silva, forget that.", {"dentist", "dr", "silva"}),
-    ("I quit my job at Globex.", {"work", "globex"}),
+    ("I quit my job at Globex.", {"work", "globex", "works at"}),  # as one left
     ("I've stopped being vegetarian.", {"vegetarian"}),
 ])
 def test_reading_retractions(sentence: str, denied: set[str]) -> None:

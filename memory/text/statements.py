@@ -89,13 +89,14 @@ _RETRACTION = re.compile(
     rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
-#: Leaving a workplace ("I left Globex", "I've left my job at Acme last month"): it ends
+#: Leaving a workplace ("I left Globex", "I've left my job at Acme last month", "I quit
+#: Globex for Acme"): it ends
 #: where the user works; "I left my job", naming none, whichever job is held. "I left
 #: Paris" may be a trip, so what it denies is always working there too
 #: (memory/text/retractions.py, ``workplace_denied``), of which a home in Paris, or work
 #: in Paris, holds too little to be retired.
 _NAME = r"(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*){0,2}"
-_LEFT = (rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?left\s+"
+_LEFT = (rf"^i(?:\s+have|{_APOS}ve)?\s+(?:just\s+|recently\s+)?(?:left|quit)\s+"
          rf"(?P<place>{_NAME}|my\s+job\s+at\s+\S.*?|my\s+(?:old\s+)?job)")
 #: When, or that it is for good: "I left Globex for good" (or "last May") ended nothing,
 #: and was quoted beside the job it says is over.
