@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tiermem.memory.text.causes import cause_behind
 from tiermem.memory.text.forget_requests import (
     asks_to_forget,
     each_named_apart,
@@ -235,8 +236,9 @@ _SET_OFF_ASIDE = re.compile(rf"\s*,\s*{_ASIDE}\s*(?:,\s*|(?=[.!?]*$))", _I)
 def without_aside(sentence: str) -> str:
     """``sentence`` without a "now I think of it" set off by a comma, at its start or
     within: left in, "My wife Ana, now I think of it, works at Acme" (or "Now I think of it,
-    my wife works at Acme") was stored as a garbled quote of the user."""
-    sentence = _NOW_ASIDE.sub("", sentence.lstrip(), count=1).lstrip()
+    my wife works at Acme") was stored as a garbled quote of the user; a cause opening it
+    ("Thanks to Tom I work at Acme") is read after what it is given for."""
+    sentence = cause_behind(_NOW_ASIDE.sub("", sentence.lstrip(), count=1).lstrip())
     return _SET_OFF_ASIDE.sub(lambda aside: " " if aside[0].rstrip()[-1] == "," else "", sentence)
 
 
