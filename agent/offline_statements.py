@@ -323,7 +323,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 part = next((kept for old in replaced
                              if (kept := with_the_time_kept(part, old)) is not None), part)
                 # "My wife works at Acme now" keeps the name "User's wife Ana ..." held
-                part = next(filter(None, (with_the_name_kept(part, old) for old in replaced)), part)
+                part = with_the_name_kept(part, replaced, [*current, *new]) or part
                 # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
                           for share in shares_kept(part, old)}

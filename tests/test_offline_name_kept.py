@@ -26,10 +26,24 @@ def test_her_name_is_still_the_answer() -> None:
 
 def test_a_name_is_kept_whole_and_only_of_one_at_a_time() -> None:
     assert with_the_name_kept("User's mother lives in Porto",
-                              "User's mother Ana Silva lives in Rome") == (
+                              ["User's mother Ana Silva lives in Rome"]) == (
         "User's mother Ana Silva lives in Porto")
     # a brother may be another brother; a name said anew is the one said
     assert with_the_name_kept("User's brother works at Acme",
-                              "User's brother Tom works at Globex") is None
+                              ["User's brother Tom works at Globex"]) is None
     assert with_the_name_kept("User's wife Eva works at Acme",
-                              "User's wife Ana works at Globex") is None
+                              ["User's wife Ana works at Globex"]) is None
+
+
+def test_a_name_said_since_is_not_overruled_by_the_one_kept() -> None:
+    # each stored "User's wife Ana works at Globex" beside the name Eva said after Ana
+    assert core_after("My wife Ana works at Acme.", "My wife's name is Eva.",
+                      "My wife works at Globex now.") == [
+        "User's wife works at Globex", "User's wife's name is Eva"]
+    assert core_after("My wife Ana works at Acme.",
+                      "My wife works at Globex, her name is Eva.") == [
+        "User's wife works at Globex, her name is Eva"]
+    assert with_the_name_kept("User's wife works at Acme", ["User's wife Ana works at Globex"],
+                              ["User's wife is Eva"]) is None
+    assert with_the_name_kept("User's wife works at Acme", ["User's wife Ana works at Globex"],
+                              ["User's wife is Ana"]) == "User's wife Ana works at Acme"

@@ -7,24 +7,49 @@ strings, for the offline policy's statements (agent/offline_statements.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 from tiermem.memory.text.owners import owner_of
 from tiermem.memory.text.relations import may_be_several
 
 __all__ = ["with_the_name_kept"]
 
+#: Words that give someone a name ("her name is Eva", "named Eva"): a fact saying one
+#: names them anew, so the name held before would contradict it.
+_NAMING = re.compile(r"\b(?:name\s+is|named|called)\b", re.IGNORECASE)
 
-def with_the_name_kept(new: str, old: str) -> str | None:
-    """``new``, which changes ``old``, with the name ``old`` gives the one of the user's
-    both are about ("User's wife Ana", "User's mother Ana Silva"); None when ``new`` names
-    them itself, ``old`` names no one, or one of several may be another ("my brother")."""
-    changed, held = owner_of(new), owner_of(old)
-    if (changed is None or held is None or changed.name is not None or held.name is None
-            or not changed.relations or changed.relations != held.relations
+
+def with_the_name_kept(new: str, replaced: Sequence[str], held: Iterable[str] = ()
+                       ) -> str | None:
+    """``new``, which changes the facts ``replaced``, with the name the first of them to
+    give one gives the one of the user's all are about ("User's wife Ana", "User's mother
+    Ana Silva"); None when ``new`` names them itself, none names anyone, one of several
+    may be another ("my brother"), or a fact ``held`` names them otherwise ("User's
+    wife's name is Eva"): the name kept would then say what is no longer so."""
+    if _NAMING.search(new):
+        return None
+    kept = next(filter(None, (_named(new, old) for old in replaced)), None)
+    if kept is None:
+        return None
+    who, name = kept
+    said_otherwise = re.compile(
+        rf"^{re.escape(who)}(?:['’]s\s+name)?\s+(?:is\s+(?:named\s+|called\s+)?|named\s+"
+        rf"|called\s+)(?!{re.escape(name)}\b)(?-i:[A-Z])", re.IGNORECASE)
+    if any(said_otherwise.match(fact.strip()) for fact in held):
+        return None
+    return f"{who} {name}{new[len(who):]}"
+
+
+def _named(new: str, old: str) -> tuple[str, str] | None:
+    """Whose ``new`` and ``old`` are about ("User's wife") and the name ``old`` gives
+    them ("Ana"), when ``new`` gives none and they are one of one at a time."""
+    changed, had = owner_of(new), owner_of(old)
+    if (changed is None or had is None or changed.name is not None or had.name is None
+            or not changed.relations or changed.relations != had.relations
             or any(map(may_be_several, changed.relations))):
         return None
-    named = re.match(rf"^(?P<who>.*?)\s+(?P<name>{re.escape(held.name)}"
+    named = re.match(rf"^(?P<who>.*?)\s+(?P<name>{re.escape(had.name)}"
                      r"(?:\s+(?-i:[A-Z])[\w'’-]*)*)\b", old.strip(), re.IGNORECASE)
     if named is None or not new.startswith(f"{named['who']} "):
         return None
-    return f"{named['who']} {named['name']}{new[len(named['who']):]}"
+    return named["who"], named["name"]
