@@ -47,3 +47,12 @@ def test_a_name_said_since_is_not_overruled_by_the_one_kept() -> None:
                               ["User's wife is Eva"]) is None
     assert with_the_name_kept("User's wife works at Acme", ["User's wife Ana works at Globex"],
                               ["User's wife is Ana"]) == "User's wife Ana works at Acme"
+
+
+def test_a_name_in_full_is_of_the_same_one_and_kept_whole() -> None:
+    # "Silva" read as a word telling another wife apart: both jobs stayed current
+    assert core_after("My wife Ana Silva works at Acme.", "My wife works at Globex now.") == [
+        "User's wife Ana Silva works at Globex"]
+    # a brother may be another brother, named in full or not
+    assert len(core_after("My brother Tom Silva works at Acme.",
+                          "My brother works at Globex now.")) == 2

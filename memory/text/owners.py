@@ -295,7 +295,10 @@ def may_be_same_kin(one: str, other: str) -> bool:
         return False
     (before, after), (other_before, other_after) = map(_described, (one, other), (first, second))
     if first.name != second.name:
-        # "User's wife Ana" is "User's wife": of one at a time, a name adds no second one
+        # "User's wife Ana" is "User's wife": of one at a time, a name adds no second one,
+        # nor does a name in full ("User's wife Ana Silva")
+        (before, after), (other_before, other_after) = (
+            _described(one, first, whole_name=True), _described(other, second, whole_name=True))
         return (None in (first.name, second.name)
                 and not any(map(may_be_several, first.relations + second.relations))
                 and before | after == other_before | other_after)
@@ -304,16 +307,20 @@ def may_be_same_kin(one: str, other: str) -> bool:
     return before <= other_before or other_before <= before
 
 
-def _described(fact: str, owner: Owner) -> tuple[set[str], set[str]]:
+def _described(fact: str, owner: Owner, whole_name: bool = False
+               ) -> tuple[set[str], set[str]]:
     """The words but relation and name by which ``fact``'s subject tells someone of the
-    user's from others, before the name ("older") and after it ("Tom also lives")."""
+    user's from others, before the name ("older") and after it ("Tom also lives"); with
+    ``whole_name``, a capitalised word after the name is of it ("Silva" of "Ana Silva")."""
     said = words_of(fact)
     words = [POSSESSIVE.sub("", word).casefold() for word in said]
     described: tuple[set[str], set[str]] = (set(), set())
+    in_name = False
     for at, word in enumerate(words[1:MAX_SUBJECT_WORDS + 2], start=1):
         if word in SUBJECT_ENDS or word in SPEAKER or _takes_in(said, at):
             break
-        if relation_of(word) is None and word != owner.name:
+        in_name = word == owner.name or (whole_name and in_name and said[at][:1].isupper())
+        if relation_of(word) is None and not in_name:
             described[owner.name in words[1:at]].add(word)
     return described
 
