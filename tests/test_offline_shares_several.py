@@ -56,3 +56,10 @@ def test_the_others_left_by_a_change_stay_the_users_and_several() -> None:
         "User's kids live in Lisbon", "User's wife lives in Lisbon"]
     assert core_after("My wife and son work at Acme.", "My wife works at Globex.") == [
         "User's son works at Acme", "User's wife works at Globex"]
+
+
+def test_a_name_in_s_is_one() -> None:
+    # "James" was read as a plural: "User's friend James are vegan"
+    assert core_after("I'm vegan. My friend James too.") == [
+        "User is vegan", "User's friend James is vegan"]
+    assert [agreeing("is", "my boss Charles"), agreeing("is", "my friends")] == ["is", "are"]

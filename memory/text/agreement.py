@@ -10,10 +10,10 @@ __all__ = ["agreeing", "names_several"]
 
 #: Words for several that end in no "s" ("my children"), or one said of two ("my wife
 #: and kids"); a last word in "s" but not "ss", "is" or "us" is a plural ("my parents",
-#: not "my boss").
+#: not "my boss"), unless it is a name ("my friend James").
 _SEVERAL = re.compile(
     r"(?:\band\b.*|\b(?:children|grandchildren|people|folks|staff)"
-    r"|[\w-]*[^\Wsiu]s)\W*$", re.IGNORECASE)
+    r"|\b(?-i:[a-z])[\w-]*[^\Wsiu]s)\W*$", re.IGNORECASE)
 #: Each verb said of one and the one said of several.
 _PLURAL = {"is": "are", "was": "were", "does": "do", "has": "have"}
 
