@@ -63,3 +63,9 @@ def test_a_name_in_s_is_one() -> None:
     assert core_after("I'm vegan. My friend James too.") == [
         "User is vegan", "User's friend James is vegan"]
     assert [agreeing("is", "my boss Charles"), agreeing("is", "my friends")] == ["is", "are"]
+
+
+def test_several_changed_in_the_plural_keep_no_share_of_the_old() -> None:
+    # "User's kids live in Lisbon" was kept beside where they live now
+    assert core_after("My wife and kids live in Lisbon.", "My kids live in Porto now.") == [
+        "User's kids live in Porto", "User's wife lives in Lisbon"]

@@ -46,7 +46,7 @@ def shares_kept(new: str, old: str) -> list[str]:
     """What the joint fact ``old`` ("Tom and User work at Globex"), which ``new`` ("User
     works at Acme") ends, says of each member ``new`` does not set a value for ("Tom works
     at Globex"); none when ``old`` is of one subject or ``new`` is of every member."""
-    changed = set(member_slots(new)) or {slot_of(new) or ""}
+    changed = set(member_slots(new)) or {slot_of(new) or slot_of(_of_one(new)) or ""}
     return _all_named([share for slot, share in _shares(old) if slot not in changed])
 
 
@@ -141,6 +141,13 @@ def _may_be_of(about: Owner, member: _Member) -> bool:
     if about.user and not about.relations:
         return False  # the user is no one's "his wife"
     return bool(about.words & member.nouns) or not may_be_one(about, owner_of(member.whose))
+
+
+def _of_one(fact: str) -> str:
+    """``fact`` with its first verb as said of one: "User's kids live in Porto" sets where
+    they live as "User's kids lives in Porto" would."""
+    return re.sub(r"\b(?:live|reside|are|work|have)\b",
+                  lambda verb: _SINGULAR[verb[0].casefold()], fact, count=1, flags=re.I)
 
 
 def _all_named(shares: list[str | None]) -> list[str]:
