@@ -69,3 +69,18 @@ def test_several_changed_in_the_plural_keep_no_share_of_the_old() -> None:
     # "User's kids live in Lisbon" was kept beside where they live now
     assert core_after("My wife and kids live in Lisbon.", "My kids live in Porto now.") == [
         "User's kids live in Porto", "User's wife lives in Lisbon"]
+
+
+#: Two of the user's sharing a statement with its verb, each once stored as a fragment
+#: ("User's wife and kids are too") or cut to the first ("User's wife").
+TOLD_WITH_THE_VERB = {
+    ("I'm vegan.", "My wife and kids are too."): "User's wife and kids are vegan",
+    ("I'm vegan.", "My wife and my son are too."): "User's wife and User's son are vegan",
+    ("I live in Lisbon.", "My wife and kids do too."): "User's wife and kids live in Lisbon",
+}
+
+
+def test_two_sharing_with_the_verb_are_told_in_full() -> None:
+    assert {said: core_after(*said) for said in TOLD_WITH_THE_VERB} == {
+        said: sorted([core_after(said[0])[0], told])
+        for said, told in TOLD_WITH_THE_VERB.items()}

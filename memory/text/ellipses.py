@@ -51,15 +51,14 @@ _VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "u
           "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
           "teach", "know", "support")
 #: Someone of the speaker's, or someone named: "my wife", "my best friend", "Tom".
-_SOMEONE = (r"my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there|we|you)\b)"
-            r"(?-i:[A-Z][a-z]+)")
+_SOMEONE = (r"my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?[\w'’-]+)?"
+            r"|(?!(?:it|this|that|he|she|they|there|we|you)\b)(?-i:[A-Z][a-z]+)")
 _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
            # the verb said again of a place or thing: "I live there too", "I like it too"
            rf"|i\s+(?P<again>{'|'.join(_VERBS)})\s+(?:there|it|them){_TOO}"
            r"|so\s+(?P<inverted>am|was|do|have)\s+i"
            # someone of the speaker's, or someone named ("my wife is too", "Tom does too")
-           r"|(?P<other>my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there"
-           r"|we|you)\b)(?-i:[A-Z][a-z]+))\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
+           rf"|(?P<other>{_SOMEONE})\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
            rf"{_TOO}")
 #: What may follow the shared clause: "I am too now" says the speaker has become so, and
 #: "I am too, actually" no less than "I am too" that they are.
