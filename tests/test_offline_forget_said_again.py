@@ -94,7 +94,9 @@ def test_a_word_on_what_went_leaves_what_follows() -> None:
 
 @pytest.mark.parametrize("said", ["Forget that, it's 5678 not 1234",
                                   "Forget that, it's 5678, not 1234.",
-                                  "Forget that, it's 5678 instead of 1234."])
+                                  "Forget that, it's 5678 instead of 1234.",
+                                  "Forget that, it's 5678 instead.",
+                                  "Forget that, it's actually 5678."])
 def test_the_value_taken_back_is_not_kept(memory: HierarchicalMemory, said: str) -> None:
     _chat(memory, "My locker code is 1234.", said)
     assert list(_core(memory)) == ["User's locker code is 5678"]
@@ -112,3 +114,4 @@ def test_the_time_it_is_is_no_new_value(memory: HierarchicalMemory, said: str) -
 def test_an_hour_is_a_new_value_of_an_hour() -> None:
     assert corrected_in_place(["Forget that, it's 7am."], "My alarm is 6am.") == [
         "My alarm is 7am."]
+

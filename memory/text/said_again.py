@@ -33,6 +33,9 @@ _NOT_THE_OLD = re.compile(r"(?:^|\s+)(?:and\s+|but\s+)?(?:not|instead\s+of|rathe
 _TIME_OF_DAY = re.compile(
     r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\d{1,2}:\d{2}\b|noon\b|midnight\b"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tonight\b|today\b)", _I)
+#: Words on the correction itself, no part of the value ("it's 5678 instead", "it's actually
+#: 5678"): kept, "User's locker code is 5678 instead" read as news beside the old code.
+_ASIDE = re.compile(r"^(?:actually|really)\s+|,?\s+(?:instead|actually)$", _I)
 #: What may stand between a value and the "forget that" taking it back ("no wait", "oops").
 _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)+$", _I)
 #: A statement of what one of the speaker's things is ("My locker code is 1234"), whose
@@ -60,7 +63,7 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
             out.append(sentence)
             continue
         at, new = found
-        value = _NOT_THE_OLD.sub("", new["value"].rstrip(" .!"))
+        value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"].rstrip(" .!")))
         # "Forget that, it's not important": read whole, the remark was taken for what
         # to forget, which nothing held, and what was said last stayed.
         remark = ", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + "."
