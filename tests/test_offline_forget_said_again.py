@@ -115,3 +115,9 @@ def test_an_hour_is_a_new_value_of_an_hour() -> None:
     assert corrected_in_place(["Forget that, it's 7am."], "My alarm is 6am.") == [
         "My alarm is 7am."]
 
+
+def test_an_hour_said_with_at_is_said_again_with_it(memory: HierarchicalMemory) -> None:
+    _chat(memory, "My alarm is at 6am. Forget that, it's 7am.")
+    assert list(_core(memory)) == ["User's alarm is at 7am"]
+    assert corrected_in_place(["Forget that, it's Tuesday."], "My meeting is on Monday.") == [
+        "My meeting is on Tuesday."]

@@ -33,6 +33,9 @@ _NOT_THE_OLD = re.compile(r"(?:^|\s+)(?:and\s+|but\s+)?(?:not|instead\s+of|rathe
 _TIME_OF_DAY = re.compile(
     r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\d{1,2}:\d{2}\b|noon\b|midnight\b"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tonight\b|today\b)", _I)
+#: The preposition an hour or a day was said with ("at 6am", "on Monday"), which "it's 7am"
+#: leaves out yet means.
+_TIME_PREPOSITION = re.compile(r"^(?P<word>at|on|by|until|from)\s+", _I)
 #: Words on the correction itself, no part of the value ("it's 5678 instead", "it's actually
 #: 5678"): kept, "User's locker code is 5678 instead" read as news beside the old code.
 _ASIDE = re.compile(r"^(?:actually|really)\s+|,?\s+(?:instead|actually)$", _I)
@@ -82,9 +85,14 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         if old is None:
             out.append(sentence)
             continue
-        if _TIME_OF_DAY.match(value) and not _TIME_OF_DAY.search(last[old.end() - 1:]):
-            out.append(remark)  # "it's 2am and I'm tired" is no locker code
-            continue
+        old_value = last[old.end() - 1:]
+        said_with = _TIME_PREPOSITION.match(old_value)
+        if _TIME_OF_DAY.match(value):
+            if not _TIME_OF_DAY.match(old_value[said_with.end() if said_with else 0:]):
+                out.append(remark)  # "it's 2am and I'm tired" is no locker code
+                continue
+            if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
+                value = f"{said_with['word']} {value}"
         corrected = " and ".join([*(kept if said is not None or out else []),
                                   f"{old['subject'].strip()} {old['verb']} {value}"])
         rest = clauses[at + 2:]
