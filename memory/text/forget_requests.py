@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.plan_values import gives_a_value, new_value_in
+
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "forget_opening",
            "forgets_the_last", "keeps_the_last", "names_what_to_forget", "not_taken_back",
@@ -191,7 +193,7 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
         request = plan[0].rstrip(" .!") + "."
         # "Forget my number, I'll text you from the new one, 555-0199": a new value is
         # news, and the thing it is the value of is the one named
-        return request, (_new_value_of(request, plan[1]) if _A_VALUE.search(plan[1]) else
+        return request, (_new_value_of(request, plan[1]) if gives_a_value(plan[1]) else
                          # "Forget my password, I'll reset it": quoted without what goes,
                          # it says nothing
                          "")
@@ -201,27 +203,17 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
-#: A value a plan may give ("555-0199", "bob@example.com", "12 Oak St"), not "the new one".
-_A_VALUE = re.compile(r"\d|\w@\w")
-#: The new one a plan names with its value ("from the new one, 555-0199", "the new one:
-#: 12 Oak St", "I'll reset it to hunter3").
-_NEW_ONE_IS = re.compile(r"(?:\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
-                         r"|\b(?:change|reset|set|update|switch)\s+it\s+to\s+)"
-                         r"(?P<value>[^,;]*?[\w)])\W*$", _I)
-
-
 def _new_value_of(request: str, plan: str) -> str:
     """What ``plan``, beside the ``request`` naming what to forget, says of it anew: "My
     phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
     one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
     which, quoted without what goes, says nothing."""
-    new_one = _NEW_ONE_IS.search(plan)
+    new_one = new_value_in(plan)
     opening = _FORGET_NAMED.match(request)
     named = request[opening.end():].rstrip(" .!") if opening is not None else ""
-    if new_one is None or _OWNED_ALREADY.match(named) is None or _A_VALUE.search(
-            new_one["value"]) is None:
+    if new_one is None or _OWNED_ALREADY.match(named) is None:
         return ""
-    return f"{named[:1].upper()}{named[1:]} is {new_one['value']}."
+    return f"{named[:1].upper()}{named[1:]} is {new_one}."
 
 
 #: Where a list of a few words each is joined ("my address, phone number and email").

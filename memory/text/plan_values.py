@@ -1,0 +1,35 @@
+"""The new value a plan beside a request to forget gives ("Forget my phone number, I'll text
+you from the new one, 555-0199"): news of the thing named, where a plan that only points
+back at it ("I'll reset it") says nothing. Which request names what, and what the plan is,
+is memory/text/forget_requests.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["gives_a_value", "new_value_in"]
+
+_I = re.IGNORECASE
+
+#: A value a plan may give ("555-0199", "bob@example.com", "12 Oak St"), not "the new one".
+_A_VALUE = re.compile(r"\d|\w@\w")
+#: The new one a plan names with its value ("from the new one, 555-0199", "the new one:
+#: 12 Oak St", "I'll reset it to hunter3").
+_NEW_ONE_IS = re.compile(r"(?:\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
+                         r"|\b(?:change|reset|set|update|switch)\s+it\s+to\s+)"
+                         r"(?P<value>[^,;]*?[\w)])\W*$", _I)
+
+
+def gives_a_value(plan: str) -> bool:
+    """Whether ``plan`` holds anything that may be a value ("555-0199", "bob@example.com")."""
+    return _A_VALUE.search(plan) is not None
+
+
+def new_value_in(plan: str) -> str | None:
+    """The new one of what goes that ``plan`` names ("555-0199" of "I'll text you from the
+    new one, 555-0199"); None when it names none ("I'll change it in 2 days")."""
+    new_one = _NEW_ONE_IS.search(plan)
+    if new_one is None or _A_VALUE.search(new_one["value"]) is None:
+        return None
+    return new_one["value"]
