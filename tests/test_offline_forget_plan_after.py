@@ -53,3 +53,21 @@ def test_a_plan_with_a_new_value_keeps_the_value(memory: HierarchicalMemory,
     _chat(memory, "I'm vegan.", "My phone number is 555-0100.", said)
     assert _core(memory) == {"User is vegan": "durable",
                              "User's phone number is 555-0199": "durable"}
+
+
+@pytest.mark.parametrize("told", [(), ("My phone number is 555-0100.",)])
+@pytest.mark.parametrize("said", ["Forget my phone number, I'll text you from 555-0199.",
+                                  "Forget my phone number. I'll text you from 555-0199."])
+def test_a_number_to_be_reached_from_is_the_new_one(memory: HierarchicalMemory,
+                                                    told: tuple[str, ...], said: str) -> None:
+    _chat(memory, "I'm vegan.", *told, said)
+    assert _core(memory) == {"User is vegan": "durable",
+                             "User's phone number is 555-0199": "durable"}
+
+
+def test_only_a_number_or_email_of_what_goes_is_a_new_one() -> None:
+    assert each_named_apart(["Forget my email, I'll write from bob@example.com."]) == [
+        "Forget my email.", "My email is bob@example.com."]
+    for said in ["Forget my address, I'll text you from 555-0199.",
+                 "Forget my phone number, I'll call you at 5pm."]:
+        assert each_named_apart([said]) == [said]  # no new value is made of it

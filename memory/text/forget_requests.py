@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.memory.text.plan_values import gives_a_value, new_value_in
+from tiermem.memory.text.plan_values import gives_a_value, new_contact_in, new_value_in
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "forget_opening",
@@ -164,7 +164,7 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     out: list[str] = []
     for sentence in sentences:
         if (out and _FORGET_NAMED.match(out[-1].strip()) is not None
-                and _PLAN_INSTEAD.match(sentence) and _BACK_AT_IT.search(sentence)):
+                and _PLAN_INSTEAD.match(sentence) and _of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
         else:
             out.append(sentence)
@@ -189,7 +189,7 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
     if _FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
-    if len(plan) > 1 and _BACK_AT_IT.search(plan[1]):
+    if len(plan) > 1 and _of_what_goes(plan[0], plan[1]):
         request = plan[0].rstrip(" .!") + "."
         # "Forget my number, I'll text you from the new one, 555-0199": a new value is
         # news, and the thing it is the value of is the one named
@@ -203,12 +203,18 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
+def _of_what_goes(request: str, plan: str) -> bool:
+    """Whether ``plan`` is of what ``request`` names to forget: it points back at it ("I'll
+    reset it") or gives its new number or email ("I'll text you from 555-0199")."""
+    return _BACK_AT_IT.search(plan) is not None or new_contact_in(request, plan) is not None
+
+
 def _new_value_of(request: str, plan: str) -> str:
     """What ``plan``, beside the ``request`` naming what to forget, says of it anew: "My
     phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
     one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
     which, quoted without what goes, says nothing."""
-    new_one = new_value_in(plan)
+    new_one = new_value_in(plan) or new_contact_in(request, plan)
     opening = _FORGET_NAMED.match(request)
     named = request[opening.end():].rstrip(" .!") if opening is not None else ""
     if new_one is None or _OWNED_ALREADY.match(named) is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["gives_a_value", "new_value_in"]
+__all__ = ["gives_a_value", "new_contact_in", "new_value_in"]
 
 _I = re.IGNORECASE
 
@@ -19,6 +19,14 @@ _A_VALUE = re.compile(r"\d|\w@\w")
 _NEW_ONE_IS = re.compile(r"(?:\bnew\s+one\b[\s,:–—-]+(?:(?:which|that)\s+)?(?:is\s+)?"
                          r"|\b(?:change|reset|set|update|switch)\s+it\s+to\s+)"
                          r"(?P<value>[^,;]*?[\w)])\W*$", _I)
+
+#: A number or an email the speaker will reach us from, said last ("I'll text you from
+#: 555-0199"): no "it" points back at what goes, yet it is the new one of it.
+_NEW_CONTACT = re.compile(r"\b(?:from|at|on)\s+(?P<value>\+?\(?\d[\d ().-]{4,}\d"
+                          r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\W*$", _I)
+#: What a number, or an email, is the new one of ("my phone number", "my email").
+_KIND_OF = {False: re.compile(r"\b(?:phone|number|mobile|cell)\b", _I),
+            True: re.compile(r"\be-?mail\b", _I)}
 
 
 def gives_a_value(plan: str) -> bool:
@@ -33,3 +41,13 @@ def new_value_in(plan: str) -> str | None:
     if new_one is None or _A_VALUE.search(new_one["value"]) is None:
         return None
     return new_one["value"]
+
+
+def new_contact_in(request: str, plan: str) -> str | None:
+    """The number or email ``plan`` gives for the one ``request`` names to forget
+    ("555-0199" of "Forget my phone number" and "I'll text you from 555-0199"); None of a
+    number for "my address", or of "I'll call you at 5pm"."""
+    contact = _NEW_CONTACT.search(plan)
+    if contact is None or not _KIND_OF["@" in contact["value"]].search(request):
+        return None
+    return contact["value"]
