@@ -49,3 +49,16 @@ def test_what_only_sounds_like_it_asks_nothing(memory: HierarchicalMemory, said:
     # Not said to the assistant about what it holds: the job stays.
     _chat(memory, "I work at Globex.", said)
     assert "User works at Globex" in _core(memory)
+
+
+@pytest.mark.parametrize("said", ["Forget my password, please.",
+                                  "Never keep my password in your notes, please.",
+                                  "Don't keep my password in your memory anymore.",
+                                  "Never store my password anywhere.",
+                                  "Forget my password for good."])
+def test_how_it_is_asked_is_no_word_of_what_goes(memory: HierarchicalMemory,
+                                                 said: str) -> None:
+    # Read as words of the password, "please" or "anywhere" matched no fact held, and the
+    # password stayed.
+    _chat(memory, "I live in Lisbon.", "My password is hunter2.", said)
+    assert _core(memory) == {"User lives in Lisbon": "durable"}

@@ -126,6 +126,11 @@ _OWNED_THING = re.compile(rf"\w{_APOS}s?\s+(?P<thing>[^'’]+)$", _I)
 _KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|in\s+(?:(?:your|the|my)\s+)?(?:memory"
                       r"|mind|head|notes|database|system|records?|files?))(?=\W*$)", _I)
 
+#: Words closing a request naming what to forget that say how it is asked ("please",
+#: "anymore", "for good"), not what goes.
+_SAID_WITH_IT = re.compile(r"(?:,?\s+(?:please|pls|any\s*more|anywhere|anyway|for\s+good"
+                           r"|forever|from\s+now\s+on|now|thanks|thank\s+you))+(?=\W*$)", _I)
+
 
 def each_named_apart(sentences: list[str]) -> list[str]:
     """``sentences`` with a request naming several things to forget ("Forget my locker code
@@ -139,8 +144,9 @@ def each_named_apart(sentences: list[str]) -> list[str]:
         if opening is None:
             out.append(sentence)
             continue
-        # "Don't keep my address on file": where it is kept is no word of the address.
-        sentence = _KEPT_IN.sub("", sentence.strip(), count=1)
+        # "Don't keep my address on file", "Forget my password, please": where it is kept,
+        # or a courtesy, is no word of what goes, and no fact held has it.
+        sentence = _KEPT_IN.sub("", _SAID_WITH_IT.sub("", sentence.strip(), count=1), count=1)
         if said_after:
             out += [*each_named_apart([sentence]), said_after]
             continue
