@@ -62,3 +62,13 @@ def test_how_it_is_asked_is_no_word_of_what_goes(memory: HierarchicalMemory,
     # password stayed.
     _chat(memory, "I live in Lisbon.", "My password is hunter2.", said)
     assert _core(memory) == {"User lives in Lisbon": "durable"}
+
+
+@pytest.mark.parametrize("said", ["I want you to forget my password.",
+                                  "I'd like you to forget my password.",
+                                  "Delete my password from your memory.",
+                                  "I need you to forget that."])
+def test_a_wish_to_forget_retires_what_it_names(memory: HierarchicalMemory, said: str) -> None:
+    # Read as a statement of the speaker's, the wish forgot nothing.
+    _chat(memory, "I live in Lisbon.", "My password is hunter2.", said)
+    assert _core(memory) == {"User lives in Lisbon": "durable"}

@@ -42,7 +42,10 @@ _FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+
                    # an acknowledgement of the reply, as a statement may open with one
                    # ("Thanks, ...")
                    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
-                   r"|sounds\s+good)\b[\s,!]*)*")
+                   r"|sounds\s+good"
+                   # asked as a wish ("I want you to forget my password")
+                   r"|i\s+(?:want|need)\s+you\s+to"
+                   rf"|i{_APOS}d\s+like\s+you\s+to)\b[\s,!]*)*")
 #: Asking not to be remembered is asking to forget ("Stop remembering that I work at
 #: Globex", "I don't want you to remember where I work", "Don't store my address"): only
 #: at the start and said to the assistant, since "I don't remember my PIN" asks nothing.
@@ -123,7 +126,7 @@ _OWNED_THING = re.compile(rf"\w{_APOS}s?\s+(?P<thing>[^'’]+)$", _I)
 
 
 #: Where a thing named to forget is kept, closing the request ("on file", "in the database").
-_KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|in\s+(?:(?:your|the|my)\s+)?(?:memory"
+_KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|(?:in|from)\s+(?:(?:your|the|my)\s+)?(?:memory"
                       r"|mind|head|notes|database|system|records?|files?))(?=\W*$)", _I)
 
 #: Words closing a request naming what to forget that say how it is asked ("please",
