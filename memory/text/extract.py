@@ -223,7 +223,7 @@ _REQUEST = re.compile(
     r"(?:please|pls|plz|kindly)\b"
     r"|(?:remind|tell|show|give|help)\s+(?:me|us)\b"
     r"|remind\s+\w"
-    r"|(?:find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
+    r"|(?:ask|find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
     r"(?!(?:is|was|are|were|has|had|will)\b)\w"
     r"|let\s+me\s+know\b"
     rf"|let{_APOS}?s\b"

@@ -65,7 +65,7 @@ _HERS = frozenset({"wife", "girlfriend", "daughter", "sister", "mother", "grandm
 #: Smith"): a run of capitalised words that no preposition puts as a place or a firm.
 _NOT_A_NAME = re.compile(
     r"(?:i|i['’]\w+|he|she|it|we|they|you|my|our|the|a|an|this|that|and|but|so|also|then"
-    r"|yes|no|ok|okay|hi|hello|actually|sorry|please|well|now|today|monday|tuesday"
+    r"|yes|no|ok|okay|hi|hello|actually|sorry|please|ask|well|now|today|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday"
     # A question's opening word: read as a name ("Where does Tom work?") or run into
     # the one after it ("Does Tom"), it left Tom not the one person named.
