@@ -155,7 +155,11 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         if (within := _named_within(sentence, opened.end(), pronoun)) is not None:
             told.append(within)
             continue
-        person = _last_named([*before, *told], pronoun, _places([*before, *told, sentence]))
+        # One the sentence names beside its pronoun is someone else: after "Tom works at
+        # Globex." the "she" of "She and Tom moved to Porto" was read as Tom.
+        beside = {person.casefold() for person, _, _ in _people(sentence)}
+        person = _last_named([*before, *told], pronoun,
+                             _places([*before, *told, sentence]) | beside)
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
@@ -253,16 +257,16 @@ def _says_of_its_own(sentence: str, said_from: int) -> bool:
             and read_statement(sentence).change != "retraction")
 
 
-def _last_named(sentences: list[str], pronoun: str, places: set[str]) -> str | None:
+def _last_named(sentences: list[str], pronoun: str, not_them: set[str]) -> str | None:
     """The one person ``pronoun`` may be among all those ``sentences`` name ("Tom", "My
-    wife"), none of ``places``; None when that is unclear."""
+    wife"), none of ``not_them`` (places, those named beside it); None when unclear."""
     # All of them, not those of the latest sentence naming anyone: after "Tom works at
     # Globex. Priya is on call." the "he" of "He no longer works at Globex" may be Tom,
     # and read as Priya it left Tom's job held and stored a change no one said of her.
     fits: dict[str, tuple[str, bool]] = {}
     for sentence in sentences:
         for person, own, sex in _people(sentence):
-            if sex in (None, pronoun) and person.casefold() not in places:
+            if sex in (None, pronoun) and person.casefold() not in not_them:
                 fits[person.casefold()] = (person, own)
     if len(fits) != 1:
         return None
