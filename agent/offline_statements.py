@@ -32,6 +32,7 @@ from tiermem.agent.offline_replay import (
     stated_by_last,
 )
 from tiermem.agent.offline_restored import not_forgotten, put_back
+from tiermem.agent.offline_said_last import said_last
 from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -40,7 +41,7 @@ from tiermem.memory.text.corrections import (
     correction_of,
     target_of,
 )
-from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
+from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.handed_over import with_handed_over
@@ -81,7 +82,7 @@ from tiermem.memory.text.updates import (
     with_the_time_kept,
 )
 
-__all__ = ["core_changes", "shares_dropped", "told_last"]
+__all__ = ["core_changes", "told_last"]
 
 #: Cues that say what holds now, not that a word said before was wrong: with one, a name
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
@@ -204,7 +205,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # The handover is split before ellipses are filled: read as an ellipsis of the
     # denial, "..., but Priya is too" stored "Priya is not on call anymore".
     # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
-    last = _said_last(recent or [])
+    last = said_last(recent or [])
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
             corrected_in_place(split_sentences(text), last)))), last)), last)),
@@ -245,7 +246,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if statement.change not in (None, "retraction") and statement.text[:2].casefold() == "it":
             # "Actually it's on Monday" after "The meeting is on Friday": the meeting's day
             statement = replace(statement, text=named_for_it(
-                statement.text, said_before or _said_last(recent or []), statement.change))
+                statement.text, said_before or said_last(recent or []), statement.change))
         if statement.change == "retraction":
             facts = held()
             denied = retracted(statement.denied, list(facts), statement.about,
@@ -351,26 +352,6 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                             part)
                 new.setdefault(part, "durable" if durable else kind)
     return retired, new
-
-
-def _said_last(recent: list[str]) -> str | None:
-    """The last statement of the user's last message (``recent``: their earlier messages,
-    newest first), which "My son is allergic too" may point back to; None after a
-    question."""
-    # That message's own "too" is filled from the one before it in turn.
-    said = with_ellipses_filled(split_sentences(recent[0]), _said_last(recent[1:])
-                                ) if recent else []
-    return said[-1] if said and not is_question(said[-1]) else None
-
-
-def shares_dropped(text: str, recent: list[str]) -> list[str]:
-    """The sentences of ``text`` that only share what one before them says ("The database
-    too.") and that no statement before them tells in full, so no fact holds them
-    (``recent``: the user's earlier messages, newest first)."""
-    sentences, before = split_sentences(text), _said_last(recent)
-    return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
-            and len(with_ellipses_filled(sentences[:at + 1], before))
-            == len(with_ellipses_filled(sentences[:at], before))]
 
 
 def _replayed(recent: list[str]) -> tuple[Step, ...]:

@@ -37,40 +37,38 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.agreement import agreeing
+from tiermem.memory.text.denied_shares import NEG_ALONE, NEG_CLOSING, neg_filled
 from tiermem.memory.text.doings import PERSONAL, does_in_full
 from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.shared_words import (
+    AFTER,
+    APOS,
+    CLAUSE_BREAK,
+    OPENING,
+    SOMEONE,
+    TOO,
+    said_now,
+)
 
 __all__ = ["shares_alone", "with_ellipses_filled"]
 
 _I = re.IGNORECASE
-_APOS = "['’]"
 
-_TOO = r"(?:,?\s+(?:too|as\s+well))"
 #: Verbs whose sharing can be told in full: the forms of "be" and "have", and these.
 _VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "use", "own",
           "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
           "teach", "know", "support")
-#: Someone of the speaker's, or someone named: "my wife", "my best friend", "Tom".
-_SOMEONE = (r"my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?[\w'’-]+)?"
-            r"|(?!(?:it|this|that|he|she|they|there|we|you)\b)(?-i:[A-Z][a-z]+)")
-_SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
+_SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{APOS}(?:m|ve)|me){TOO}"
            # the verb said again of a place or thing: "I live there too", "I like it too"
-           rf"|i\s+(?P<again>{'|'.join(_VERBS)})\s+(?:there|it|them){_TOO}"
+           rf"|i\s+(?P<again>{'|'.join(_VERBS)})\s+(?:there|it|them){TOO}"
            r"|so\s+(?P<inverted>am|was|do|have)\s+i"
            # someone of the speaker's, or someone named ("my wife is too", "Tom does too")
-           rf"|(?P<other>{_SOMEONE})\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
-           rf"{_TOO}")
-#: What may follow the shared clause: "I am too now" says the speaker has become so, and
-#: "I am too, actually" no less than "I am too" that they are.
-_AFTER = r"(?:,?\s+(?P<after>now|actually))?\W*$"
-#: What may open a sentence that is only the shared clause: "Actually, I am too", "Now I
-#: am too" (a change, as a closing "now" is).
-_OPENING = (r"(?:(?:actually|well|honestly|oh|yes|yeah|okay|ok|in\s+fact)\s*,?\s+"
-            r"|(?P<opening_now>now)\s*,?\s+)?")
+           rf"|(?P<other>{SOMEONE})\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
+           rf"{TOO}")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
-_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{_OPENING}(?:{_SHARED}){_AFTER}", _I)
+_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_SHARED}){AFTER}", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too").
-_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){_AFTER}",
+_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){AFTER}",
                       _I | re.DOTALL)
 
 _VERB = rf"(?P<stem>{'|'.join(_VERBS)})"
@@ -80,10 +78,8 @@ _STATED = re.compile(
     rf"(?P<verb>is|are|was|were|has|have|{_VERB}(?:e?s)?){_REST}", _I | re.DOTALL)
 #: The same said by the speaker ("I'm vegan"), which someone else may share.
 _STATED_OWN = re.compile(
-    rf"^(?P<verb>i\s+am|i{_APOS}m|i\s+was|i\s+have|i{_APOS}ve|i\s+{_VERB}){_REST}",
+    rf"^(?P<verb>i\s+am|i{APOS}m|i\s+was|i\s+have|i{APOS}ve|i\s+{_VERB}){_REST}",
     _I | re.DOTALL)
-#: Where a clause of its own opens in the sentence a shared clause points back to.
-_CLAUSE_BREAK = re.compile(r"[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+(?=my\b)", _I)
 #: Which verb each shares: the one stated, by its kind ("be", "was", "have", or a verb).
 #: A word that says whose a thing is, which told of the speaker would say another one.
 _THEIRS = re.compile(r"\b(?:her|his|their|its)\b", _I)
@@ -125,7 +121,7 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
     """What ``subject`` ("I", or someone else) says sharing with ``shared`` (the verb said:
     "am", "does", or "me" for any) what ``stated`` says, in full; None when ``stated`` opens
     otherwise or its verb is another."""
-    clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
+    clauses = [part for part in CLAUSE_BREAK.split(stated.strip()) if part.strip()]
     patterns = (_STATED,) if subject == "I" else (_STATED_OWN, _STATED)
     for clause in (clauses[-1], stated.strip()) if clauses else ():
         match = next(filter(None, (pattern.match(clause) for pattern in patterns)), None)
@@ -157,92 +153,25 @@ def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
     if said_in_full is None:
         return []
     # Kept as said: a "now" marks the shared fact as a change, ending what it replaces.
-    return [f"{said_in_full}{_now(match)}"]
-
-
-def _now(match: re.Match[str]) -> str:
-    """" now" when the shared clause ``match`` says it with "now", before it or after."""
-    said_now = (match["after"] or "").casefold() == "now" or match.groupdict().get("opening_now")
-    return " now" if said_now else ""
-
-
-#: The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"):
-#: ``neg`` is the verb said, any auxiliary, so that one this module cannot tell is dropped.
-_NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\s+not|n{_APOS}t)"
-               rf"|can{_APOS}t|cannot|won{_APOS}t)"
-               rf"|i{_APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
-               r")\s*,?\s+(?:either|neither)"
-               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i"
-               # someone of the speaker's, or someone named ("my wife doesn't either")
-               rf"|(?P<neg_other>{_SOMEONE})\s+(?P<neg_other_verb>is|was|does|has)"
-               rf"(?:\s+not|n{_APOS}t)\s*,?\s+either"
-               rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{_SOMEONE})")
-_NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{_OPENING}(?:{_NEG_SHARED}){_AFTER}", _I)
-#: A comma or a spaced dash alone may join it too: "..., neither does my brother".
-_NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:(?:,\s*|\s+)(?:and|but)\s+|\s*,\s*"
-                          rf"|\s+[-–—]\s+)(?:{_NEG_SHARED}){_AFTER}", _I | re.DOTALL)
-#: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
-_NEG_STATED = re.compile(
-    r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
-    rf"(?P<verb>is|was|does|has)(?:\s+not|n{_APOS}t)\s+(?P<rest>\S.*?)(?:,?\s+either)?\W*$",
-    _I | re.DOTALL)
-#: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
-_NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
-_NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
-#: What the speaker denies, which someone else may share: "I don't eat meat", "I'm not vegan".
-_NEG_STATED_OWN = re.compile(
-    rf"^i(?:\s+(?P<verb>am|was|do|have)(?:\s+not|n{_APOS}t)|{_APOS}m\s+(?P<be>not))\s+"
-    r"(?P<rest>\S.*?)(?:,?\s+either)?\W*$", _I | re.DOTALL)
-
-
-def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[str]:
-    """Someone's "my wife doesn't either" (``who``, the verb ``said``) told in full from
-    the speaker's own denial among ``clauses``: one sentence, or none."""
-    for clause in clauses:
-        denied = _NEG_STATED_OWN.match(clause)
-        if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
-            return [f"{who} {said}n't {denied['rest']}{now}"]
-    return []
-
-
-def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
-    """The speaker's "I don't either" (``match``) read in full after ``stated``: one
-    sentence, or none when ``stated`` denies nothing this module can tell, or another verb."""
-    if stated is None:
-        return []
-    clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
-    now = _now(match)
-    if match["neg_other"] or match["neg_inv"]:
-        who = match["neg_other"] or match["neg_inv"]
-        said = (match["neg_other_verb"] or match["neg_inv_verb"]).casefold()
-        return _neg_of_someone([*clauses[-1:], stated.strip()], who, said, now)
-    said = (match["neg"] or match["neg_be"] or match["neg_inverted"] or "me").casefold()
-    for clause in (clauses[-1], stated.strip()) if clauses else ():
-        denied = _NEG_STATED.match(clause)
-        if denied is None:
-            continue
-        verb = denied["verb"].casefold()
-        if said == "me" or _NEG_SAID.get(said) == verb:
-            return [f"{_NEG_TOLD[verb]} {denied['rest']}{now}"]
-    return []
+    return [f"{said_in_full}{said_now(match)}"]
 
 
 #: Someone said to be so too, with the words after the adjective left out: "My son is
 #: allergic too" after "I'm allergic to peanuts".
 _CUT_SHORT = re.compile(
-    rf"^\W*(?:(?:and|but)\s+)?(?P<who>{_SOMEONE})\s+(?P<verb>is|are|was|were)\s+"
-    rf"(?P<said>[\w'’-]+){_TOO}{_AFTER}", _I)
+    rf"^\W*(?:(?:and|but)\s+)?(?P<who>{SOMEONE})\s+(?P<verb>is|are|was|were)\s+"
+    rf"(?P<said>[\w'’-]+){TOO}{AFTER}", _I)
 #: A thing alone, said to be so too: "Shellfish too" after "I'm allergic to peanuts".
 #: Someone ("me", "my son") would share the statement rather than be its object.
 _THING_TOO = re.compile(
     r"^\W*(?:(?:and|but|also)\s+)?(?P<thing>(?!(?:me|i|my|it|this|that|he|she|they|we|you"
-    rf"|him|her|us|them|so|me)\b)[\w'’-]+(?:\s+[\w'’-]+)?){_TOO}{_AFTER}", _I)
+    rf"|him|her|us|them|so|me)\b)[\w'’-]+(?:\s+[\w'’-]+)?){TOO}{AFTER}", _I)
 #: Someone of the user's alone, said to be or do so too: "My wife too." Whether she is
 #: allergic too or the user loves her too, nothing says, and read alone it is a fragment
 #: ("User's wife too").
 _THEIRS_TOO = re.compile(
     rf"^\W*(?:(?:and|but|also)\s+)?(?P<who>my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?[\w'’-]+)?)"
-    rf"(?:{_TOO}|,?\s+also){_AFTER}", _I)
+    rf"(?:{TOO}|,?\s+also){AFTER}", _I)
 #: A thing named with its article, no name of a person: "the database".
 _DETERMINED = re.compile(r"^the\s", _I)
 #: A sentence closing with someone of the user's or a thing sharing what it says: "The API
@@ -250,7 +179,7 @@ _DETERMINED = re.compile(r"^the\s", _I)
 _SHARE_CLOSING = re.compile(
     rf"^(?P<before>.*?\w)\W*?(?:,\s*(?:and\s+)?|\s+and\s+)(?P<share>(?:my\s+[\w'’-]+\s+and\s+"
     rf"(?:my\s+)?[\w'’-]+|(?:the|my)\s+[\w'’-]+(?:\s+(?!(?:is|are|was|were|does|do|did|has"
-    rf"|have)\b)[\w'’-]+)?){_TOO}{_AFTER})",
+    rf"|have)\b)[\w'’-]+)?){TOO}{AFTER})",
     _I | re.DOTALL)
 #: A word that may be someone's name: one capital, opening it ("Tom", "Shellfish").
 _NAME_ALONE = re.compile(r"(?-i:[A-Z][a-z]+)$")
@@ -264,7 +193,7 @@ _OBJECT_AFTER = re.compile(r"^(?P<head>.*\b(?:to|of|with|about|from|on|in|for))\
 
 def _stated_of(before: str) -> re.Match[str] | None:
     """What the clause ``before`` ends with states, read as a statement with its verb."""
-    clauses = [part for part in _CLAUSE_BREAK.split(before.strip()) if part.strip()]
+    clauses = [part for part in CLAUSE_BREAK.split(before.strip()) if part.strip()]
     last = clauses[-1] if clauses else before
     return _STATED_OWN.match(last) or _STATED.match(last)
 
@@ -287,13 +216,13 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
                 # named, the adjective is shared and the person is not.
                 or rest[len(head["head"]):].strip()[:1].isupper()):
             return None
-        return [f"{cut['who']} {cut['verb']} {rest}{_now(cut)}"]
+        return [f"{cut['who']} {cut['verb']} {rest}{said_now(cut)}"]
     if thing is None:
         return None
     if stated.re is _STATED and _kind(stated["verb"]) in ("be", "was") and head is None:
         # "The database too" after "The API is down": only the database can be down too
         return [f"{thing['thing'][:1].upper()}{thing['thing'][1:]} {stated['verb']} {rest}"
-                f"{_now(thing)}"] if _DETERMINED.match(thing["thing"]) else []
+                f"{said_now(thing)}"] if _DETERMINED.match(thing["thing"]) else []
     if _kind(stated["verb"]) == "be" and head is not None:
         said_of = f"{head['head']} "  # "Shellfish too" -> "I'm allergic to shellfish"
     elif (stated["stem"] or "").casefold() in _LIKING:  # "Blues too" -> "I like blues"
@@ -311,7 +240,7 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
         # after "I like Muse", a first name who else likes Muse.
         return []
     said = word[:1].lower() + word[1:] if not beside_a_name else word
-    return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
+    return [f"{_before_verb(stated)} {said_of}{said}{said_now(thing)}"]
 
 
 #: Verbs whose place ("in Lisbon", "at Acme") no person can stand in: "My wife too" after
@@ -337,7 +266,7 @@ def _theirs_filled(before: str | None, sentence: str) -> list[str]:
     else:
         return []
     told = _in_full(stated.string, theirs["who"], agreeing(shared, theirs["who"]))
-    return [f"{told}{_now(theirs)}"] if told is not None else []
+    return [f"{told}{said_now(theirs)}"] if told is not None else []
 
 
 def shares_alone(sentence: str) -> bool:
@@ -361,14 +290,14 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
     assistant, and is still dropped."""
     filled: list[str] = []
     for sentence in sentences:
-        denied_alone = _NEG_ALONE.match(sentence)
+        denied_alone = NEG_ALONE.match(sentence)
         if denied_alone is not None:
-            filled += _neg_filled(filled[-1] if filled else None, denied_alone)
+            filled += neg_filled(filled[-1] if filled else None, denied_alone)
             continue
-        denied_closing = _NEG_CLOSING.match(sentence)
+        denied_closing = NEG_CLOSING.match(sentence)
         if denied_closing is not None:
             filled += [denied_closing["before"],
-                       *_neg_filled(denied_closing["before"], denied_closing)]
+                       *neg_filled(denied_closing["before"], denied_closing)]
             continue
         alone = _ALONE.match(sentence)
         if alone is not None:

@@ -1,0 +1,35 @@
+"""What a "too" or an "either" opening a message points back to: the statement that closed
+the user's last message ("My son is allergic too" after "I'm allergic to peanuts"), and
+the sentences of a message that only share it and so tell no fact ("The database too."
+with nothing before it to share).
+
+Pure functions over strings; agent/offline_statements.py and agent/offline.py read them.
+"""
+
+from __future__ import annotations
+
+from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
+from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.sentences import split_sentences
+
+__all__ = ["said_last", "shares_dropped"]
+
+
+def said_last(recent: list[str]) -> str | None:
+    """The last statement of the user's last message (``recent``: their earlier messages,
+    newest first), which "My son is allergic too" may point back to; None after a
+    question."""
+    # That message's own "too" is filled from the one before it in turn.
+    said = with_ellipses_filled(split_sentences(recent[0]), said_last(recent[1:])
+                                ) if recent else []
+    return said[-1] if said and not is_question(said[-1]) else None
+
+
+def shares_dropped(text: str, recent: list[str]) -> list[str]:
+    """The sentences of ``text`` that only share what one before them says ("The database
+    too.") and that no statement before them tells in full, so no fact holds them
+    (``recent``: the user's earlier messages, newest first)."""
+    sentences, before = split_sentences(text), said_last(recent)
+    return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
+            and len(with_ellipses_filled(sentences[:at + 1], before))
+            == len(with_ellipses_filled(sentences[:at], before))]

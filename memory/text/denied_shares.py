@@ -1,0 +1,80 @@
+"""A shared denial told in full: "My wife doesn't eat meat. I don't either." -> "I don't eat
+meat", and "I'm not vegan. Neither is my wife." -> "My wife isn't vegan".
+
+The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"), or
+someone of theirs sharing the speaker's ("my wife doesn't either"), states nothing on its
+own; read with the denial before it, it is told in full (memory/text/ellipses.py reads
+the sentences and calls on this). One whose verb is not the one denied, or one after no
+denial this module can tell, tells nothing.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.shared_words import AFTER, APOS, CLAUSE_BREAK, OPENING, SOMEONE, said_now
+
+__all__ = ["NEG_ALONE", "NEG_CLOSING", "neg_filled"]
+
+_I = re.IGNORECASE
+
+#: The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"):
+#: ``neg`` is the verb said, any auxiliary, so that one this module cannot tell is dropped.
+_NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\s+not|n{APOS}t)"
+               rf"|can{APOS}t|cannot|won{APOS}t)"
+               rf"|i{APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
+               r")\s*,?\s+(?:either|neither)"
+               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i"
+               # someone of the speaker's, or someone named ("my wife doesn't either")
+               rf"|(?P<neg_other>{SOMEONE})\s+(?P<neg_other_verb>is|was|does|has)"
+               rf"(?:\s+not|n{APOS}t)\s*,?\s+either"
+               rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{SOMEONE})")
+NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_NEG_SHARED}){AFTER}", _I)
+#: A comma or a spaced dash alone may join it too: "..., neither does my brother".
+NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:(?:,\s*|\s+)(?:and|but)\s+|\s*,\s*"
+                          rf"|\s+[-–—]\s+)(?:{_NEG_SHARED}){AFTER}", _I | re.DOTALL)
+#: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
+_NEG_STATED = re.compile(
+    r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
+    rf"(?P<verb>is|was|does|has)(?:\s+not|n{APOS}t)\s+(?P<rest>\S.*?)(?:,?\s+either)?\W*$",
+    _I | re.DOTALL)
+#: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
+_NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
+_NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
+#: What the speaker denies, which someone else may share: "I don't eat meat", "I'm not vegan".
+_NEG_STATED_OWN = re.compile(
+    rf"^i(?:\s+(?P<verb>am|was|do|have)(?:\s+not|n{APOS}t)|{APOS}m\s+(?P<be>not))\s+"
+    r"(?P<rest>\S.*?)(?:,?\s+either)?\W*$", _I | re.DOTALL)
+
+
+def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[str]:
+    """Someone's "my wife doesn't either" (``who``, the verb ``said``) told in full from
+    the speaker's own denial among ``clauses``: one sentence, or none."""
+    for clause in clauses:
+        denied = _NEG_STATED_OWN.match(clause)
+        if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
+            return [f"{who} {said}n't {denied['rest']}{now}"]
+    return []
+
+
+def neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
+    """The speaker's "I don't either" (``match``) read in full after ``stated``: one
+    sentence, or none when ``stated`` denies nothing this module can tell, or another verb."""
+    if stated is None:
+        return []
+    clauses = [part for part in CLAUSE_BREAK.split(stated.strip()) if part.strip()]
+    now = said_now(match)
+    if match["neg_other"] or match["neg_inv"]:
+        who = match["neg_other"] or match["neg_inv"]
+        said = (match["neg_other_verb"] or match["neg_inv_verb"]).casefold()
+        return _neg_of_someone([*clauses[-1:], stated.strip()], who, said, now)
+    said = (match["neg"] or match["neg_be"] or match["neg_inverted"] or "me").casefold()
+    for clause in (clauses[-1], stated.strip()) if clauses else ():
+        denied = _NEG_STATED.match(clause)
+        if denied is None:
+            continue
+        verb = denied["verb"].casefold()
+        if said == "me" or _NEG_SAID.get(said) == verb:
+            return [f"{_NEG_TOLD[verb]} {denied['rest']}{now}"]
+    return []
