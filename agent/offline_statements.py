@@ -174,6 +174,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     withdrawal.about):
                 # only when it ends something held: "I left Paris for Lisbon" is a trip
                 return ended
+        if len(ended := past_apart(sentence)) == 1 and ended != [sentence]:
+            # Ending nothing held, "I like tea but now I don't" is still no tea: cut at
+            # its "now", it stored "User likes tea".
+            return ended
         if len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)

@@ -296,7 +296,8 @@ def past_apart(sentence: str) -> list[str]:
         return [f"I no longer {used['rest']}", text]
     if (said := _NOW_NOT.match(text)) is None:
         return [sentence]
-    denial = f"I no longer {'am ' if said['verb'] is None else said['verb'] + ' '}{said['rest']}"
+    verb, rest = said["verb"], said["rest"]
+    denial = f"I am no longer {rest}" if verb is None else f"I no longer {verb} {rest}"
     return [denial, said["said"]] if _PAST.match(said["verb"] or "") else [denial]
 
 
