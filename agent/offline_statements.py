@@ -174,10 +174,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     withdrawal.about):
                 # only when it ends something held: "I left Paris for Lisbon" is a trip
                 return ended
-        if len(ended := past_apart(sentence)) == 1 and ended != [sentence]:
+        if (ended := past_apart(sentence)) != [sentence]:
             # Ending nothing held, "I like tea but now I don't" is still no tea: cut at
-            # its "now", it stored "User likes tea".
-            return ended
+            # its "now", it stored "User likes tea". "I smoked, now I don't" keeps the
+            # past as said, as a job left does.
+            return ended[-1:]
         if len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)

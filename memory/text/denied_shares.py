@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.no_longer import held_once
 from tiermem.memory.text.shared_words import AFTER, APOS, CLAUSE_BREAK, OPENING, SOMEONE, said_now
 
 __all__ = ["NEG_ALONE", "NEG_CLOSING", "neg_filled"]
@@ -42,6 +43,8 @@ _NEG_STATED = re.compile(
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
+#: Verbs "doesn't" cannot stand before: "I was tired, now I'm not" shares no "doesn't".
+_NOT_PLAIN = frozenset({"was", "were", "had", "is", "are", "has", "can", "will"})
 #: What the speaker denies, which someone else may share: "I don't eat meat", "I'm not vegan".
 _NEG_STATED_OWN = re.compile(
     rf"^i(?:\s+(?P<verb>am|was|do|have)(?:\s+not|n{APOS}t)|{APOS}m\s+(?P<be>not))\s+"
@@ -55,6 +58,14 @@ def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[s
         denied = _NEG_STATED_OWN.match(clause)
         if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
             return [f"{who} {said}n't {denied['rest']}{now}"]
+        # "I smoked but now I don't and my wife doesn't either": she doesn't smoke
+        ended = held_once(clause)
+        if ended is not None and said == ("is" if ended.verb is None else "does"):
+            rest = f" {ended.rest}" if ended.rest else ""
+            if ended.verb is None:
+                return [f"{who} isn't{rest}{now}"]
+            if ended.plain is not None and ended.plain.casefold() not in _NOT_PLAIN:
+                return [f"{who} doesn't {ended.plain}{rest}{now}"]
     return []
 
 

@@ -52,6 +52,7 @@ from tiermem.memory.text.forget_requests import (
     names_what_to_forget,
     requests_forgetting,
 )
+from tiermem.memory.text.no_longer import held_once
 from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied, workplace_denied, workplaces_held
 from tiermem.memory.text.wording import concepts, stem
@@ -275,11 +276,6 @@ def left_for_another(sentence: str, held: Sequence[str] = ()) -> list[str]:
 #: It says nothing of what holds now ("..., but now I work at Acme" is read apart).
 _USED_TO = re.compile(r"^i\s+used\s+to\s+(?P<rest>(?:(?!\b(?:but|and|now)\b)[^,;])+?)[\s.!]*$",
                       _I)
-_NOW_NOT = re.compile(
-    rf"^(?P<said>i(?:{_APOS}m|\s+(?P<verb>[\w'’]+))\s+(?P<rest>[^,;]+?))\s*,?\s*"
-    rf"(?:but\s+|and\s+)?(?:now\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)|{_APOS}m\s+not)"
-    r"|not\s+any\s?more|(?:but\s+)?no\s+longer)[\s.!]*$", _I)
-_PAST = re.compile(r"^(?:\w+ed|was|had|used)$", _I)
 #: What no longer holds joined to more by a bare "and": "I worked at Globex but now I
 #: don't and my wife lives in Rome", which no comma cuts into its own clauses.
 _NOW_NOT_AND = re.compile(rf"^(?P<first>.+?\bnow\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)"
@@ -294,11 +290,14 @@ def past_apart(sentence: str) -> list[str]:
     text = sentence.strip()
     if (used := _USED_TO.match(text)) is not None:
         return [f"I no longer {used['rest']}", text]
-    if (said := _NOW_NOT.match(text)) is None:
+    if (said := held_once(text)) is None:
         return [sentence]
-    verb, rest = said["verb"], said["rest"]
-    denial = f"I am no longer {rest}" if verb is None else f"I no longer {verb} {rest}"
-    return [denial, said["said"]] if _PAST.match(said["verb"] or "") else [denial]
+    if said.verb is None:
+        return [f"I am no longer {said.rest}"]
+    # "I no longer smoked" would be garbled: the plain form, when sure
+    rest = f" {said.rest}" if said.rest else ""
+    denial = f"I no longer {said.plain or said.verb}{rest}"
+    return [denial, said.said] if said.past else [denial]
 
 
 def past_then_more(sentence: str) -> list[str]:
