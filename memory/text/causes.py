@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cause_behind"]
+__all__ = ["cause_behind", "without_cause"]
 
 #: "Thanks to Tom", "Because of the merger," before a clause of the speaker's own; the
 #: shortest cause that one follows, so "Thanks to my wife my son ..." credits "my wife".
@@ -17,6 +17,19 @@ _CAUSE_FIRST = re.compile(
     r"(?P<what>(?:[\w'’.&-]+\s+){0,4}?[\w'’.&-]+)\s*,?\s+"
     r"(?P<said>(?:i|i['’](?:m|ve|d|ll)|my|we|our)\b[^.!?]*?)(?P<end>[.!?]*)$",
     re.IGNORECASE)
+
+
+#: A cause closing a statement: "... anymore due to the layoffs", "..., because of my
+#: health", "... because they closed". A bare "since" is left: it may say from when.
+_CAUSE_LAST = re.compile(r"\s*,?\s+(?:(?:thanks|owing|due)\s+to|because)\s+\S.*$",
+                         re.IGNORECASE | re.DOTALL)
+
+
+def without_cause(sentence: str) -> str:
+    """``sentence`` without the cause it gives, opening or closing it: what "I don't work at
+    Globex anymore due to the layoffs" denies is the job, not layoffs; read with its cause,
+    it matched no fact held and left the job in place."""
+    return _CAUSE_LAST.sub("", cause_behind(sentence))
 
 
 def cause_behind(sentence: str) -> str:

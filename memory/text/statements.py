@@ -42,7 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tiermem.memory.text.causes import cause_behind
+from tiermem.memory.text.causes import cause_behind, without_cause
 from tiermem.memory.text.forget_requests import (
     asks_to_forget,
     each_named_apart,
@@ -334,6 +334,7 @@ def read_statement(sentence: str) -> Statement:
         named = forget_opening(text)
         if named is not None:  # "Please forget my sister": the words before deny nothing
             text = text[named.end():]
+        text = without_cause(text) or text
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         if left_a_job is not None:  # not when it was left: "last month" is no workplace
             denied = set(workplace_denied(left_a_job["place"]))
