@@ -56,3 +56,14 @@ def test_a_name_in_full_is_of_the_same_one_and_kept_whole() -> None:
     # a brother may be another brother, named in full or not
     assert len(core_after("My brother Tom Silva works at Acme.",
                           "My brother works at Globex now.")) == 2
+
+
+def test_a_boss_may_be_a_new_one_so_no_name_is_carried_over() -> None:
+    # "My boss works at Globex now" stored "User's boss Ana works at Globex"
+    assert core_after("My boss Ana works at Acme.", "My boss works at Globex now.") == [
+        "User's boss works at Globex"]
+    assert with_the_name_kept("User's landlord lives in Porto",
+                              ["User's landlord Rui lives in Rome"]) is None
+    assert with_the_name_kept("User's husband lives in Porto",
+                              ["User's husband Rui lives in Rome"]) == (
+        "User's husband Rui lives in Porto")

@@ -1,7 +1,8 @@
 """The name of someone of the user's, kept when a fact about them changes without it: "My
 wife works at Acme now" after "User's wife Ana works at Globex" is "User's wife Ana works
-at Acme", not a fact that drops the only place her name was held. Pure functions over
-strings, for the offline policy's statements (agent/offline_statements.py).
+at Acme", not a fact that drops the only place her name was held. Only kin's: "My boss
+works at Globex now" may be a new boss, whom Ana's name would misname. Pure functions
+over strings, for the offline policy's statements (agent/offline_statements.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from tiermem.memory.text.owners import owner_of
-from tiermem.memory.text.relations import may_be_several
+from tiermem.memory.text.relations import is_family, may_be_several
 
 __all__ = ["with_the_name_kept"]
 
@@ -24,7 +25,8 @@ def with_the_name_kept(new: str, replaced: Sequence[str], held: Iterable[str] = 
     """``new``, which changes the facts ``replaced``, with the name the first of them to
     give one gives the one of the user's all are about ("User's wife Ana", "User's mother
     Ana Silva"); None when ``new`` names them itself, none names anyone, one of several
-    may be another ("my brother"), or a fact ``held`` names them otherwise ("User's
+    may be another ("my brother"), they are no kin ("my boss" may be a new one), or a
+    fact ``held`` names them otherwise ("User's
     wife's name is Eva"): the name kept would then say what is no longer so."""
     if _NAMING.search(new):
         return None
@@ -46,7 +48,9 @@ def _named(new: str, old: str) -> tuple[str, str] | None:
     changed, had = owner_of(new), owner_of(old)
     if (changed is None or had is None or changed.name is not None or had.name is None
             or not changed.relations or changed.relations != had.relations
-            or any(map(may_be_several, changed.relations))):
+            or any(map(may_be_several, changed.relations))
+            # "My boss works at Globex now" may be a new boss: Ana's name is kept for kin
+            or not all(map(is_family, changed.relations))):
         return None
     named = re.match(rf"^(?P<who>.*?)\s+(?P<name>{re.escape(had.name)}"
                      r"(?:\s+(?-i:[A-Z])[\w'’-]*)*)\b", old.strip(), re.IGNORECASE)

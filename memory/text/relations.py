@@ -9,8 +9,8 @@ strings.
 
 from __future__ import annotations
 
-__all__ = ["may_be_kin", "may_be_one_partner", "may_be_several", "nouns_for", "of_a_couple",
-           "relation_of", "relations_named"]
+__all__ = ["is_family", "may_be_kin", "may_be_one_partner", "may_be_several", "nouns_for",
+           "of_a_couple", "relation_of", "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -129,3 +129,9 @@ def may_be_several(noun: str) -> bool:
     """Whether the user may have several of those ``noun`` names at once ("brother",
     "friends", "kid"; not "wife", "mother" or "boss")."""
     return relation_of(noun) in _SEVERAL
+
+
+def is_family(relation: str) -> bool:
+    """Whether ``relation`` is kin or whom the user is with ("wife", "mother"), who stay the
+    same person; a boss, a doctor or a landlord may be another one next year."""
+    return relation in _FAMILY
