@@ -55,6 +55,7 @@ from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_gener
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.agent.offline_said_last import shares_dropped
 from tiermem.agent.offline_statements import core_changes, told_last
+from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
@@ -251,6 +252,8 @@ class OfflinePolicy:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
         content = messages[start].get("content") or ""
         user_text, withheld = _without_withheld(content, messages[start].get(MASKED_KEY) or ())
+        # "Can you forget my password?" asks for nothing to be searched or quoted back
+        user_text = as_requests(user_text)
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages), recent_statements(messages))
                  if not results else self._more_recall(user_text, results))

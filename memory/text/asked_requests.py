@@ -1,0 +1,45 @@
+"""Requests to forget said in another form than "Forget my password.": asked as a question
+("Can you forget my password?", "Could you please delete my phone number?"), which is
+still a request, and so said again as one. "Did you forget my password?" and "Can you
+remember my password?" ask about memory and are left as asked. What a request to forget
+is, is memory/text/forget_requests.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.forget_requests import asks_to_forget
+from tiermem.memory.text.sentences import split_sentences
+
+__all__ = ["as_requests"]
+
+_I = re.IGNORECASE
+
+#: A request asked as a question: "can you", then the request itself.
+_ASKED = re.compile(
+    r"^\W*(?:(?:so|ok(?:ay)?|hey|hi|please|pls|and|also|then)\b[\s,]*)*"
+    r"(?:can|could|would|will)\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)*"
+    r"(?P<request>\w.*?)"
+    r"(?:,?\s+(?:please|pls|for\s+me|thanks))*\s*\?+\W*$", _I)
+
+
+def as_request(sentence: str) -> str:
+    """``sentence`` said as the request it asks ("Can you forget my password?" -> "Forget
+    my password."): asked, it went down the question path, which kept what it named and
+    quoted it back. Any other sentence is returned as it is."""
+    asked = _ASKED.match(sentence.strip())
+    if asked is None:
+        return sentence
+    request = asked["request"]
+    told = f"{request[:1].upper()}{request[1:]}."
+    return told if asks_to_forget(told) else sentence
+
+
+def as_requests(text: str) -> str:
+    """``text`` with each request to forget asked as a question said as a request."""
+    for sentence in split_sentences(text):
+        told = as_request(sentence)
+        if told != sentence:
+            text = text.replace(sentence, told, 1)
+    return text

@@ -1,0 +1,38 @@
+"""The offline policy on a request to forget asked as a question ("Can you forget my
+password?"): it is still a request, and what it names goes, where "Did you forget my
+password?" asks about memory and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.asked_requests import as_request
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    ("My password is hunter2.", "Can you forget my password?"),
+    ("My password is hunter2.", "Could you please forget my password?"),
+    ("My address is 12 Oak St.", "Would you forget my address?"),
+    ("My phone number is 555-0101.", "Can you delete my phone number?"),
+    ("My password is hunter2.", "Can you forget that, please?"),
+])
+def test_a_request_asked_forgets_what_it_names(told: str, asked: str) -> None:
+    assert core_after(told, asked) == []
+
+
+@pytest.mark.parametrize("asked", ["Did you forget my password?",
+                                   "Do you remember my password?",
+                                   "Can you remember my password?",
+                                   "Can you tell me my password?"])
+def test_a_question_about_memory_changes_nothing(asked: str) -> None:
+    assert core_after("My password is hunter2.", asked) == ["User's password is hunter2"]
+    assert as_request(asked) == asked
+
+
+def test_the_reply_does_not_quote_back_what_goes() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My password is hunter2.", "Can you forget my password?")[-1]
+        assert not core_of(memory)
+    assert "From core memory" not in reply
