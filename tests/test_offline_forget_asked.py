@@ -36,3 +36,17 @@ def test_the_reply_does_not_quote_back_what_goes() -> None:
         reply = chat(memory, "My password is hunter2.", "Can you forget my password?")[-1]
         assert not core_of(memory)
     assert "From core memory" not in reply
+
+
+@pytest.mark.parametrize("request_", ["Remove my password.",
+                                      "Drop my password from memory.",
+                                      "Wipe my password from your notes, please.",
+                                      "Can you drop my password from memory?"])
+def test_other_verbs_forget_as_delete_does(request_: str) -> None:
+    assert core_after("My password is hunter2.", request_) == []
+
+
+@pytest.mark.parametrize("step", ["Remove the cache before deploying.",
+                                  "Drop my kids at school.", "Wipe my laptop."])
+def test_a_step_told_with_those_verbs_forgets_nothing(step: str) -> None:
+    assert "User's password is hunter2" in core_after("My password is hunter2.", step)

@@ -1,8 +1,9 @@
 """Requests to forget said in another form than "Forget my password.": asked as a question
 ("Can you forget my password?", "Could you please delete my phone number?"), which is
-still a request, and so said again as one. "Did you forget my password?" and "Can you
-remember my password?" ask about memory and are left as asked. What a request to forget
-is, is memory/text/forget_requests.py's.
+still a request, or with a verb that asks to forget only of what memory holds ("Drop my
+phone number from memory", "Wipe my address from your notes"), and so said again as one.
+"Did you forget my password?" and "Can you remember my password?" ask about memory and
+are left as asked. What a request to forget is, is memory/text/forget_requests.py's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from tiermem.memory.text.forget_requests import asks_to_forget
 from tiermem.memory.text.sentences import split_sentences
 
-__all__ = ["as_requests"]
+__all__ = ["as_request", "as_requests"]
 
 _I = re.IGNORECASE
 
@@ -24,20 +25,28 @@ _ASKED = re.compile(
     r"(?:,?\s+(?:please|pls|for\s+me|thanks))*\s*\?+\W*$", _I)
 
 
+#: A verb that asks to forget only with the memory named ("Drop my phone number from
+#: memory"): "Drop my kids at school" and "Wipe my laptop" are steps told.
+_FROM_MEMORY = re.compile(
+    r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)(?:drop|wipe|clear|purge)\s+"
+    r"(?=(?:my|our)\s+\w[^.!?]*\s(?:from|out\s+of|off)\s+(?:your\s+|the\s+)?"
+    r"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|thanks))*\W*$)", _I)
+
+
 def as_request(sentence: str) -> str:
     """``sentence`` said as the request it asks ("Can you forget my password?" -> "Forget
     my password."): asked, it went down the question path, which kept what it named and
-    quoted it back. Any other sentence is returned as it is."""
+    quoted it back; "Drop my password from memory." -> "Forget my password from memory.",
+    which was stored as said. Any other sentence is returned as it is."""
     asked = _ASKED.match(sentence.strip())
-    if asked is None:
-        return sentence
-    request = asked["request"]
-    told = f"{request[:1].upper()}{request[1:]}."
-    return told if asks_to_forget(told) else sentence
+    request = asked["request"] + "." if asked is not None else sentence.strip()
+    request = _FROM_MEMORY.sub(r"\g<lead>forget ", request, count=1)
+    told = f"{request[:1].upper()}{request[1:]}"
+    return told if told != sentence.strip() and asks_to_forget(told) else sentence
 
 
 def as_requests(text: str) -> str:
-    """``text`` with each request to forget asked as a question said as a request."""
+    """``text`` with each request to forget said in another form said as a request."""
     for sentence in split_sentences(text):
         told = as_request(sentence)
         if told != sentence:

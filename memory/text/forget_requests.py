@@ -318,15 +318,15 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
 #: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
 #: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
-#: "delete" and "erase" ask only of what is the speaker's: "Delete the temp files first" is
-#: a step told.
+#: "delete", "erase" and "remove" ask only of what is the speaker's: "Delete the temp files
+#: first" and "Remove the cache before deploying" are steps told.
 _FORGET_NAMED = re.compile(
     _FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{_WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
     # "Forget what I said about Tom" names Tom, not what was said
     rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
     r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
-    r"|(?:delete|erase)\s+(?=(?:my|our)\s+\w)"
+    r"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)"
     rf"|{_NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
     r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
     _I)
