@@ -121,3 +121,13 @@ def test_an_hour_said_with_at_is_said_again_with_it(memory: HierarchicalMemory) 
     assert list(_core(memory)) == ["User's alarm is at 7am"]
     assert corrected_in_place(["Forget that, it's Tuesday."], "My meeting is on Monday.") == [
         "My meeting is on Tuesday."]
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    ("My alarm is set for 6am. Forget that, it's 7am.", "User's alarm is set for 7am"),
+    ("My alarm is for 6am. Forget that, it's 7am.", "User's alarm is for 7am"),
+])
+def test_an_hour_said_with_for_is_said_again_with_it(memory: HierarchicalMemory, said: str,
+                                                     held: str) -> None:
+    _chat(memory, said)
+    assert list(_core(memory)) == [held]

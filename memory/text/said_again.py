@@ -33,9 +33,11 @@ _NOT_THE_OLD = re.compile(r"(?:^|\s+)(?:and\s+|but\s+)?(?:not|instead\s+of|rathe
 _TIME_OF_DAY = re.compile(
     r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\d{1,2}:\d{2}\b|noon\b|midnight\b"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tonight\b|today\b)", _I)
-#: The preposition an hour or a day was said with ("at 6am", "on Monday"), which "it's 7am"
-#: leaves out yet means.
-_TIME_PREPOSITION = re.compile(r"^(?P<word>at|on|by|until|from)\s+", _I)
+#: The preposition an hour or a day was said with ("at 6am", "on Monday", "set for 6am"),
+#: which "it's 7am" leaves out yet means.
+_TIME_PREPOSITION = re.compile(
+    r"^(?P<word>(?:(?:set|scheduled|booked|planned|moved|due)\s+)?(?:at|on|by|until|from|for))"
+    r"\s+", _I)
 #: Words on the correction itself, no part of the value ("it's 5678 instead", "it's actually
 #: 5678"): kept, "User's locker code is 5678 instead" read as news beside the old code.
 _ASIDE = re.compile(r"^(?:actually|really)\s+|,?\s+(?:instead|actually)$", _I)
