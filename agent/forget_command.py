@@ -169,8 +169,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
     an earlier request with this text that forgot what it matched."""
     import json
 
+    from tiermem.agent.forget_sources import WITHHELD_HINT
     from tiermem.agent.place import store_flag
-    from tiermem.agent.slash_commands import WITHHELD_HINT
 
     if args.json:
         # A script reading "unmatched" alone would look for a mistyped text, as a user would.

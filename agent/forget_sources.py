@@ -17,6 +17,17 @@ from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.privacy import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 
+#: After an exact request matched nothing: how to find the stored wording (``{withheld}``:
+#: ``WITHHELD_HINT`` under a privacy policy that withholds things), or match by meaning.
+UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
+                  "facts{withheld}; to match by meaning, chat with a model (--model) and set "
+                  "the forget mode to exact_then_top_k_llm in policy.yaml (it asks the model "
+                  "which stored items the request targets)")
+#: /core shows a withheld fact as the prompt does, and the searches leave withheld items out:
+#: the user forgets one by the text they know.
+WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
+                 "CATEGORY] and the searches leave it out, so give its text as you know it)")
+
 #: The longest message text a hint quotes in its command; a longer one is named by its id.
 QUOTED_CHARS = 300
 

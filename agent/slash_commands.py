@@ -21,7 +21,7 @@ from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's ch
 from tiermem.agent.chat_help import core_view, help_text, indented_line, print_laid_out, reply_text
 from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
-from tiermem.agent.forget_sources import sources_kept_lines
+from tiermem.agent.forget_sources import UNMATCHED_HINT, WITHHELD_HINT, sources_kept_lines
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -36,17 +36,6 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.text.counts import counted, items_counted
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
-
-#: After an exact request matched nothing: how to find the stored wording (``{withheld}``:
-#: ``WITHHELD_HINT`` under a privacy policy that withholds things), or match by meaning.
-UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
-                  "facts{withheld}; to match by meaning, chat with a model (--model) and set "
-                  "the forget mode to exact_then_top_k_llm in policy.yaml (it asks the model "
-                  "which stored items the request targets)")
-#: /core shows a withheld fact as the prompt does, and the searches leave withheld items out:
-#: the user forgets one by the text they know.
-WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
-                 "CATEGORY] and the searches leave it out, so give its text as you know it)")
 
 
 def is_command(text: str) -> bool:
