@@ -169,7 +169,7 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
     an earlier request with this text that forgot what it matched."""
     import json
 
-    from tiermem.agent.forget_sources import WITHHELD_HINT
+    from tiermem.agent.forget_sources import ALREADY_FORGOTTEN, WITHHELD_HINT
     from tiermem.agent.place import store_flag
 
     if args.json:
@@ -183,10 +183,7 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
         for gap in result.erasure.not_reached if result.erasure else ():
             note(f"not reached by the erasure: {gap}")
     elif done_by is not None:
-        # Told "unmatched", a user run twice would look for how the text was stored.
-        print(f"nothing forgotten: already forgotten (request #{done_by} with this text "
-              f"forgot what it matched, and nothing stored matches it now; audit "
-              f"#{result.audit_id})")
+        print(ALREADY_FORGOTTEN.format(done_by=done_by, audit=f"; audit #{result.audit_id}"))
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")

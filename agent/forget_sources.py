@@ -28,6 +28,11 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
 WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
                  "CATEGORY] and the searches leave it out, so give its text as you know it)")
 
+#: What a request made again says when an earlier one with its text forgot what it matched
+#: (``forgot_before``): told "unmatched", a user would look for how the text was stored.
+ALREADY_FORGOTTEN = ("nothing forgotten: already forgotten (request #{done_by} with this text "
+                     "forgot what it matched, and nothing stored matches it now{audit})")
+
 #: The longest message text a hint quotes in its command; a longer one is named by its id.
 QUOTED_CHARS = 300
 

@@ -21,7 +21,12 @@ from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's ch
 from tiermem.agent.chat_help import core_view, help_text, indented_line, print_laid_out, reply_text
 from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
-from tiermem.agent.forget_sources import UNMATCHED_HINT, WITHHELD_HINT, sources_kept_lines
+from tiermem.agent.forget_sources import (
+    ALREADY_FORGOTTEN,
+    UNMATCHED_HINT,
+    WITHHELD_HINT,
+    sources_kept_lines,
+)
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -34,6 +39,7 @@ from tiermem.memory.errors import (
     JudgeMissingError,
     TiermemError,
 )
+from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.text.counts import counted, items_counted
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
@@ -252,6 +258,11 @@ class SlashCommands:
             self.chat.fail("error", ForgetFailedError(
                 f"nothing forgotten ({result.outcome}: {result.detail})"),
                 judge_failure(memory.judge))
+        elif (done_by := None if result.outcome != "unmatched" else forgot_before(
+                memory, request, result.audit_id)) is not None:
+            said = ALREADY_FORGOTTEN.format(done_by=done_by, audit="")
+            self.say(escape(said))
+            self.chat.not_done("nothing_forgotten", said)
         else:
             said = f"nothing forgotten ({result.outcome}: {result.detail})"
             self.say(escape(said))

@@ -1,13 +1,19 @@
-"""`tiermem forget` run again with the text of a request that forgot something: it says the
-text is forgotten already, not that nothing matches, and exits 1 as nothing more went."""
+"""`tiermem forget`, or the chat's /forget, run again with the text of a request that forgot
+something: it says the text is forgotten already, not that nothing matches, and exits 1 as
+nothing more went."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
 from tiermem.cli import run
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -55,3 +61,19 @@ def test_json_names_the_request_that_forgot_it(agent: Path,
     assert (again["outcome"], again["already_forgotten_by"]) == ("unmatched", 1)
     assert run([*FORGET, "--json", "User's gym is Ironworks"]) == 1
     assert json.loads(capsys.readouterr().out)["already_forgotten_by"] is None
+
+
+def test_the_chat_says_already_forgotten_too() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        m.add_fact(FACT)
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
+                        errors=io.StringIO())
+        # nothing more went the second time: still a failed command for a script
+        assert repl.run_piped([f"/forget {FACT}", f"/forget {FACT}",
+                               "/forget User's gym is Ironworks"]) == 1
+        lines = out.getvalue().splitlines()
+    assert lines[1] == ("nothing forgotten: already forgotten (request #1 with this text "
+                        "forgot what it matched, and nothing stored matches it now)")
+    assert lines[2].startswith("nothing forgotten (unmatched: ")  # never forgotten
+    assert lines[3].startswith("/recall TEXT")
