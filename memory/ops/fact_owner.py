@@ -89,15 +89,17 @@ def _of_the_user_not_named(sentence: str, own: Owner | None, named: Owner) -> bo
 def _keeps_their_pet(sentence: str, own: Owner | None, whose: Owner | None) -> bool:
     """Whether ``sentence``, of someone of the user's (``own``), says they have a pet of
     the kind that the fact ``whose`` is of, theirs: "My sister adopted a dog named Rex."
-    (or "... a puppy.") for "User's sister's dog is named Rex"; not "... saw a dog" nor
-    "... doesn't have a dog"."""
+    (or "... a puppy.") for "User's sister's dog is named Rex"; not "... saw a dog", nor
+    "... doesn't have a dog", nor the user's own: "My sister got my dog Rex a toy"."""
     if own is None or whose is None or not (own.user and own.relations and whose.relations):
         return False
     pet = whose.relations[-1]
     if pet not in _PETS or own.relations != whose.relations[:-1]:
         return False
     kinds = set(_PETS) if pet == "pet" else {pet}
-    return bool(kinds_had(sentence, kinds, of_kin=True, in_its_word=True))
+    # ``of_kin`` also counts the user's own having ("my dog"), which is no pet of hers.
+    return bool(kinds_had(sentence, kinds, of_kin=True, in_its_word=True)
+                - kinds_had(sentence, kinds, in_its_word=True))
 
 
 def of_whom(sentence: str, whose: Owner | None, kin: set[str],
