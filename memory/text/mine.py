@@ -10,6 +10,7 @@ import re
 from itertools import pairwise
 
 from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.subject_words import SUBJECT_ENDS
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["kinds_had", "kinds_met", "kinds_named", "kinds_owned", "opens_with_mine",
@@ -75,10 +76,15 @@ def kinds_named(text: str) -> dict[str, str]:
 _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve)?\s+"
                     r"(?:also\s+|just\s+|alone\s+)?(?:have|has|had|got|own|owned|adopted"
                     r"|rescued|keep|kept|bought)\b", re.IGNORECASE)
-#: Someone of the user's having, or the user's own: "my sister adopted", "my sister has".
-_KIN_OWNED = re.compile(r"\b(?:my|our|user['’]s)\s+[\w'’-]+\s+(?:has|had|got|owns|owned"
-                        r"|adopted|rescued|keeps|kept|bought)\b|" + _OWNED.pattern,
-                        re.IGNORECASE)
+#: Words between someone of the user's and their having that say they have none: "my
+#: sister never got", "my sister almost adopted"; "my sister still has" has one.
+_NOT_HAVING = "|".join(sorted(SUBJECT_ENDS - {"still", "now"}
+                              | {"almost", "nearly", "hardly", "barely"}))
+#: Someone of the user's having, or the user's own: "my sister adopted", "my sister has",
+#: "my adopted son has".
+_KIN_OWNED = re.compile(r"\b(?:my|our|user['’]s)\s+(?:(?!(?:" + _NOT_HAVING + r")\s)[\w'’-]+\s+)"
+                        r"{1,3}?(?:has|had|got|owns|owned|adopted|rescued|keeps|kept|bought)\b|"
+                        + _OWNED.pattern, re.IGNORECASE)
 
 
 #: What says one of a kind new to the talk, right before the kind: "a ", "another old ";
