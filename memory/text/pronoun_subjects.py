@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
@@ -146,7 +147,7 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
     before = split_sentences(said_last) if said_last else []
     told: list[str] = []
     unnamed: list[str] = []
-    for sentence in sentences:
+    for sentence in with_asks_apart(sentences):
         opened = _PRONOUN.match(sentence)
         if opened is None or sentence.rstrip().endswith("?"):
             told.append(sentence)
