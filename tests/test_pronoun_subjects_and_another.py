@@ -27,6 +27,11 @@ def test_the_share_of_the_one_named_is_kept(said: str, kept: str) -> None:
     ("He and Tom don't eat meat.", "Tom doesn't eat meat."),
     ("She and Tom went home.", "Tom went home."),
     ("He and Tom can cook.", "Tom can cook."),
+    # How often is no verb: read as one, "Tom usuallies work from home" was stored.
+    ("She and Tom usually work from home.", "Tom usually works from home."),
+    ("He and Tom always travel by train.", "Tom always travels by train."),
+    ("She and Tom currently live in Porto.", "Tom currently lives in Porto."),
+    ("He and Tom rely on cron.", "Tom relies on cron."),
 ])
 def test_the_verb_is_said_of_one(said: str, told: str) -> None:
     assert with_pronouns_named([said], None) == [told]
@@ -46,8 +51,9 @@ def test_one_named_before_still_shares_it() -> None:
 
 @pytest.mark.parametrize("said", ["He and my wife and I live in Porto.",
                                   "He and my old friend work at Acme.",
-                                  "He and Tom Smith work at Acme.", "She and Tom too."])
+                                  "He and Tom Smith work at Acme.", "She and Tom too.",
+                                  "She and Tom each own a car.", "He and Tom usually."])
 def test_no_verb_is_made_of_what_is_none(said: str) -> None:
     """Read as verbs, "and", "friend" and "Smith" would be said of one: "My wife ands I live
-    in Porto", "My old friends work at Acme"."""
+    in Porto", "My old friends work at Acme", "Tom eaches own a car"."""
     assert with_pronouns_named([said], None) == []

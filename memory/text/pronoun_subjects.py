@@ -52,13 +52,18 @@ _BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|o
                        r"|based)\b)")
 _AND_I = re.compile(rf"\s+and\s+I\s+(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}))", _I)
 #: Words after a subject that are no verb: "He and my wife and I", "He and Tom too".
-_NO_VERB = r"(?:and|or|but|nor|too|as|either|neither|together|with|from|of)\b"
+_NO_VERB = r"(?:and|or|but|nor|too|as|either|neither|together|with|from|of|each)\b"
+#: A word before the verb that says how often or when: read as the verb, "She and Tom
+#: usually work from home" stored "Tom usuallies work from home". Not verbs in "-ly".
+_ADVERB = (r"(?:also|still|now|just|already|recently|finally|never|often|always|sometimes"
+           r"|usually|rarely|seldom|ever|(?!(?:apply|reply|rely|supply|fly|multiply|comply"
+           r"|rally|tally|bully)\b)[a-z]+ly)")
 #: Someone named beside a pronoun that names no one: "She and Tom moved to Porto", whose
 #: share of Tom's, left out with hers, was lost. Not "Tom's wife", nor what takes both.
 _AND_ONE = re.compile(
     r"\s+and\s+(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+))(?![\w'’])\s+"
-    r"(?:both\s+)?(?P<adverb>(?:also|still|now|just|already|recently|finally|never)\s+)?"
-    rf"(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}|{_NO_VERB})"
+    rf"(?:both\s+)?(?P<adverb>{_ADVERB}\s+)?"
+    rf"(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}|{_NO_VERB}|{_ADVERB}\b)"
     r"(?P<verb>(?-i:[a-z]+n['’]t|[a-z]+)(?![\w'’])))", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
