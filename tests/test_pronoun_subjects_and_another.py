@@ -39,7 +39,12 @@ def test_the_verb_is_said_of_one(said: str, told: str) -> None:
 
 @pytest.mark.parametrize("said", ["He and Tom are friends.", "She and Tom met in 2010.",
                                   "She and Tom's wife work at Acme.",
-                                  "He and Berlin are great."])
+                                  "He and Berlin are great.",
+                                  # Said of Tom alone: "Tom knows each other".
+                                  "She and Tom know each other.",
+                                  "He and Tom live together.",
+                                  "She and Tom work together at Acme.",
+                                  "He and my wife love one another."])
 def test_what_takes_both_or_names_no_one_is_left_out(said: str) -> None:
     assert with_pronouns_named([said], None) == []
 

@@ -65,6 +65,10 @@ _AND_ONE = re.compile(
     rf"(?:both\s+)?(?P<adverb>{_ADVERB}\s+)?"
     rf"(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}|{_NO_VERB}|{_ADVERB}\b)"
     r"(?P<verb>(?-i:[a-z]+n['’]t|[a-z]+)(?![\w'’])))", _I)
+#: What is done by the two of them to or with each other: said of one, "She and Tom know
+#: each other" stored "Tom knows each other", and "He and I live together" "User lives
+#: together".
+_ONE_ANOTHER = re.compile(r"\b(?:each\s+other|one\s+another|together)\b", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
            "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
@@ -172,6 +176,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             told.append(sentence)
         elif person is None:
             unnamed.append(opened["pronoun"])
+            if _ONE_ANOTHER.search(sentence, opened.end()):
+                continue  # "He and I know each other" is of no one alone
             if (with_me := _AND_I.match(sentence, opened.end())) is not None:
                 verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
                 told.append(f"I {verb}{sentence[with_me.end():]}")
