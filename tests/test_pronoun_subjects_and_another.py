@@ -44,9 +44,22 @@ def test_the_verb_is_said_of_one(said: str, told: str) -> None:
                                   "She and Tom know each other.",
                                   "He and Tom live together.",
                                   "She and Tom work together at Acme.",
-                                  "He and my wife love one another."])
+                                  "He and my wife love one another.",
+                                  # Said of Tom alone: "Tom has been friends for years".
+                                  "He and Tom have been friends for years.",
+                                  "She and Tom became roommates.", "He and Tom look alike.",
+                                  "He and Tom used to be close colleagues."])
 def test_what_takes_both_or_names_no_one_is_left_out(said: str) -> None:
     assert with_pronouns_named([said], None) == []
+
+
+@pytest.mark.parametrize(("said", "told"), [
+    ("He and Tom have been busy.", "Tom has been busy."),
+    ("She and Tom have been nervous.", "Tom has been nervous."),
+    ("He and Tom look tired.", "Tom looks tired."),
+])
+def test_what_one_alone_may_be_is_still_said_of_one(said: str, told: str) -> None:
+    assert with_pronouns_named([said], None) == [told]
 
 
 def test_one_named_before_still_shares_it() -> None:

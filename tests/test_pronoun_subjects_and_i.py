@@ -26,7 +26,9 @@ def test_the_users_share_is_kept(said: str, kept: str) -> None:
                                   "She and I met in 2010.",
                                   # Said of the user alone: "User: I know each other".
                                   "He and I know each other.", "She and I live together.",
-                                  "He and I work together at Acme."])
+                                  "He and I work together at Acme.",
+                                  "He and I have been friends for years.",
+                                  "He and I look alike."])
 def test_what_takes_the_two_of_them_is_not_said_of_the_user(said: str) -> None:
     assert with_pronouns_named([said], None) == []
 

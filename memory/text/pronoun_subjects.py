@@ -69,6 +69,14 @@ _AND_ONE = re.compile(
 #: each other" stored "Tom knows each other", and "He and I live together" "User lives
 #: together".
 _ONE_ANOTHER = re.compile(r"\b(?:each\s+other|one\s+another|together)\b", _I)
+#: What the two of them have been or become as a pair, after a verb that says so:
+#: said of one, "He and Tom have been friends for years" stored "Tom has been friends
+#: for years", and "He and I look alike" "User: I look alike". Not "... have been busy",
+#: nor "nervous".
+_BECAME_A_PAIR = re.compile(
+    r"\b(?:have\s+been|used\s+to\s+be|became|become|remain(?:ed)?|stay(?:ed)?|look(?:ed)?"
+    r"|seem(?:ed)?)\s+(?:(?:best|close|good|old|great|such|really|very|still)\s+)*"
+    r"(?:alike|the\s+same|(?-i:[a-z]+(?<!ou)s))\b", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
            "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
@@ -176,7 +184,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             told.append(sentence)
         elif person is None:
             unnamed.append(opened["pronoun"])
-            if _ONE_ANOTHER.search(sentence, opened.end()):
+            if (_ONE_ANOTHER.search(sentence, opened.end())
+                    or _BECAME_A_PAIR.search(sentence, opened.end())):
                 continue  # "He and I know each other" is of no one alone
             if (with_me := _AND_I.match(sentence, opened.end())) is not None:
                 verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
