@@ -28,3 +28,16 @@ def test_the_statement_is_read_apart_and_answers() -> None:
     assert beside_the_request("Forget the meeting, I live in Lisbon now.") == (
         "I live in Lisbon now")
     assert beside_the_request("Forget my sister, she moved.") == ""
+
+
+@pytest.mark.parametrize("said", ["Forget my password, please, it's old.",
+                                  "Forget my password, it's old.",
+                                  "Forget my password because it leaked."])
+def test_a_remark_on_what_goes_does_not_keep_it(said: str) -> None:
+    # Read as part of what was named, the remark's words matched no fact: nothing went.
+    core = core_after("My password is hunter2.", "I live in Porto.", said)
+    assert core == ["User lives in Porto"]
+
+
+def test_a_remark_on_what_goes_is_no_fact_of_its_own() -> None:
+    assert each_named_apart(["Forget my sister, she is abroad."]) == ["Forget my sister."]

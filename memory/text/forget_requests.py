@@ -188,6 +188,11 @@ _SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?
 #: Where a request naming what to forget gives way to what the speaker will do instead.
 _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
                          + _PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
+#: Where a request naming what to forget gives way to a remark on what goes ("Forget my
+#: password, it's old", "Forget my sister, she moved"): read as part of what is named, its
+#: words matched no fact held and nothing went.
+_REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
+                           r"(?=(?:it|she|he|they|that|this)\b)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 
@@ -206,6 +211,10 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
                          # "Forget my password, I'll reset it": quoted without what goes,
                          # it says nothing
                          "")
+    remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
+    if len(remark) > 1 and not gives_a_value(remark[1]):
+        # quoted without what goes, "it's old" says nothing
+        return remark[0].rstrip(" .!") + ".", ""
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
