@@ -30,14 +30,28 @@ def test_the_statement_is_read_apart_and_answers() -> None:
     assert beside_the_request("Forget my sister, she moved.") == ""
 
 
-@pytest.mark.parametrize("said", ["Forget my password, please, it's old.",
-                                  "Forget my password, it's old.",
-                                  "Forget my password because it leaked."])
-def test_a_remark_on_what_goes_does_not_keep_it(said: str) -> None:
+
+@pytest.mark.parametrize(("said", "kept"), [
     # Read as part of what was named, the remark's words matched no fact: nothing went.
-    core = core_after("My password is hunter2.", "I live in Porto.", said)
-    assert core == ["User lives in Porto"]
+    ("Forget my password, please, it's old.", "I live in Porto."),
+    ("Forget my password, it's old.", "I live in Porto."),
+    ("Forget my password because it leaked.", "I live in Porto."),
+    # Read as one more thing named, "tell me my address" retired the address as well.
+    ("Forget my password and tell me my address.", "My address is 12 Oak Street."),
+    ("Can you forget my password and tell me my address?", "My address is 12 Oak Street."),
+    ("Forget my password, and then remind me of my address.", "My address is 12 Oak Street."),
+])
+def test_only_the_thing_named_goes(said: str, kept: str) -> None:
+    fact_kept = core_after(kept)
+    assert core_after("My password is hunter2.", kept, said) == fact_kept
 
 
 def test_a_remark_on_what_goes_is_no_fact_of_its_own() -> None:
     assert each_named_apart(["Forget my sister, she is abroad."]) == ["Forget my sister."]
+
+
+def test_a_new_value_asked_to_be_remembered_is_not_lost() -> None:
+    assert each_named_apart(["Forget my password and remember my PIN 4321."]) == [
+        "Forget my password.", "Remember my PIN 4321."]
+    assert "4321" in " ".join(core_after("My password is hunter2.",
+                                         "Forget my password and remember my PIN 4321."))

@@ -188,6 +188,11 @@ _SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?
 #: Where a request naming what to forget gives way to what the speaker will do instead.
 _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
                          + _PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
+#: Where a request naming what to forget gives way to another request ("Forget my password
+#: and tell me my address", "... and remember my PIN 4321"): read as one more thing named,
+#: the address went too.
+_ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
+                          r"|(?:remember|note|save|store|keep)\s)", _I)
 #: Where a request naming what to forget gives way to a remark on what goes ("Forget my
 #: password, it's old", "Forget my sister, she moved"): read as part of what is named, its
 #: words matched no fact held and nothing went.
@@ -211,6 +216,9 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
                          # "Forget my password, I'll reset it": quoted without what goes,
                          # it says nothing
                          "")
+    asked = _ASKED_AFTER.split(sentence.strip(), maxsplit=1)
+    if len(asked) > 1:
+        return asked[0].rstrip(" .!") + ".", asked[1][:1].upper() + asked[1][1:]
     remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
     if len(remark) > 1 and not gives_a_value(remark[1]):
         # quoted without what goes, "it's old" says nothing
