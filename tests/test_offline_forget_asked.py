@@ -17,6 +17,7 @@ from tiermem.memory.text.asked_requests import as_request
     ("My address is 12 Oak St.", "Would you forget my address?"),
     ("My phone number is 555-0101.", "Can you delete my phone number?"),
     ("My password is hunter2.", "Can you forget that, please?"),
+    ("My birthday is May 3.", "Will you please forget my birthday?"),
 ])
 def test_a_request_asked_forgets_what_it_names(told: str, asked: str) -> None:
     assert core_after(told, asked) == []
@@ -25,7 +26,9 @@ def test_a_request_asked_forgets_what_it_names(told: str, asked: str) -> None:
 @pytest.mark.parametrize("asked", ["Did you forget my password?",
                                    "Do you remember my password?",
                                    "Can you remember my password?",
-                                   "Can you tell me my password?"])
+                                   "Can you tell me my password?",
+                                   # a worry that it will, not a request that it should
+                                   "Will you forget my password?"])
 def test_a_question_about_memory_changes_nothing(asked: str) -> None:
     assert core_after("My password is hunter2.", asked) == ["User's password is hunter2"]
     assert as_request(asked) == asked

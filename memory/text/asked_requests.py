@@ -17,10 +17,12 @@ __all__ = ["as_request", "as_requests"]
 
 _I = re.IGNORECASE
 
-#: A request asked as a question: "can you", then the request itself.
+#: A request asked as a question: "can you", then the request itself. A bare "Will you
+#: forget my birthday?" asks what will happen; "Will you please forget ..." asks for it.
 _ASKED = re.compile(
     r"^\W*(?:(?:so|ok(?:ay)?|hey|hi|please|pls|and|also|then)\b[\s,]*)*"
-    r"(?:can|could|would|will)\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)*"
+    r"(?:(?:can|could|would)\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)*"
+    r"|will\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)+)"
     r"(?P<request>\w.*?)"
     r"(?:,?\s+(?:please|pls|for\s+me|thanks))*\s*\?+\W*$", _I)
 
