@@ -50,6 +50,22 @@ def test_other_verbs_forget_as_delete_does(request_: str) -> None:
 
 
 @pytest.mark.parametrize("step", ["Remove the cache before deploying.",
-                                  "Drop my kids at school.", "Wipe my laptop."])
+                                  "Drop my kids at school.", "Wipe my laptop.",
+                                  "Remove my password from the shared doc."])
 def test_a_step_told_with_those_verbs_forgets_nothing(step: str) -> None:
     assert "User's password is hunter2" in core_after("My password is hunter2.", step)
+
+
+@pytest.mark.parametrize("task", ["Remove my phone number from the invoice.",
+                                  "Delete my phone number off the whiteboard.",
+                                  "Can you remove my phone number from the invoice?"])
+def test_a_task_on_something_else_keeps_the_fact(task: str) -> None:
+    # The number is still the user's: only the invoice is to change.
+    assert "User's phone number is 555-0101" in core_after("My phone number is 555-0101.",
+                                                           task)
+
+
+@pytest.mark.parametrize("request_", ["Remove my password from your notes.",
+                                      "Delete my password from the database."])
+def test_removing_from_memory_named_still_forgets(request_: str) -> None:
+    assert core_after("My password is hunter2.", request_) == []

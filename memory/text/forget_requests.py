@@ -188,14 +188,12 @@ _SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?
 #: Where a request naming what to forget gives way to what the speaker will do instead.
 _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
                          + _PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
-#: Where a request naming what to forget gives way to another request ("Forget my password
-#: and tell me my address", "... and remember my PIN 4321"): read as one more thing named,
-#: the address went too.
+#: Where a request naming what to forget gives way to another ("Forget my password and tell
+#: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
 _ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
                           r"|(?:remember|note|save|store|keep)\s)", _I)
-#: Where a request naming what to forget gives way to a remark on what goes ("Forget my
-#: password, it's old", "Forget my sister, she moved"): read as part of what is named, its
-#: words matched no fact held and nothing went.
+#: Where a request naming what to forget gives way to a remark on it ("Forget my password,
+#: it's old", "..., she moved"): read as part of what is named, it matched no fact held.
 _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
                            r"(?=(?:it|she|he|they|that|this)\b)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
@@ -335,15 +333,17 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: A request that opens by naming what to forget ("Forget my sister", "Forget about the
 #: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
 #: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
-#: "delete", "erase" and "remove" ask only of what is the speaker's: "Delete the temp files
-#: first" and "Remove the cache before deploying" are steps told.
+#: "delete", "erase" and "remove" ask only of what is the speaker's and not from elsewhere:
+#: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
+_FROM_ELSEWHERE = (r"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!your\b|(?:(?:the|my)\s+)?(?:memory"
+                   r"|mind|head|notes|database|system|records?|files?)\b)")
 _FORGET_NAMED = re.compile(
     _FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{_WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
     # "Forget what I said about Tom" names Tom, not what was said
     rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
     r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
-    r"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)"
+    rf"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)(?!{_FROM_ELSEWHERE})"
     rf"|{_NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
     r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
     _I)
