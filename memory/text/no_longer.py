@@ -26,6 +26,8 @@ _NOW_NOT = re.compile(
     rf"(?:but\s+|and\s+)?(?:now\s+i(?:\s+(?:don{_APOS}?t|do\s+not|am\s+not)|{_APOS}m\s+not)"
     r"|not\s+any\s?more|(?:but\s+)?no\s+longer)[\s.!]*$", _I)
 _PAST = re.compile(r"^(?:\w+ed|was|had|used)$", _I)
+#: What follows "used": "to" and the habit's plain verb, said as it is ("to smoke").
+_USED_TO = re.compile(r"^to\s+(?P<plain>[\w'’]+)(?:\s+(?P<rest>.+))?$", _I)
 #: Endings a verb's stem may have before "-ed" with nothing dropped: "worked", "played".
 _KEPT_WHOLE = re.compile(r"(?:[aeiou]{2}[^aeiouy]|[aeiou][yw]|rk|lk|nk|sk|ck|lp|mp|sp|nt|nd|rn|rm"
                          r"|ll|ss|sh|ch|ft|lt|pt|ct|xt|rt|ld|wn|rl|lm|rd|rp|dd)$")
@@ -35,7 +37,8 @@ _KEPT_WHOLE = re.compile(r"(?:[aeiou]{2}[^aeiouy]|[aeiou][yw]|rk|lk|nk|sk|ck|lp|
 class HeldOnce:
     """What such a clause says: ``said`` as the speaker put it ("I worked at Globex"),
     ``verb`` ("worked"; None for "I'm ..."), ``rest`` after it ("at Globex", or ""),
-    ``plain``, the verb's plain form (None when unsure), and whether it was ``past``."""
+    ``plain``, the verb's plain form (None when unsure), and whether it was ``past``.
+    After "used to", ``plain`` is the verb it is used with and ``rest`` what follows that."""
 
     said: str
     verb: str | None
@@ -69,6 +72,13 @@ def held_once(clause: str) -> HeldOnce | None:
         return None
     # "I am vegan, now I'm not" is "I'm vegan, ..."
     verb = None if (said["verb"] or "am").casefold() == "am" else said["verb"]
+    rest = said["state"] or said["rest"] or ""
+    if verb is not None and verb.casefold() == "used" and (habit := _USED_TO.match(rest)):
+        # "I used to smoke, now I don't" ends the smoking: read as "used", it denied
+        # "I no longer used to smoke", whose words match no habit held
+        if habit["plain"].casefold() == "be":  # "I used to be vegan": a state, as "I'm vegan"
+            return HeldOnce(said["said"], None, habit["rest"] or "", None, False)
+        return HeldOnce(said["said"], verb, habit["rest"] or "", habit["plain"], True)
     past = verb is not None and _PAST.match(verb) is not None
     plain = None if verb is None else plain_of_past(verb) if past else verb
-    return HeldOnce(said["said"], verb, said["state"] or said["rest"] or "", plain, past)
+    return HeldOnce(said["said"], verb, rest, plain, past)
