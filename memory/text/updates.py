@@ -74,6 +74,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.beliefs import believed
+from tiermem.memory.text.causes import without_cause
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
     at_other_times,
@@ -211,8 +212,9 @@ def _said_without_do(fact: str) -> str:
 
 def _negation_of(new: str, old: str) -> bool:
     """Whether one fact says the other with "not" ("User is not vegetarian", "User
-    doesn't live in Lisbon")."""
-    new, old = _said_without_do(new), _said_without_do(old)
+    doesn't live in Lisbon"). A cause given is no part of it: "User doesn't work at Globex
+    because User moved" says "User works at Globex" with "not"."""
+    new, old = (_said_without_do(without_cause(fact) or fact) for fact in (new, old))
     plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
                             for t in (new, old))
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
