@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from offline_helpers import chat, core_after, core_of
 
+from tiermem.agent.offline_statements import core_changes
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.names_kept import with_the_name_kept
 
@@ -67,3 +68,18 @@ def test_a_boss_may_be_a_new_one_so_no_name_is_carried_over() -> None:
     assert with_the_name_kept("User's husband lives in Porto",
                               ["User's husband Rui lives in Rome"]) == (
         "User's husband Rui lives in Porto")
+
+
+def test_the_name_is_kept_when_she_is_called_otherwise() -> None:
+    # "mom" after "mother": her name, held only there, went to archival with the old fact
+    retired, new = core_changes("My mom lives in Porto now.",
+                                {"User's mother Ana lives in Rome": "durable"})
+    assert retired == ["User's mother Ana lives in Rome"]
+    assert list(new) == ["User's mom Ana lives in Porto"]
+
+
+def test_a_name_given_otherwise_under_the_other_word_is_not_kept() -> None:
+    _, new = core_changes("My mom lives in Porto now.",
+                          {"User's mother Ana lives in Rome": "durable",
+                           "User's mom's name is Eva": "durable"})
+    assert "User's mom lives in Porto" in new

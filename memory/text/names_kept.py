@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from tiermem.memory.text.owners import owner_of
-from tiermem.memory.text.relations import is_family, may_be_several
+from tiermem.memory.text.relations import is_family, may_be_several, relation_of
 
 __all__ = ["with_the_name_kept"]
 
@@ -33,18 +33,20 @@ def with_the_name_kept(new: str, replaced: Sequence[str], held: Iterable[str] = 
     kept = next(filter(None, (_named(new, old) for old in replaced)), None)
     if kept is None:
         return None
-    who, name = kept
+    who, had_who, name = kept
+    whose = "|".join(map(re.escape, {who, had_who}))
     said_otherwise = re.compile(
-        rf"^{re.escape(who)}(?:['’]s\s+name)?\s+(?:is\s+(?:named\s+|called\s+)?|named\s+"
+        rf"^(?:{whose})(?:['’]s\s+name)?\s+(?:is\s+(?:named\s+|called\s+)?|named\s+"
         rf"|called\s+)(?!{re.escape(name)}\b)(?-i:[A-Z])", re.IGNORECASE)
     if any(said_otherwise.match(fact.strip()) for fact in held):
         return None
     return f"{who} {name}{new[len(who):]}"
 
 
-def _named(new: str, old: str) -> tuple[str, str] | None:
-    """Whose ``new`` and ``old`` are about ("User's wife") and the name ``old`` gives
-    them ("Ana"), when ``new`` gives none and they are one of one at a time."""
+def _named(new: str, old: str) -> tuple[str, str, str] | None:
+    """Whose ``new`` and ``old`` are about, as each says it ("User's mom", "User's
+    mother"), and the name ``old`` gives them ("Ana"), when ``new`` gives none and they
+    are one of one at a time."""
     changed, had = owner_of(new), owner_of(old)
     if (changed is None or had is None or changed.name is not None or had.name is None
             or not changed.relations or changed.relations != had.relations
@@ -54,6 +56,13 @@ def _named(new: str, old: str) -> tuple[str, str] | None:
         return None
     named = re.match(rf"^(?P<who>.*?)\s+(?P<name>{re.escape(had.name)}"
                      r"(?:\s+(?-i:[A-Z])[\w'’-]*)*)\b", old.strip(), re.IGNORECASE)
-    if named is None or not new.startswith(f"{named['who']} "):
+    if named is None:
         return None
-    return named["who"], named["name"]
+    # "My mom lives in Porto now" is about "User's mother Ana": her name follows "mom"
+    had_who = named["who"]
+    who = " ".join(new.split()[:len(had_who.split())])
+    relation = relation_of(who.rpartition(" ")[2])
+    if who != had_who and (relation is None
+                           or relation != relation_of(had_who.rpartition(" ")[2])):
+        return None
+    return who, had_who, named["name"]
