@@ -110,10 +110,11 @@ _LEFT_A_JOB = re.compile(rf"{_LEFT}{_WHEN_LEFT}\W*$", _I)
 #: A job left for another ("I left Globex for Initech"): read whole, it was stored as a
 #: quote and the old job stayed held beside it. A name alone after "for" may be a city
 #: ("I left Globex for Berlin"), so only one said to be a job ("for a job at", "to work
-#: at") or held as a workplace is taken for the next employer.
+#: at", "and joined") or held as a workplace is taken for the next employer.
 _LEFT_FOR = re.compile(
     rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+(?:for\s+(?P<job>a\s+(?:new\s+)?job\s+(?:at|with)\s+)?"
-    rf"|(?P<work>to\s+(?:work\s+(?:at|for)|join)\s+))(?P<next>{_NAME}){_WHEN_LEFT}\W*$", _I)
+    r"|(?P<work>(?:to\s+(?:work\s+(?:at|for)|join)|and\s+(?:then\s+)?joined)\s+))"
+    rf"(?P<next>{_NAME}){_WHEN_LEFT}\W*$", _I)
 #: A job left for one at a kind of employer ("I left Globex for a startup"): it ends the
 #: job left, and says no employer's name to hold as the next one.
 _LEFT_FOR_A_KIND = re.compile(
