@@ -20,6 +20,7 @@ import re
 
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import read_statement
@@ -42,51 +43,6 @@ _REPORTED = re.compile(
 _SAID_BETWEEN = re.compile(r"\s*,\s*(?P<who>[^,]+?)\s*,\s*(?P<rest>\S.*)$")
 _SAID_LAST = re.compile(r"\s*,\s*(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z'’-]+))"
                         r"\s*(?P<end>[.!]*)\s*$", _I)
-#: The user beside a pronoun that names no one: "He and I work at Globex", whose share
-#: of the user's, left out with his, was lost.
-#: Not when what they are or do takes both ("He and I are friends", "... met in 2010"):
-#: said of the user alone it is false.
-_TAKES_BOTH = (r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
-               r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared)\b")
-_BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
-                       r"|based)\b)")
-_AND_I = re.compile(rf"\s+and\s+I\s+(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}))", _I)
-#: Words after a subject that are no verb: "He and my wife and I", "He and Tom too".
-_NO_VERB = r"(?:and|or|but|nor|too|as|either|neither|together|with|from|of|each)\b"
-#: A word before the verb that says how often or when: read as the verb, "She and Tom
-#: usually work from home" stored "Tom usuallies work from home". Not verbs in "-ly".
-_ADVERB = (r"(?:also|still|now|just|already|recently|finally|never|often|always|sometimes"
-           r"|usually|rarely|seldom|ever|(?!(?:apply|reply|rely|supply|fly|multiply|comply"
-           r"|rally|tally|bully)\b)[a-z]+ly)")
-#: Someone named beside a pronoun that names no one: "She and Tom moved to Porto", whose
-#: share of Tom's, left out with hers, was lost. Not "Tom's wife", nor what takes both.
-_AND_ONE = re.compile(
-    r"\s+and\s+(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+))(?![\w'’])\s+"
-    rf"(?:both\s+)?(?P<adverb>{_ADVERB}\s+)?"
-    rf"(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}|{_NO_VERB}|{_ADVERB}\b)"
-    r"(?P<verb>(?-i:[a-z]+n['’]t|[a-z]+)(?![\w'’])))", _I)
-#: What is done by the two of them to or with each other: said of one, "She and Tom know
-#: each other" stored "Tom knows each other", and "He and I live together" "User lives
-#: together".
-_ONE_ANOTHER = re.compile(r"\b(?:each\s+other|one\s+another|together)\b", _I)
-#: What the two of them have been or become as a pair, after a verb that says so:
-#: said of one, "He and Tom have been friends for years" stored "Tom has been friends
-#: for years", and "He and I look alike" "User: I look alike". Not "... have been busy",
-#: nor "nervous".
-_BECAME_A_PAIR = re.compile(
-    r"\b(?:have\s+been|used\s+to\s+be|became|become|remain(?:ed)?|stay(?:ed)?|look(?:ed)?"
-    r"|seem(?:ed)?)\s+(?:(?:best|close|good|old|great|such|really|very|still)\s+)*"
-    r"(?:alike|the\s+same|(?-i:[a-z]+(?<!ou)s))\b", _I)
-#: A verb said of several and as said of one, where that is not the same word.
-_OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
-           "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
-#: Verbs said alike of one and of several: modals and pasts not ending in "ed".
-_SAID_ALIKE = frozenset({
-    "can", "could", "will", "would", "should", "must", "might", "may", "shall", "can't",
-    "couldn't", "won't", "wouldn't", "shouldn't", "didn't", "left", "went", "came",
-    "took", "got", "began", "made", "lost", "found", "said", "told", "quit", "bought",
-    "sold", "ran", "saw", "won", "had", "did", "kept", "held", "sent", "built", "paid",
-    "spent", "flew", "drove", "wrote", "gave", "grew", "knew", "became", "put", "set"})
 #: Who a pronoun is, said as all its sentence says: "He's my brother Tom", "She is Ana,
 #: my wife". Read as naming no one, the relation and the name were not stored.
 _INTRODUCED = re.compile(
@@ -184,14 +140,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             told.append(sentence)
         elif person is None:
             unnamed.append(opened["pronoun"])
-            if (_ONE_ANOTHER.search(sentence, opened.end())
-                    or _BECAME_A_PAIR.search(sentence, opened.end())):
-                continue  # "He and I know each other" is of no one alone
-            if (with_me := _AND_I.match(sentence, opened.end())) is not None:
-                verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
-                told.append(f"I {verb}{sentence[with_me.end():]}")
-            elif (with_one := _share_of_the_one_beside(sentence, opened.end())) is not None:
-                told.append(with_one)
+            if (share := share_beside_pronoun(sentence, opened.end())) is not None:
+                told.append(share)
         else:
             told.append(f"{person}{sentence[opened.end():]}")
     return told, unnamed
@@ -215,40 +165,6 @@ def _named_within(sentence: str, said_from: int, pronoun: str) -> str | None:
     if not people or people[0][0].casefold() != who.casefold() or not people[0][1]:
         return None
     return told if people[0][2] in (None, pronoun) else None
-
-
-def _share_of_the_one_beside(sentence: str, said_from: int) -> str | None:
-    """What ``sentence`` says of the one named beside its pronoun, which ends at
-    ``said_from``: "She and Tom moved to Porto" is "Tom moved to Porto"; None when no one
-    is so named, or what is said takes both of them."""
-    beside = _AND_ONE.match(sentence, said_from)
-    if beside is None:
-        return None
-    who = beside["who"]
-    if _OWN_ONE.match(who):
-        if relation_of(who.split()[-1].casefold()) is None:
-            return None  # "He and my old friend work ...": "old" is no one
-    elif not is_first_name(who):
-        return None  # "He and Berlin ...": no one
-    rest = sentence[beside.end():]
-    if beside["verb"] is None:  # "are on call": "is on call"
-        verb, rest = ("is" if beside["are"] else "was"), f" {rest}"
-    else:
-        verb = _said_of_one(beside["verb"].replace("’", "'"))
-    return f"{who[:1].upper()}{who[1:]} {beside['adverb'] or ''}{verb}{rest}"
-
-
-def _said_of_one(verb: str) -> str:
-    """``verb`` as said of several ("work", "moved") as said of one ("works", "moved")."""
-    if verb.casefold() in _OF_ONE:
-        return _OF_ONE[verb.casefold()]
-    if verb.casefold() in _SAID_ALIKE or verb.casefold().endswith(("ed", "n't")):
-        return verb
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return f"{verb}es"
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return f"{verb[:-1]}ies"
-    return f"{verb}s"
 
 
 def _introduced(sentence: str, said_from: int, pronoun: str) -> str | None:
