@@ -62,13 +62,21 @@ _SAID_ALIKE = frozenset({
     "took", "got", "began", "made", "lost", "found", "said", "told", "quit", "bought",
     "sold", "ran", "saw", "won", "had", "did", "kept", "held", "sent", "built", "paid",
     "spent", "flew", "drove", "wrote", "gave", "grew", "knew", "became", "put", "set"})
+#: What sets the two of them side by side: said of one, "She and Tom have the same
+#: birthday" stored "Tom has the same birthday", and "She and Tom have both left" "Tom
+#: has both left". Same as whom, both of what, the fact no longer says.
+_SIDE_BY_SIDE = re.compile(
+    r"\b(?:the\s+same|different|similar|in\s+common|apart|alike|jointly|take\s+turns"
+    r"|alternate|(?:have|had|are|were|can|could|will|would|do|did)\s+both)\b", _I)
+
 
 def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
     """What ``sentence`` says of the user or the one named beside its pronoun, which ends
     at ``said_from``: "He and I work at Globex" is "I work at Globex"; None when no one is
     so named, or what is said takes both of them."""
     if (_ONE_ANOTHER.search(sentence, said_from)
-            or _BECAME_A_PAIR.search(sentence, said_from)):
+            or _BECAME_A_PAIR.search(sentence, said_from)
+            or _SIDE_BY_SIDE.search(sentence, said_from)):
         return None  # "He and I know each other" is of no one alone
     if (with_me := _AND_I.match(sentence, said_from)) is not None:
         verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
