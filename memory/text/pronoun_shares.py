@@ -68,6 +68,10 @@ _SAID_ALIKE = frozenset({
 _SIDE_BY_SIDE = re.compile(
     r"\b(?:the\s+same|different|similar|in\s+common|apart|alike|jointly|take\s+turns"
     r"|alternate|(?:have|had|are|were|can|could|will|would|do|did)\s+both)\b", _I)
+#: The two of them named again by "their" or "them": said of one, "He and Tom live in
+#: Porto with their kids" stored "Tom lives in Porto with their kids", and "She and Tom
+#: enjoy themselves" "Tom enjoys themselves", whose "their" is no longer whose.
+_THEIRS = re.compile(r"\b(?:their|theirs|them|themselves)\b", _I)
 
 
 def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
@@ -76,7 +80,8 @@ def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
     so named, or what is said takes both of them."""
     if (_ONE_ANOTHER.search(sentence, said_from)
             or _BECAME_A_PAIR.search(sentence, said_from)
-            or _SIDE_BY_SIDE.search(sentence, said_from)):
+            or _SIDE_BY_SIDE.search(sentence, said_from)
+            or _THEIRS.search(sentence, said_from)):
         return None  # "He and I know each other" is of no one alone
     if (with_me := _AND_I.match(sentence, said_from)) is not None:
         verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
