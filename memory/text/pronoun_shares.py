@@ -20,8 +20,10 @@ _OWN_ONE = re.compile(r"(?:my|our)\s", _I)
 #: The user beside a pronoun that names no one: "He and I work at Globex", whose share
 #: of the user's, left out with his, was lost.
 #: Not when what they are or do takes both ("He and I are friends", "... met in 2010"):
-#: said of the user alone it is false.
-_TAKES_BOTH = (r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
+#: said of the user alone it is false. Nor after "have": "She and Tom have met before"
+#: stored "Tom has met before".
+_TAKES_BOTH = (r"(?:(?:have|had|haven['’]t|hadn['’]t)\s+(?:(?:never|just|already|not|ever)\s+)?)?"
+               r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
                r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared)\b")
 _BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
                        r"|based)\b)")
