@@ -24,3 +24,12 @@ def test_a_then_between_is_read_alike() -> None:
 def test_what_is_joined_after_a_city_left_ends_no_job() -> None:
     retired, _ = core_changes("I left Paris and joined Acme.", JOB)
     assert retired == []
+
+
+def test_a_job_left_to_join_no_employer_still_ends() -> None:
+    for said in ("I quit Globex and joined a gym.", "I left Globex and joined the army.",
+                 "I quit Globex and joined Acme's board."):
+        retired, new = core_changes(said, JOB)
+        assert retired == ["User works at Globex"], said
+        # what was joined is no employer: nothing says the user works there
+        assert not any(fact.startswith("User works at") for fact in new), said

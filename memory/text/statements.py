@@ -121,6 +121,10 @@ _LEFT_FOR_A_KIND = re.compile(
     rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+for\s+(?:a|an|another)\s+(?:[\w-]+\s+)?(?:startup"
     r"|start-up|company|firm|job|position|role|competitor|agency|bank|consultancy"
     rf"|non-?profit){_WHEN_LEFT}\W*$", _I)
+#: A job left to join what is no employer's name ("... and joined a gym", "the army",
+#: "Acme's board"): the job still ends, and what was joined is kept as said.
+_LEFT_AND_JOINED = re.compile(rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+and\s+(?:then\s+)?joined\s+\S",
+                              _I)
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
@@ -260,11 +264,12 @@ def left_for_another(sentence: str, held: Sequence[str] = ()) -> list[str]:
     """``sentence`` cut into leaving a job and working at the next one ("I left Globex for
     Initech": "I left Globex", "I work at Initech"), when the next one is said to be a job
     or ``held`` names it a workplace; else into leaving the job and the sentence kept as
-    said ("I left Globex for Berlin", "... for a startup"); ``[sentence]`` when it leaves no
-    job for another."""
+    said ("I left Globex for Berlin", "... for a startup", "... and joined a gym");
+    ``[sentence]`` when it leaves no job for another."""
     left = _LEFT_FOR.match(sentence.strip())
     if left is None:
-        kind = _LEFT_FOR_A_KIND.match(sentence.strip())
+        kind = (_LEFT_FOR_A_KIND.match(sentence.strip())
+                or _LEFT_AND_JOINED.match(sentence.strip()))
         return [sentence] if kind is None else [kind["left"], sentence]
     if left["job"] or left["work"] or concepts(left["next"]) & workplaces_held(held):
         return [left["left"], f"I work at {left['next']}"]
