@@ -16,7 +16,7 @@ from tiermem.memory.text.pronoun_subjects import with_pronouns_named
     "She and Tom have a lot in common.", "He and Tom live two blocks apart.",
     "She and Tom take turns on call.", "He and Tom alternate on call.",
     "She and Tom have both left.", "He and Tom can both cook.",
-    "He and I have the same birthday."])
+    "He and I have the same birthday.", "He and I work at the same company."])
 def test_what_sets_the_two_side_by_side_is_left_out(said: str) -> None:
     assert with_pronouns_named([said], None) == []
 

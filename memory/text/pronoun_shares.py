@@ -74,21 +74,41 @@ _SIDE_BY_SIDE = re.compile(
 #: Porto with their kids" stored "Tom lives in Porto with their kids", and "She and Tom
 #: enjoy themselves" "Tom enjoys themselves", whose "their" is no longer whose.
 _THEIRS = re.compile(r"\b(?:their|theirs|them|themselves)\b", _I)
+#: Where a phrase opens after the verb ("at Globex", ", but in different teams"): one
+#: that pairs the two after another phrase is cut off, not the share before it.
+_PHRASE_OPENS = re.compile(
+    r"(?:\s*,)?\s+(?:but\s+|and\s+)?(?:in|on|at|with|from|for|by|to|near|under|into)\b", _I)
 
 
 def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
     """What ``sentence`` says of the user or the one named beside its pronoun, which ends
     at ``said_from``: "He and I work at Globex" is "I work at Globex"; None when no one is
     so named, or what is said takes both of them."""
-    if (_ONE_ANOTHER.search(sentence, said_from)
-            or _BECAME_A_PAIR.search(sentence, said_from)
-            or _SIDE_BY_SIDE.search(sentence, said_from)
-            or _THEIRS.search(sentence, said_from)):
+    sentence = _without_a_phrase_pairing_them(sentence, said_from) or ""
+    if (not sentence or _ONE_ANOTHER.search(sentence, said_from)
+            or _BECAME_A_PAIR.search(sentence, said_from)):
         return None  # "He and I know each other" is of no one alone
     if (with_me := _AND_I.match(sentence, said_from)) is not None:
         verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
         return f"I {verb}{sentence[with_me.end():]}"
     return _share_of_the_one_beside(sentence, said_from)
+
+
+def _without_a_phrase_pairing_them(sentence: str, said_from: int) -> str | None:
+    """``sentence`` without a last phrase that sets the two side by side or names them
+    again ("He and I work at Globex in different teams" is "He and I work at Globex"):
+    left out whole, the user's job was lost with it. None when what pairs them is no
+    phrase of its own ("She and Tom have the same birthday", "... live in different
+    cities"), as what is left would say nothing."""
+    pairing = [found.start() for found in (_SIDE_BY_SIDE.search(sentence, said_from),
+                                           _THEIRS.search(sentence, said_from)) if found]
+    if not pairing:
+        return sentence
+    opens = list(_PHRASE_OPENS.finditer(sentence, said_from, min(pairing)))
+    if len(opens) < 2:
+        return None
+    ending = re.search(r"[.!?]*$", sentence.rstrip())
+    return sentence[:opens[-1].start()] + (ending[0] if ending else "")
 
 
 def _share_of_the_one_beside(sentence: str, said_from: int) -> str | None:
