@@ -213,7 +213,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     last = said_last(recent or [])
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(split_sentences(text), last)))), last)), last)),
+            corrected_in_place(split_sentences(text), last), held()))), last)), last)),
         next(iter(recent or []), None))
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;

@@ -13,9 +13,16 @@ memory/text/statements.py's, which reads it as a retraction.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tiermem.memory.text.named_lists import owned_already, things_listed
-from tiermem.memory.text.plan_values import gives_a_value, new_contact_in, new_value_in
+from tiermem.memory.text.plan_values import (
+    gives_a_value,
+    new_contact_in,
+    new_value_in,
+    value_kind,
+    value_told,
+)
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "forget_opening",
@@ -126,14 +133,17 @@ _SAID_WITH_IT = re.compile(r"(?:,?\s+(?:please|pls|any\s*more|anywhere|anyway|fo
                            r"|forever|from\s+now\s+on|now|thanks|thank\s+you))+(?=\W*$)", _I)
 
 
-def each_named_apart(sentences: list[str]) -> list[str]:
+def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
     """``sentences`` with a request naming several things to forget ("Forget my locker code
     and my gym.") made one request for each: read whole, the words of one outweigh the
     other's, and only the first would go. A list needs its "and" ("Forget my address,
-    the one in Berlin" names one thing)."""
+    the one in Berlin" names one thing). A new value told beside the request ("Forget my
+    number, it's 555-0199 now") is said as its own statement, when of the kind the value
+    ``held`` (the facts held) for it is."""
     out: list[str] = []
+    held = list(held)
     for whole in _plans_joined(sentences):
-        sentence, said_after = _named_and_said_after(whole)
+        sentence, said_after = _named_and_said_after(whole, held)
         opening = _FORGET_NAMED.match(sentence.strip())
         if opening is None:
             out.append(sentence)
@@ -188,9 +198,10 @@ _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 
 
-def _named_and_said_after(sentence: str) -> tuple[str, str]:
+def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, str]:
     """``sentence`` as its request naming what to forget and the statement of the speaker's
-    beside it ("I live in Lisbon now"); the whole and '' when it is no such request."""
+    beside it ("I live in Lisbon now"); the whole and '' when it is no such request.
+    ``held``: the facts held, whose values say what kind a new one told must be."""
     if _FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
@@ -209,10 +220,46 @@ def _named_and_said_after(sentence: str) -> tuple[str, str]:
     if len(remark) > 1 and not gives_a_value(remark[1]):
         # quoted without what goes, "it's old" says nothing
         return remark[0].rstrip(" .!") + ".", ""
+    if len(remark) > 1 and (told := _value_told_of(remark[0], remark[1], list(held))):
+        # "Forget my number, it's 555-0199 now": read whole, it matched nothing held,
+        # and the new number, which is news, was lost with it
+        return told
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
+
+
+#: A fact's subject and value ("User's alarm is 6am").
+_FACT_VALUE = re.compile(r"^(?P<subject>.+?)\s+(?:is|are)\s+(?P<value>\S.*)$", _I)
+#: Words of a thing named that say whose it is, not what it is.
+_USERS = re.compile(rf"^user{_APOS}s\s+", _I)
+_OWNER_WORD = re.compile(rf"^(?:my|our|the|your|user|[\w-]+{_APOS}s?)$", _I)
+
+
+def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
+    """``request`` and the statement of the new value ``remark`` tells of what it names
+    ("Forget my number." and "My number is 555-0199." of "it's 555-0199 now"), when it is
+    of the kind the value held for that thing is ("it's 7am" of an alarm held as "6am";
+    with none held, no hour, as "it's 2am" may tell the time it is). Both name the thing
+    as the fact held does ("my alarm time" of "User's alarm is 6am"): else the request
+    matched nothing, and the old value stayed beside the new. None otherwise."""
+    opening = _FORGET_NAMED.match(request)
+    named = request[opening.end():].rstrip(" .!") if opening is not None else ""
+    new_one = value_told(remark)
+    if opening is None or new_one is None or not owned_already(named):
+        return None
+    words = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
+    said = {(held_as["subject"], value_kind(held_as["value"])) for fact in held
+            if (held_as := _FACT_VALUE.match(fact)) is not None
+            and words & {word.casefold() for word in held_as["subject"].split()}}
+    kinds = {kind for _, kind in said if kind is not None}
+    if value_kind(new_one) not in (kinds or {"code", "name"}):
+        return None
+    subjects = {subject for subject, _ in said}
+    subject = subjects.pop() if len(subjects) == 1 else ""
+    mine = _USERS.sub("my ", subject) if _USERS.match(subject) else named
+    return (f"{request[:opening.end()]}{mine}.", f"{mine[:1].upper()}{mine[1:]} is {new_one}.")
 
 
 def _of_what_goes(request: str, plan: str) -> bool:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["gives_a_value", "new_contact_in", "new_value_in"]
+__all__ = ["gives_a_value", "new_contact_in", "new_value_in", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
+_APOS = "['’]"
 
 #: A value a plan may give ("555-0199", "bob@example.com", "12 Oak St"), not "the new one".
 _A_VALUE = re.compile(r"\d|\w@\w")
@@ -51,3 +52,39 @@ def new_contact_in(request: str, plan: str) -> str | None:
     if contact is None or not _KIND_OF["@" in contact["value"]].search(request):
         return None
     return contact["value"]
+
+
+#: A remark beside a request to forget that tells the thing's value ("it's 555-0199 now"),
+#: with the words on the change itself ("now", "actually", "instead") left out.
+_IT_IS = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually|really)\s+)?"
+                    r"(?P<value>\S.*?)(?:,?\s+(?:now|instead|actually|these\s+days))?\W*$", _I)
+#: The preposition a time may be said with ("at 6am", "on Monday", "set for 6am").
+_TIME_SAID_WITH = re.compile(r"^(?:(?:set|scheduled|booked|moved)\s+)?(?:at|on|by|for)\s+", _I)
+#: An hour or a day, which "it's" also tells as the time it is ("it's 2am, I'm tired").
+_A_TIME = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|midnight"
+                     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$", _I)
+#: One word that holds a digit or an @ ("555-0199", "hunter3", "bob@example.com").
+_A_CODE = re.compile(r"^\S*[\d@]\S*$")
+#: Capitalized words or numbers only ("Rome", "12 Oak St"), not "10 years old".
+_A_NAME = re.compile(r"^(?:(?:\d[\w/-]*|[A-Z][\w.'’-]*)\s*)+$")
+#: A word on the thing, not a value, that a capital would pass for one ("it's OK", "it's TMI").
+_NO_VALUE = re.compile(r"^(?:ok(?:ay)?|fine|alright|tmi|not|no|none|nothing|gone|over)\b", _I)
+
+
+def value_kind(value: str) -> str | None:
+    """What kind of value ``value`` is: "time" ("7am", "at 6am"), "code" ("555-0199"),
+    "name" ("Rome", "12 Oak St"); None for what tells no value ("old", "10 years old")."""
+    value = _TIME_SAID_WITH.sub("", value.strip().rstrip(" .!"), count=1)
+    if _NO_VALUE.match(value):
+        return None
+    for kind, shape in (("time", _A_TIME), ("code", _A_CODE), ("name", _A_NAME)):
+        if shape.match(value):
+            return kind
+    return None
+
+
+def value_told(remark: str) -> str | None:
+    """The value ``remark`` tells of the thing a request to forget named ("555-0199" of
+    "it's 555-0199 now"); None when it tells none ("it's old")."""
+    told = _IT_IS.match(remark)
+    return told["value"] if told is not None and value_kind(told["value"]) else None

@@ -1,0 +1,38 @@
+"""The offline policy on "Forget my number, it's 555-0199 now": the old value goes and the
+new one, which is news, is stored in its place."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.forget_requests import each_named_apart
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    ("My number is 555-0100.", "Forget my number, it's 555-0199 now.",
+     "User's number is 555-0199"),
+    # "alarm time" names the alarm held as "6am": said so, the 6am stayed beside the 7am
+    ("My alarm is 6am.", "Forget my alarm time, it's 7am now.", "User's alarm is 7am"),
+    ("My locker code is 1234.", "Please forget my locker code, it is 5678.",
+     "User's locker code is 5678"),
+])
+def test_the_new_value_replaces_the_one_forgotten(held: str, said: str, now: str) -> None:
+    assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]
+
+
+@pytest.mark.parametrize("said", [
+    # an hour said of a code, or "OK", is no new code: it tells the time, or a remark
+    "Forget my password, it's 2am.",
+    "Forget my password, it's OK.",
+    "Forget my password, it's 10 years old.",
+])
+def test_a_value_of_another_kind_is_no_new_value(said: str) -> None:
+    assert not any(sentence.startswith("My password is")
+                   for sentence in each_named_apart([said], ["User's password is hunter2"]))
+
+
+def test_an_hour_with_nothing_held_may_be_the_time_it_is() -> None:
+    assert each_named_apart(["Forget my number, it's 555-0199 now."]) == [
+        "Forget my number.", "My number is 555-0199."]
+    assert "My alarm is 2am." not in each_named_apart(["Forget my alarm, it's 2am."])
