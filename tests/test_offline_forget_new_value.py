@@ -36,3 +36,19 @@ def test_an_hour_with_nothing_held_may_be_the_time_it_is() -> None:
     assert each_named_apart(["Forget my number, it's 555-0199 now."]) == [
         "Forget my number.", "My number is 555-0199."]
     assert "My alarm is 2am." not in each_named_apart(["Forget my alarm, it's 2am."])
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # a number in the remark that is no new value of what is held: read whole, nothing went
+    ("My password is hunter2.", "Forget my password, it's 2am."),
+    ("My password is hunter2.", "Forget my password, it's 10 years old."),
+    ("My sister lives in Berlin.", "Forget my sister, she is 40."),
+])
+def test_a_remark_with_a_number_still_forgets(held: str, said: str) -> None:
+    assert core_after("I live in Porto.", held, said) == ["User lives in Porto"]
+
+
+def test_a_statement_after_such_a_remark_is_kept() -> None:
+    assert each_named_apart(["Forget my password, it's 2am, I'm off to bed."],
+                            ["User's password is hunter2"]) == [
+        "Forget my password.", "I'm off to bed."]

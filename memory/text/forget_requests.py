@@ -224,6 +224,12 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         # "Forget my number, it's 555-0199 now": read whole, it matched nothing held,
         # and the new number, which is news, was lost with it
         return told
+    if len(remark) > 1 and _held_of(_named_in(remark[0]), held, any_fact=True):
+        # "Forget my password, it's 10 years old": no new value of what is held, so,
+        # read whole, it only kept the password; a statement of the speaker's after it
+        # ("..., it's 2am, I'm off to bed") is still theirs
+        own = _SPEAKER_AFTER.split(remark[1], maxsplit=1)[1:]
+        return remark[0].rstrip(" .!") + ".", "".join(own)[:1].upper() + "".join(own)[1:]
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
@@ -237,6 +243,25 @@ _USERS = re.compile(rf"^user{_APOS}s\s+", _I)
 _OWNER_WORD = re.compile(rf"^(?:my|our|the|your|user|[\w-]+{_APOS}s?)$", _I)
 
 
+def _named_in(request: str) -> str:
+    """What ``request`` names to forget ("my number" of "Forget my number"), or ''."""
+    opening = _FORGET_NAMED.match(request)
+    return request[opening.end():].rstrip(" .!") if opening is not None else ""
+
+
+def _held_of(named: str, held: Iterable[str],
+             any_fact: bool = False) -> set[tuple[str, str | None]]:
+    """The subject and kind of value of each fact ``held`` of the thing ``named``
+    ("User's alarm", "time" of "User's alarm is 6am" for "my alarm time"); with
+    ``any_fact``, of facts that say no value too ("User's sister lives in Berlin")."""
+    words = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
+    return {(held_as["subject"], value_kind(held_as["value"])) if held_as else (fact, None)
+            for fact in held
+            if ((held_as := _FACT_VALUE.match(fact)) is not None or any_fact)
+            and words & {word.casefold() for word in (held_as["subject"] if held_as
+                                                        else fact).split()}}
+
+
 def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
     """``request`` and the statement of the new value ``remark`` tells of what it names
     ("Forget my number." and "My number is 555-0199." of "it's 555-0199 now"), when it is
@@ -245,14 +270,11 @@ def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str
     as the fact held does ("my alarm time" of "User's alarm is 6am"): else the request
     matched nothing, and the old value stayed beside the new. None otherwise."""
     opening = _FORGET_NAMED.match(request)
-    named = request[opening.end():].rstrip(" .!") if opening is not None else ""
+    named = _named_in(request)
     new_one = value_told(remark)
     if opening is None or new_one is None or not owned_already(named):
         return None
-    words = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
-    said = {(held_as["subject"], value_kind(held_as["value"])) for fact in held
-            if (held_as := _FACT_VALUE.match(fact)) is not None
-            and words & {word.casefold() for word in held_as["subject"].split()}}
+    said = _held_of(named, held)
     kinds = {kind for _, kind in said if kind is not None}
     if value_kind(new_one) not in (kinds or {"code", "name"}):
         return None
