@@ -52,3 +52,14 @@ def test_a_statement_after_such_a_remark_is_kept() -> None:
     assert each_named_apart(["Forget my password, it's 2am, I'm off to bed."],
                             ["User's password is hunter2"]) == [
         "Forget my password.", "I'm off to bed."]
+
+
+def test_a_new_value_after_a_list_is_the_last_things() -> None:
+    assert core_after("My address is 12 Oak Street.", "My PIN is 1234.",
+                      "Forget my address and my PIN, it's 4321 now.") == ["User's PIN is 4321"]
+
+
+def test_a_statement_after_the_new_value_is_stored_too() -> None:
+    assert core_after("My address is 12 Oak Street.", "My PIN is 1234.",
+                      "Forget my PIN, it's 4321 now and my address is 9 Elm Road.") == [
+        "User's PIN is 4321", "User's address is 9 Elm Road"]

@@ -18,11 +18,12 @@ from collections.abc import Iterable
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
     gives_a_value,
+    held_of,
     new_contact_in,
     new_value_in,
-    value_kind,
-    value_told,
+    told_of,
 )
+from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "forget_opening",
@@ -152,7 +153,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         # or a courtesy, is no word of what goes, and no fact held has it.
         sentence = _KEPT_IN.sub("", _SAID_WITH_IT.sub("", sentence.strip(), count=1), count=1)
         if said_after:
-            out += [*each_named_apart([sentence]), said_after]
+            out += [*each_named_apart([sentence]), *split_sentences(said_after)]
             continue
         named = sentence.strip()[opening.end():]
         lead = sentence.strip()[:opening.end()]
@@ -194,6 +195,10 @@ _ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
 #: it's old", "..., she moved"): read as part of what is named, it matched no fact held.
 _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
                            r"(?=(?:it|she|he|they|that|this)\b)", _I)
+#: Where a remark on what a request named gives way to a statement of the speaker's
+#: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road").
+_MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s|(?:my|our)\s)"
+                        rf"|,?\s+(?:and|but)\s+(?=i(?:{_APOS}m)?\s|(?:my|our)\s)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 
@@ -220,68 +225,37 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
     if len(remark) > 1 and not gives_a_value(remark[1]):
         # quoted without what goes, "it's old" says nothing
         return remark[0].rstrip(" .!") + ".", ""
-    if len(remark) > 1 and (told := _value_told_of(remark[0], remark[1], list(held))):
+    # "..., it's 4321 now and my address is 9 Elm Road": a statement of its own follows
+    said, *more = _MORE_SAID.split(remark[-1], maxsplit=1)
+    more = [f"{more[0][:1].upper()}{more[0][1:].rstrip(' .!')}."] if more else []
+    if len(remark) > 1 and (told := _value_told_of(remark[0], said, list(held))):
         # "Forget my number, it's 555-0199 now": read whole, it matched nothing held,
         # and the new number, which is news, was lost with it
-        return told
-    if len(remark) > 1 and _held_of(_named_in(remark[0]), held, any_fact=True):
+        return told[0], " ".join([told[1], *more])
+    if len(remark) > 1 and held_of(_named_in(remark[0]), held, any_fact=True):
         # "Forget my password, it's 10 years old": no new value of what is held, so,
-        # read whole, it only kept the password; a statement of the speaker's after it
-        # ("..., it's 2am, I'm off to bed") is still theirs
-        own = _SPEAKER_AFTER.split(remark[1], maxsplit=1)[1:]
-        return remark[0].rstrip(" .!") + ".", "".join(own)[:1].upper() + "".join(own)[1:]
+        # read whole, it only kept the password
+        return remark[0].rstrip(" .!") + ".", " ".join(more)
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
-#: A fact's subject and value ("User's alarm is 6am").
-_FACT_VALUE = re.compile(r"^(?P<subject>.+?)\s+(?:is|are)\s+(?P<value>\S.*)$", _I)
-#: Words of a thing named that say whose it is, not what it is.
-_USERS = re.compile(rf"^user{_APOS}s\s+", _I)
-_OWNER_WORD = re.compile(rf"^(?:my|our|the|your|user|[\w-]+{_APOS}s?)$", _I)
+def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
+    """``request``, naming the thing as the fact held does, and the statement of the new
+    value ``remark`` tells of it (``told_of``); None when it tells none."""
+    opening = _FORGET_NAMED.match(request)
+    told = told_of(_named_in(request), remark, held) if opening is not None else None
+    if opening is None or told is None:
+        return None
+    return f"{request[:opening.end()]}{told[0]}.", told[1]
 
 
 def _named_in(request: str) -> str:
     """What ``request`` names to forget ("my number" of "Forget my number"), or ''."""
     opening = _FORGET_NAMED.match(request)
     return request[opening.end():].rstrip(" .!") if opening is not None else ""
-
-
-def _held_of(named: str, held: Iterable[str],
-             any_fact: bool = False) -> set[tuple[str, str | None]]:
-    """The subject and kind of value of each fact ``held`` of the thing ``named``
-    ("User's alarm", "time" of "User's alarm is 6am" for "my alarm time"); with
-    ``any_fact``, of facts that say no value too ("User's sister lives in Berlin")."""
-    words = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
-    return {(held_as["subject"], value_kind(held_as["value"])) if held_as else (fact, None)
-            for fact in held
-            if ((held_as := _FACT_VALUE.match(fact)) is not None or any_fact)
-            and words & {word.casefold() for word in (held_as["subject"] if held_as
-                                                        else fact).split()}}
-
-
-def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
-    """``request`` and the statement of the new value ``remark`` tells of what it names
-    ("Forget my number." and "My number is 555-0199." of "it's 555-0199 now"), when it is
-    of the kind the value held for that thing is ("it's 7am" of an alarm held as "6am";
-    with none held, no hour, as "it's 2am" may tell the time it is). Both name the thing
-    as the fact held does ("my alarm time" of "User's alarm is 6am"): else the request
-    matched nothing, and the old value stayed beside the new. None otherwise."""
-    opening = _FORGET_NAMED.match(request)
-    named = _named_in(request)
-    new_one = value_told(remark)
-    if opening is None or new_one is None or not owned_already(named):
-        return None
-    said = _held_of(named, held)
-    kinds = {kind for _, kind in said if kind is not None}
-    if value_kind(new_one) not in (kinds or {"code", "name"}):
-        return None
-    subjects = {subject for subject, _ in said}
-    subject = subjects.pop() if len(subjects) == 1 else ""
-    mine = _USERS.sub("my ", subject) if _USERS.match(subject) else named
-    return (f"{request[:opening.end()]}{mine}.", f"{mine[:1].upper()}{mine[1:]} is {new_one}.")
 
 
 def _of_what_goes(request: str, plan: str) -> bool:

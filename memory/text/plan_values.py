@@ -1,14 +1,19 @@
 """The new value a plan beside a request to forget gives ("Forget my phone number, I'll text
 you from the new one, 555-0199"): news of the thing named, where a plan that only points
-back at it ("I'll reset it") says nothing. Which request names what, and what the plan is,
-is memory/text/forget_requests.py's.
+back at it ("I'll reset it") says nothing; and the new value a remark beside it tells ("Forget
+my number, it's 555-0199 now"), when of the kind the one held is. Which request names what,
+and what the plan is, is memory/text/forget_requests.py's.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["gives_a_value", "new_contact_in", "new_value_in", "value_kind", "value_told"]
+from tiermem.memory.text.named_lists import owned_already, things_listed
+
+__all__ = ["gives_a_value", "held_of", "new_contact_in", "new_value_in", "told_of", "value_kind",
+           "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -88,3 +93,46 @@ def value_told(remark: str) -> str | None:
     "it's 555-0199 now"); None when it tells none ("it's old")."""
     told = _IT_IS.match(remark)
     return told["value"] if told is not None and value_kind(told["value"]) else None
+
+
+#: A fact's subject and value ("User's alarm is 6am").
+_FACT_VALUE = re.compile(r"^(?P<subject>.+?)\s+(?:is|are)\s+(?P<value>\S.*)$", _I)
+_USERS = re.compile(rf"^user{_APOS}s\s+", _I)
+#: Words of a thing named that say whose it is, not what it is.
+_OWNER_WORD = re.compile(rf"^(?:my|our|the|your|user|[\w-]+{_APOS}s?)$", _I)
+
+
+def held_of(named: str, held: Iterable[str],
+            any_fact: bool = False) -> set[tuple[str, str | None]]:
+    """The subject and kind of value of each fact ``held`` of the thing ``named``
+    ("User's alarm", "time" of "User's alarm is 6am" for "my alarm time"); with
+    ``any_fact``, of facts that say no value too ("User's sister lives in Berlin")."""
+    words = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
+    return {(held_as["subject"], value_kind(held_as["value"])) if held_as else (fact, None)
+            for fact in held
+            if ((held_as := _FACT_VALUE.match(fact)) is not None or any_fact)
+            and words & {word.casefold() for word in (held_as["subject"] if held_as
+                                                        else fact).split()}}
+
+
+def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | None:
+    """What a request to forget ``named`` should name, and the statement of the new value
+    ``remark`` tells of it ("my number", "My number is 555-0199." of "it's 555-0199
+    now"), when it is of the kind the value held for that thing is ("it's 7am" of an
+    alarm held as "6am"; with none held, no hour, as "it's 2am" may tell the time it is).
+    Both name the thing as the fact held does ("my alarm" for "my alarm time" of "User's
+    alarm is 6am"): else the request matched nothing, and the old value stayed beside the
+    new. Of a list named ("my address and my PIN"), "it" is the last. None otherwise."""
+    new_one = value_told(remark)
+    items = things_listed(named)
+    thing = items[-1] if items else named
+    if new_one is None or not owned_already(thing):
+        return None
+    said = held_of(thing, held)
+    kinds = {kind for _, kind in said if kind is not None}
+    if value_kind(new_one) not in (kinds or {"code", "name"}):
+        return None
+    subjects = {subject for subject, _ in said}
+    subject = subjects.pop() if len(subjects) == 1 else ""
+    mine = _USERS.sub("my ", subject) if _USERS.match(subject) else thing
+    return (named if items else mine), f"{mine[:1].upper()}{mine[1:]} is {new_one}."
