@@ -91,6 +91,11 @@ _HAVING = frozenset({"have", "has", "had", "own", "owns", "owned"})
 #: What may stand between the verb and the name someone goes by, and titles before it.
 _NAMING = frozenset({"named", "called"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir"})
+#: Words by which the user says the name they go by themself: "User is called Tom", "I'm
+#: named Tom", "My name is Tom"; not "Mine is named Rex", the user's pet.
+_GOING_BY = _NAMING | {"name"}
+_BEING = frozenset({"is", "am", "i'm", "was"})
+_SELF = frozenset({"i", "i'm", "user", "name"})
 #: The speaker's belief or hearsay before what they say of someone ("I think my wife is
 #: vegan", quoted as "User: I think ..."; "User doesn't think User's wife is vegan"): the
 #: clause after it says whose the statement is.
@@ -333,9 +338,17 @@ def _has_them(own: Owner, kin: Owner) -> bool:
     allergic to shellfish anymore") says nothing of them."""
     if own.relations or len(kin.relations) != 1:
         return False
-    if kin.known_as & own.words:
+    nouns = nouns_for(kin.relations)
+    if kin.known_as & own.words and not _own_name(own, nouns):
         return True
     # "I don't have kids anymore" has no son either, and "I don't have a son anymore" no
     # kid that may be him.
-    nouns = nouns_for(kin.relations)
     return bool(own.words & _HAVING) and bool(own.words & nouns)
+
+
+def _own_name(own: Owner, nouns: set[str]) -> bool:
+    """Whether ``own``, of the user themself, says the name the user goes by, with no
+    word (``nouns``) for someone of theirs: "User is called Tom" is not the son of "My son
+    is called Tom", where "I named my son Tom" names him."""
+    words = own.words
+    return bool(words & _GOING_BY and words & _BEING and words & _SELF and not words & nouns)
