@@ -147,7 +147,9 @@ def says(text: str, fact: str) -> bool:
     # fact of someone named needs them named, before any "he" or "she" may be them.
     if named_subject and not named_subject & concepts(text):
         return False
-    read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
+    # "My sister wants a dog named Rex": her wish comes after the word for her, which says
+    # only whose the fact is, so a statement of the fact opens past it.
+    read = partial(asserted_concepts, wanted=wanted - kin or wanted, read_cues=not hedged(fact),
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
                    moving=a_move_of_its_own(fact), leaving=bool(left))
     together: set[str] = set()
