@@ -66,6 +66,9 @@ _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+
 _OURS_OR_NO_ONES = re.compile(r"^\W*(?:we|we['’](?:re|ve|d|ll)|our|ours"
                               r"|there\s+(?:is|are|was|were)|there['’]s)\b", re.IGNORECASE)
 
+#: The mark of whose a word says: "Tom's".
+_POSSESSIVE = re.compile(r"['’]s$")
+
 #: Words by which a statement of no one named may still be of someone said before.
 _POINTING_BACK = frozenset({"he", "she", "him", "his", "her", "hers", "they", "them", "their"})
 
@@ -84,6 +87,23 @@ def _of_the_user_not_named(sentence: str, own: Owner | None, named: Owner) -> bo
     # "There is a dog named Rex at his place" points back to him.
     return (_OURS_OR_NO_ONES.match(sentence) is not None and not said_of_each(sentence)
             and not words & _POINTING_BACK)
+
+
+def _only_their_kins(sentence: str, named: Owner) -> bool:
+    """Whether ``sentence`` names the one ``named`` (a fact's subject, of no kin of theirs)
+    only as whose someone else is: "Tom's sister has a dog named Rex" or "There is a dog
+    named Rex at Tom's sister's place" says nothing of Tom's dog; "at Tom's place" may,
+    and of "Tom's sister's dog is named Rex" she is the one."""
+    if named.kin is not None or not named.name or any(
+            _POSSESSIVE.search(word) for word in named.words):
+        return False
+    words = [word.casefold() for word in re.findall(r"[\w'’-]+", sentence)]
+    mentions = [(word, after) for word, after in zip(words, [*words[1:], ""], strict=True)
+                if _POSSESSIVE.sub("", word) in named.name.split()]
+    return bool(mentions) and all(
+        word != _POSSESSIVE.sub("", word)
+        and relation_of(_POSSESSIVE.sub("", after)) not in (None, *_PETS)
+        for word, after in mentions)
 
 
 def _keeps_their_pet(sentence: str, own: Owner | None, whose: Owner | None) -> bool:
@@ -115,7 +135,8 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
             and _PETS.issuperset(own.relations)
             and any(same_kind(pet, kind) for pet in own.relations for kind in had)):
         return None
-    if whose is not None and not whose.user and _of_the_user_not_named(sentence, own, whose):
+    if whose is not None and not whose.user and (_of_the_user_not_named(sentence, own, whose)
+                                                 or _only_their_kins(sentence, whose)):
         return None
     if own is None and opens_as_the_user(sentence):
         # "As someone who uses vim daily" is the user's, not "Tom uses vim".
