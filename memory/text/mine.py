@@ -170,9 +170,28 @@ def _had_right_there(text: str, at: int, owning: re.Pattern[str] = _OWNED) -> bo
     owned = [match.end() for match in owning.finditer(text, 0, at)]
     if not owned:
         return False
-    between = re.findall(r"[\w'’]+", text[owned[-1]:at].casefold())
-    return len(between) <= 6 and not any(
+    said_between = re.findall(r"[\w'’]+", text[owned[-1]:at])
+    between = [word.casefold() for word in said_between]
+    return len(between) <= 6 and not _given_to(said_between) and not any(
         word in _NOT_THE_ONE_HAD or word.endswith(("'s", "’s")) for word in between)
+
+
+#: Who may be given what is had, right after the having: "I got him a puppy".
+_RECEIVING = frozenset({"me", "us", "him", "them", "you"})
+#: What says one of a kind after whom it is given to: "got her a puppy", not "her puppy".
+_ONE_GIVEN = frozenset({"a", "an", "another", "some"})
+
+
+def _given_to(between: list[str]) -> bool:
+    """Whether the words ``between`` a having and the kind name whom it is given to, who
+    has it then: "My sister got Tom a dog", "... bought her son a dog", "... got her a
+    dog"; not "... adopted her puppy" nor "We adopted a German puppy"."""
+    if not between:
+        return False
+    first, after = between[0], [word.casefold() for word in between[1:2]]
+    return ((first[:1].isupper() and first != "I") or first.casefold() in _RECEIVING
+            or (first.casefold() == "her" and bool(after) and after[0] in _ONE_GIVEN)
+            or any(relation_of(word.casefold()) not in (None, *_PETS) for word in between))
 
 
 def _with_another(text: str, at: int, owning: re.Pattern[str] = _OWNED,

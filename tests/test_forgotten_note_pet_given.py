@@ -1,0 +1,30 @@
+"""A pet someone of the user's gets for another is not theirs: "My sister got Tom a dog
+named Rex." and "My sister bought her son a dog named Rex." say no "User's sister's dog
+is named Rex", while "My sister got a dog named Rex." still does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.fact_said import says
+
+SISTERS_DOG = "User's sister's dog is named Rex"
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My sister got Tom a dog named Rex.", SISTERS_DOG),
+    ("My sister bought her son a dog named Rex.", SISTERS_DOG),
+    ("My sister got her a dog named Rex.", SISTERS_DOG),
+    ("I got Tom a puppy. His name is Rex.", "User has a dog named Rex"),
+])
+def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
+    assert not says(text, fact)
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My sister got a dog named Rex.", SISTERS_DOG),
+    ("My sister got herself a dog named Rex.", SISTERS_DOG),
+    ("We adopted a puppy. His name is Rex.", "User has a dog named Rex"),
+])
+def test_a_pet_taken_in_is_still_theirs(text: str, fact: str) -> None:
+    assert says(text, fact)
