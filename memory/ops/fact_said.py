@@ -39,7 +39,7 @@ from tiermem.memory.text.others_clauses import (
     others_clauses,
     without_others_clauses,
 )
-from tiermem.memory.text.owners import owner_of, relation_of
+from tiermem.memory.text.owners import Owner, owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
     is_time_alone,
@@ -214,6 +214,11 @@ def says(text: str, fact: str) -> bool:
         if of_user:
             said -= named_kinds.keys() - owned.keys()
             said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
+        elif _of_them_alone(own_part, whose):
+            # "My sister saw a dog named Rex": the dog she has is one named, not one met.
+            # "My son is called Tom" names him, no pet.
+            said -= {name for name, kind in named_kinds.items() if relation_of(kind) in
+                     (None, *_PET_RELATIONS)} - kinds_owned(own_part, of_another=True).keys()
         said |= _apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
@@ -263,6 +268,19 @@ def _users(statement: str) -> bool:
     cat"), not of someone named nor of "he" or "she"."""
     own = owner_of(statement)
     return own is not None and own.user
+
+
+#: Relations of the user's that are pets: "My sister's dog is named Rex" is the dog's.
+_PET_RELATIONS = frozenset({"dog", "cat", "pet"})
+
+
+def _of_them_alone(statement: str, whose: Owner | None) -> bool:
+    """Whether ``statement`` is of the very one of the user's a fact ``whose`` is of ("My
+    sister saw a dog"), not of one of theirs ("My sister's dog is named Rex")."""
+    own = owner_of(statement)
+    return (whose is not None and whose.user and bool(whose.relations) and own is not None
+            and own.user and own.relations == whose.relations
+            and not _PET_RELATIONS & set(own.relations))
 
 
 def _kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:

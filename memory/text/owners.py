@@ -125,6 +125,7 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
     relations: list[str] = []
     name = None
     known_as: frozenset[str] = frozenset()
+    last = 0
     for at, word in enumerate(after[:MAX_SUBJECT_WORDS + 2]):
         base = POSSESSIVE.sub("", word)
         if word.casefold() in SUBJECT_ENDS or word.casefold() in SPEAKER or _takes_in(after, at):
@@ -134,9 +135,14 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
         if word.casefold() in ("and", "or", "&"):
             return None
         relation = relation_of(base)
+        if relation is not None and relations and not any(
+                POSSESSIVE.search(word) for word in after[last:at]):
+            # "My sister saw a dog": past the sister, a dog no one's is no one of hers;
+            # "my sister's dog", "my son's adopted dog" and "my friend Tom's dog" say whose.
+            break
         if relation is not None:
             relations.append(relation)
-            name = None
+            name, last = None, at
         elif (relations and name is None and _named(base)
               and relation_of(POSSESSIVE.sub("", after[at - 1]))):
             # "my brother Tom"; a capital further on names where they go or what they
