@@ -63,3 +63,14 @@ def test_a_statement_after_the_new_value_is_stored_too() -> None:
     assert core_after("My address is 12 Oak Street.", "My PIN is 1234.",
                       "Forget my PIN, it's 4321 now and my address is 9 Elm Road.") == [
         "User's PIN is 4321", "User's address is 9 Elm Road"]
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # read with the value, "call me" made it no value, and the new number was lost
+    ("My number is 555-0100.", "Forget my number, it's 555-0199 now, call me.",
+     "User's number is 555-0199"),
+    ("My flight is at 7pm.", "Forget my flight, it's at 9pm now, not 7pm.",
+     "User's flight is at 9pm"),
+])
+def test_a_clause_after_the_new_value_leaves_it_stored(held: str, said: str, now: str) -> None:
+    assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]

@@ -63,6 +63,8 @@ def new_contact_in(request: str, plan: str) -> str | None:
 #: with the words on the change itself ("now", "actually", "instead") left out.
 _IT_IS = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually|really)\s+)?"
                     r"(?P<value>\S.*?)(?:,?\s+(?:now|instead|actually|these\s+days))?\W*$", _I)
+#: Where one clause of a remark gives way to the next ("it's 555-0199 now, call me").
+_CLAUSE_BREAK = re.compile(r"\s*[,;]\s+")
 #: The preposition a time may be said with ("at 6am", "on Monday", "set for 6am").
 _TIME_SAID_WITH = re.compile(r"^(?:(?:set|scheduled|booked|moved)\s+)?(?:at|on|by|for)\s+", _I)
 #: An hour or a day, which "it's" also tells as the time it is ("it's 2am, I'm tired").
@@ -90,9 +92,14 @@ def value_kind(value: str) -> str | None:
 
 def value_told(remark: str) -> str | None:
     """The value ``remark`` tells of the thing a request to forget named ("555-0199" of
-    "it's 555-0199 now"); None when it tells none ("it's old")."""
-    told = _IT_IS.match(remark)
-    return told["value"] if told is not None and value_kind(told["value"]) else None
+    "it's 555-0199 now"); None when it tells none ("it's old"). A clause after the value
+    ("it's 555-0199 now, call me") is no part of it: read with it, the number was lost."""
+    clauses = _CLAUSE_BREAK.split(remark)
+    for end in range(len(clauses), 0, -1):
+        told = _IT_IS.match(", ".join(clauses[:end]))
+        if told is not None and value_kind(told["value"]):
+            return told["value"]
+    return None
 
 
 #: A fact's subject and value ("User's alarm is 6am").
