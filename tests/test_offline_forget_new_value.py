@@ -74,3 +74,14 @@ def test_a_statement_after_the_new_value_is_stored_too() -> None:
 ])
 def test_a_clause_after_the_new_value_leaves_it_stored(held: str, said: str, now: str) -> None:
     assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]
+
+
+@pytest.mark.parametrize("held", [[], ["User's gym is FitOne"]])
+def test_open_all_hours_is_no_new_value(held: list[str]) -> None:
+    # "24/7" holds digits, and with no gym held it was stored as the gym's new code
+    assert not any(sentence.startswith("My gym is")
+                   for sentence in each_named_apart(["Forget my gym, it's 24/7."], held))
+
+
+def test_open_all_hours_with_nothing_held_stores_nothing() -> None:
+    assert core_after("I live in Porto.", "Forget my gym, it's 24/7.") == ["User lives in Porto"]

@@ -67,9 +67,10 @@ _IT_IS = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually|really)\s+)
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s+")
 #: The preposition a time may be said with ("at 6am", "on Monday", "set for 6am").
 _TIME_SAID_WITH = re.compile(r"^(?:(?:set|scheduled|booked|moved)\s+)?(?:at|on|by|for)\s+", _I)
-#: An hour or a day, which "it's" also tells as the time it is ("it's 2am, I'm tired").
+#: An hour or a day, which "it's" also tells as the time it is ("it's 2am, I'm tired"), or
+#: all of them: "it's 24/7" tells when a thing is open, which no code or name held would be.
 _A_TIME = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|midnight"
-                     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$", _I)
+                     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|24\s*/\s*7)$", _I)
 #: One word that holds a digit or an @ ("555-0199", "hunter3", "bob@example.com").
 _A_CODE = re.compile(r"^\S*[\d@]\S*$")
 #: Capitalized words or numbers only ("Rome", "12 Oak St"), not "10 years old".
