@@ -55,3 +55,12 @@ def test_a_new_value_asked_to_be_remembered_is_not_lost() -> None:
         "Forget my password.", "Remember my PIN 4321."]
     assert "4321" in " ".join(core_after("My password is hunter2.",
                                          "Forget my password and remember my PIN 4321."))
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my address and text me the new one.",
+    "Forget my address and send us a new one!",
+])
+def test_asking_for_the_new_value_stores_nothing(said: str) -> None:
+    # read as a statement of the speaker's, it was stored as "User: Text me the new one"
+    assert core_after("My address is 12 Oak Street.", said) == []

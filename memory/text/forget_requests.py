@@ -191,6 +191,9 @@ _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
 _ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
                           r"|(?:remember|note|save|store|keep)\s)", _I)
+#: Another request that only asks for what goes, or its new value ("text me the new one").
+_ASKED_FOR_IT = re.compile(r"^[a-z]+\s+(?:me|us)\s+(?:it|that|them|(?:the|a)\s+new\s+\w+)\W*$",
+                           _I)
 #: Where a request naming what to forget gives way to a remark on it ("Forget my password,
 #: it's old", "..., she moved"): read as part of what is named, it matched no fact held.
 _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
@@ -219,6 +222,10 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
                          # it says nothing
                          "")
     asked = _ASKED_AFTER.split(sentence.strip(), maxsplit=1)
+    if len(asked) > 1 and _ASKED_FOR_IT.match(asked[1]):
+        # "... and text me the new one": it gives no value, and read as the speaker's
+        # statement it was stored as one
+        return asked[0].rstrip(" .!") + ".", ""
     if len(asked) > 1:
         return asked[0].rstrip(" .!") + ".", asked[1][:1].upper() + asked[1][1:]
     remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
