@@ -85,3 +85,12 @@ def test_open_all_hours_is_no_new_value(held: list[str]) -> None:
 
 def test_open_all_hours_with_nothing_held_stores_nothing() -> None:
     assert core_after("I live in Porto.", "Forget my gym, it's 24/7.") == ["User lives in Porto"]
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # said anew, the PIN came straight back to core, though the reply said it was retired
+    ("My PIN is 1234.", "Forget my PIN, it's 1234."),
+    ("My flight is at 7pm.", "Forget my flight, it's at 7pm."),
+])
+def test_the_value_held_told_again_names_what_goes(held: str, said: str) -> None:
+    assert core_after("I live in Porto.", held, said) == ["User lives in Porto"]

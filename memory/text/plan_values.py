@@ -130,7 +130,10 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     alarm held as "6am"; with none held, no hour, as "it's 2am" may tell the time it is).
     Both name the thing as the fact held does ("my alarm" for "my alarm time" of "User's
     alarm is 6am"): else the request matched nothing, and the old value stayed beside the
-    new. Of a list named ("my address and my PIN"), "it" is the last. None otherwise."""
+    new. Of a list named ("my address and my PIN"), "it" is the last. None otherwise, and
+    when the value told is the one held ("it's 1234" of a PIN held as 1234): it tells which
+    thing goes, and said anew it came straight back."""
+    held = list(held)
     new_one = value_told(remark)
     items = things_listed(named)
     thing = items[-1] if items else named
@@ -142,5 +145,7 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
         return None
     subjects = {subject for subject, _ in said}
     subject = subjects.pop() if len(subjects) == 1 else ""
+    if f"{subject} is {new_one}".casefold() in {fact.casefold() for fact in held}:
+        return None
     mine = _USERS.sub("my ", subject) if _USERS.match(subject) else thing
     return (named if items else mine), f"{mine[:1].upper()}{mine[1:]} is {new_one}."
