@@ -94,3 +94,10 @@ def test_open_all_hours_with_nothing_held_stores_nothing() -> None:
 ])
 def test_the_value_held_told_again_names_what_goes(held: str, said: str) -> None:
     assert core_after("I live in Porto.", held, said) == ["User lives in Porto"]
+
+
+def test_a_value_taken_back_in_a_later_clause_is_not_stored() -> None:
+    # cut before "no, hunter4", the remark told hunter3, which the speaker took back
+    said = "Forget my password, it's hunter3, no, hunter4."
+    assert not any(sentence.startswith("My password is")
+                   for sentence in each_named_apart([said], ["User's password is hunter2"]))

@@ -65,6 +65,8 @@ _IT_IS = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually|really)\s+)
                     r"(?P<value>\S.*?)(?:,?\s+(?:now|instead|actually|these\s+days))?\W*$", _I)
 #: Where one clause of a remark gives way to the next ("it's 555-0199 now, call me").
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s+")
+#: A clause that sets aside the old value ("not 1234"), not one that tells another.
+_NOT_THAT = re.compile(r"^(?:and\s+|but\s+)?not\b", _I)
 #: The preposition a time may be said with ("at 6am", "on Monday", "set for 6am").
 _TIME_SAID_WITH = re.compile(r"^(?:(?:set|scheduled|booked|moved)\s+)?(?:at|on|by|for)\s+", _I)
 #: An hour or a day, which "it's" also tells as the time it is ("it's 2am, I'm tired"), or
@@ -100,6 +102,9 @@ def value_told(remark: str) -> str | None:
         told = _IT_IS.match(", ".join(clauses[:end]))
         if told is not None and value_kind(told["value"]):
             return told["value"]
+        if gives_a_value(clauses[end - 1]) and not _NOT_THAT.match(clauses[end - 1]):
+            # "it's hunter3, no, hunter4": which value is meant is not for a rule to guess
+            return None
     return None
 
 
