@@ -101,3 +101,20 @@ def test_a_value_taken_back_in_a_later_clause_is_not_stored() -> None:
     said = "Forget my password, it's hunter3, no, hunter4."
     assert not any(sentence.startswith("My password is")
                    for sentence in each_named_apart([said], ["User's password is hunter2"]))
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # holding no digit, the name was taken for a remark, and the new one was lost
+    ("My sister is Ana.", "Forget my sister, it's Maria now.", "User's sister is Maria"),
+    ("My dentist is Dr Lee.", "Forget my dentist, it's Dr Kim now.", "User's dentist is Dr Kim"),
+])
+def test_a_new_name_of_a_thing_held_by_name_is_stored(held: str, said: str, now: str) -> None:
+    assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    ([], "Forget my meeting, it's Important."),
+    (["User's password is hunter2"], "Forget my password, it's Important."),
+])
+def test_a_capital_is_no_name_of_a_thing_not_held_by_one(held: list[str], said: str) -> None:
+    assert each_named_apart([said], held)[1:] == []

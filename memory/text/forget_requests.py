@@ -230,6 +230,9 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         return asked[0].rstrip(" .!") + ".", asked[1][:1].upper() + asked[1][1:]
     remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
     if len(remark) > 1 and not gives_a_value(remark[1]):
+        # "Forget my sister, it's Maria now" of a sister held by name tells her new one
+        if told := _value_told_of(remark[0], remark[1], list(held)):
+            return told
         # quoted without what goes, "it's old" says nothing
         return remark[0].rstrip(" .!") + ".", ""
     # "..., it's 4321 now and my address is 9 Elm Road": a statement of its own follows

@@ -148,6 +148,9 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     kinds = {kind for _, kind in said if kind is not None}
     if value_kind(new_one) not in (kinds or {"code", "name"}):
         return None
+    if not gives_a_value(new_one) and "name" not in kinds:
+        # a capital alone ("it's Important") tells a name only of a thing held by one
+        return None
     subjects = {subject for subject, _ in said}
     subject = subjects.pop() if len(subjects) == 1 else ""
     if f"{subject} is {new_one}".casefold() in {fact.casefold() for fact in held}:
