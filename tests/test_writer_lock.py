@@ -158,6 +158,42 @@ def test_a_memory_dropped_without_close_lets_the_home_be_opened_again(tmp_path: 
         assert [f.text for f in again.core] == ["User likes green tea"]
 
 
+def _add_a_fact_and_drop(home: Path) -> None:
+    memory = HierarchicalMemory(home, embedder=HashingEmbedder())
+    memory.add_fact("User likes green tea")
+
+
+def test_a_memory_dropped_in_a_function_lets_the_same_process_open_it_again(
+        tmp_path: Path) -> None:
+    # With the automatic collector off, only the open itself can free the dropped one.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _add_a_fact_and_drop(tmp_path / "agent")
+        with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as again:
+            assert [f.text for f in again.core] == ["User likes green tea"]
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_home_another_holder_locks_is_refused_without_a_collection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "agent"
+    home.mkdir()
+    collections: list[int] = []
+    collect = gc.collect
+    monkeypatch.setattr(gc, "collect", lambda *a: collections.append(1) or collect(*a))
+    fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(StoreLockedError):
+            SQLiteStore(home)
+    finally:
+        os.close(fd)
+    assert collections == []
+
+
 def test_a_lock_file_removed_between_its_open_and_its_lock_is_not_held(tmp_path: Path) -> None:
     """A failed restore removes the home it made, lock file and all, while it holds the
     lock. A process that opened that lock file just before, and locks it once the restore

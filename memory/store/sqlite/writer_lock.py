@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import io
 import os
 import weakref
@@ -51,6 +52,12 @@ class WriterLock:
             os.register_at_fork(after_in_child=_drop_inherited_locks)
             _fork_hook_installed = True
         fd, holder = self._take()
+        if fd is None and self._held_here():
+            # A memory dropped without close() is part of reference cycles (its tiers and
+            # stores point back at it), so its lock goes only when the collector frees
+            # them: collected now, a dropped one lets go; one still in use keeps it.
+            gc.collect()
+            fd, holder = self._take()
         if fd is None:
             if holder is not None and not process_alive(holder):
                 raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
@@ -58,6 +65,12 @@ class WriterLock:
         self._file = io.FileIO(fd, "r+")
         self.owner_pid = os.getpid()
         _held.add(self)
+
+    def _held_here(self) -> bool:
+        """Whether this process holds this home's lock through another object."""
+        home = self.path.parent
+        return any(lock is not self and lock.held and lock.owner_pid == os.getpid()
+                   and lock.locks(home) for lock in list(_held))
 
     def locks(self, home: Path) -> bool:
         """Whether this is the lock of ``home``, whether either path is written relative,
