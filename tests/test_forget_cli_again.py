@@ -63,17 +63,41 @@ def test_json_names_the_request_that_forgot_it(agent: Path,
     assert json.loads(capsys.readouterr().out)["already_forgotten_by"] is None
 
 
-def test_the_chat_says_already_forgotten_too() -> None:
+def _chat(commands: list[str]) -> tuple[int, list[str]]:
+    """The chat's exit status for ``commands`` piped in, and the lines it printed."""
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
         m.add_fact(FACT)
         out = io.StringIO()
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
                         errors=io.StringIO())
-        # nothing more went the second time: still a failed command for a script
-        assert repl.run_piped([f"/forget {FACT}", f"/forget {FACT}",
-                               "/forget User's gym is Ironworks"]) == 1
-        lines = out.getvalue().splitlines()
+        status = repl.run_piped(commands)
+    return status, out.getvalue().splitlines()
+
+
+def test_the_chat_says_already_forgotten_too() -> None:
+    status, lines = _chat([f"/forget {FACT}", f"/forget {FACT}",
+                           "/forget User's gym is Ironworks"])
+    assert status == 1  # nothing more went the second time: still a failed command
     assert lines[1] == ("nothing forgotten: already forgotten (request #1 with this text "
                         "forgot what it matched, and nothing stored matches it now)")
     assert lines[2].startswith("nothing forgotten (unmatched: ")  # never forgotten
     assert lines[3].startswith("/recall TEXT")
+
+
+@pytest.mark.parametrize(("first", "again"), [
+    (FACT, FACT + "."),
+    (FACT + ".", FACT),
+    (FACT, "user's locker code is 5678!"),
+    (FACT + "!", FACT.upper() + "..."),
+])
+def test_the_same_request_with_other_punctuation_or_case_is_already_forgotten(
+        agent: Path, capsys: pytest.CaptureFixture[str], first: str, again: str) -> None:
+    assert run([*FORGET, first]) == 0
+    capsys.readouterr()
+    assert run([*FORGET, "--json", again]) == 1
+    assert json.loads(capsys.readouterr().out)["already_forgotten_by"] == 1
+
+
+def test_the_chat_sees_a_full_stop_added_as_the_same_request() -> None:
+    _, lines = _chat([f"/forget {FACT}", f"/forget {FACT}. "])
+    assert lines[1].startswith("nothing forgotten: already forgotten (request #1 ")

@@ -64,6 +64,7 @@ from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting, quoting_copies
+from tiermem.memory.ops.request_forms import request_forms
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.records import ForgetRequest, Forgotten, Message
@@ -155,11 +156,13 @@ def request_hash(memory: ForgettingMemory, request: str) -> str:
 def forgot_before(memory: ForgettingMemory, request: str, audit_id: int) -> int | None:
     """The audit id of the latest request before ``audit_id`` with this text that forgot
     something, or None: made again, matching nothing now, it is done already, not mistyped.
-    The audit keeps only a keyed hash of each request, which is all this compares."""
-    digest = request_hash(memory, clean_request(request))
+    The audit keeps only a keyed hash of each request, which is all this compares; the text
+    may differ in its final punctuation and its case (memory/ops/request_forms.py)."""
+    digests = [request_hash(memory, form) for form in request_forms(clean_request(request))]
     return max((done.id for done in memory.store.forgetting.requests()
                 if done.id < audit_id and done.outcome == "matched"
-                and hmac.compare_digest(done.request_hash, digest)), default=None)
+                and any(hmac.compare_digest(done.request_hash, digest) for digest in digests)),
+               default=None)
 
 
 def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
