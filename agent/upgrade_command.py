@@ -31,6 +31,7 @@ from tiermem.memory.errors import (
     OlderSchemaError,
     StoreError,
     StoreLockedError,
+    StoreUnreachableError,
     TiermemError,
     UnfinishedStoreError,
 )
@@ -192,10 +193,11 @@ def _counters_json(counters: tuple[tuple[str, str, int], ...]) -> list[dict[str,
 
 def _refused_at(exc: TiermemError, place: AgentPlace) -> int | None:
     """The schema a refused upgrade left the memory at; None when it cannot be told (a
-    lost server, which another try would wait for, or a file this user may not read)."""
+    lost or unreachable server, which another try would wait for, or a file this user may
+    not read)."""
     if isinstance(exc, NewerSchemaError):
         return exc.found
-    if isinstance(exc, ConnectionLostError):
+    if isinstance(exc, (ConnectionLostError, StoreUnreachableError)):
         return None
     return _found_schema(place)
 

@@ -155,6 +155,11 @@ class TargetHoldsMemoryError(StoreError):
         return (type(self), (self.where, self.tables))
 
 
+class StoreUnreachableError(StoreError):
+    """The memory's database server could not be connected to (down, unreachable, or
+    refusing this user or database): another attempt at once would wait and fail again."""
+
+
 class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 

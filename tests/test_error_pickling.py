@@ -66,6 +66,8 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("agent home /h/agents/ada", 12, 9)],
     "tiermem.memory.errors.StoreBusyError": [lambda c: c("the database is locked")],
     "tiermem.memory.errors.StoreClosedError": [lambda c: c("the memory was closed")],
+    "tiermem.memory.errors.StoreUnreachableError": [
+        lambda c: c("cannot connect to PostgreSQL at postgresql://db/memories")],
     "tiermem.memory.errors.StoreCorruptError": [lambda c: c("the database is damaged")],
     "tiermem.memory.errors.ReadOnlyError": [lambda c: c("the memory is open read-only")],
     "tiermem.memory.errors.StoreFullError": [lambda c: c("the disk is full")],

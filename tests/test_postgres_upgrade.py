@@ -267,3 +267,31 @@ def test_upgrade_json_of_a_server_it_cannot_reach_still_prints_its_object(
                       "error": report["error"], "raised": [], "not_raised": []}
     assert report["error"].startswith("cannot connect to PostgreSQL at ")
     assert done.err == f"tiermem: {report['error']}\n"
+
+
+def test_upgrade_of_a_server_gone_after_the_agent_was_found_connects_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A server dropping packets holds each connection attempt for its whole timeout: the
+    # refusal must not read the schema with one more.
+    from tiermem.agent import place as places
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    attempts: list[str] = []
+    connect = psycopg.connect
+
+    def counted(*args: object, **kwargs: object) -> psycopg.Connection:
+        attempts.append("connect")
+        return connect(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(psycopg, "connect", counted)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: every connect is refused
+        dsn = f"postgresql://tiermem@127.0.0.1:{closed.getsockname()[1]}/memories"
+        # The lookup found the agent; the server went away right after.
+        monkeypatch.setattr(places, "agent_place", lambda name, store, existing=False:
+                            places.AgentPlace(name, tmp_path / name, dsn))
+        assert main(["upgrade", "--agent", "ada", "--store", dsn, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["from"] is None
+    assert report["error"].startswith("cannot connect to PostgreSQL at ")
+    assert attempts == ["connect"]

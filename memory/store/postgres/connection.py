@@ -27,6 +27,7 @@ from tiermem.memory.errors import (
     StoreError,
     StoreFullError,
     StoreLockedError,
+    StoreUnreachableError,
 )
 from tiermem.memory.store.opening import without_password
 from tiermem.memory.store.postgres.local_server import local_server_at
@@ -86,7 +87,7 @@ def connect(dsn: str) -> psycopg.Connection:
     try:
         conn = psycopg.connect(dsn, autocommit=True, application_name="tiermem")
     except psycopg.OperationalError as exc:
-        raise StoreError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
+        raise StoreUnreachableError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
                          f"{_first_line(exc)}; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
         raise StoreError(without_password(_not_valid(exc), dsn)) from None
