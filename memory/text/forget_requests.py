@@ -15,6 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.forget_openings import (
+    FORGET_NAMED,
+    FORGET_OPENING,
+    NOT_KEPT,
+    WHAT_I_SAID,
+)
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
     gives_a_value,
@@ -45,29 +51,10 @@ _KEPT_BY = re.compile(
     _I)
 
 
-#: The words that may open a request to forget before "forget" itself.
-_FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries"
-                   r"|never\s*mind|no\s+problem|no"
-                   # an acknowledgement of the reply, as a statement may open with one
-                   # ("Thanks, ...")
-                   r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
-                   r"|sounds\s+good"
-                   # asked as a wish ("I want you to forget my password")
-                   r"|i\s+(?:want|need)\s+you\s+to"
-                   rf"|i{_APOS}d\s+like\s+you\s+to)\b[\s,!]*)*")
-#: Asking not to be remembered is asking to forget ("Stop remembering that I work at
-#: Globex", "I don't want you to remember where I work", "Don't store my address"): only
-#: at the start and said to the assistant, since "I don't remember my PIN" asks nothing.
-_NOT_KEPT = (rf"(?:(?:i\s+)?(?:don{_APOS}?t|do\s+not)\s+want\s+you\s+to\s+"
-             r"(?:remember|keep|store|save)"
-             rf"|(?:don{_APOS}?t|do\s+not|never)\s+(?:remember|keep|store|save)"
-             r"|stop\s+(?:remembering|keeping|storing|saving))\s+")
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
-#: What the speaker just said, named as such ("what I just said"): "that", as it points.
-_WHAT_I_SAID = r"what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)"
 _BARE_FORGET = re.compile(
-    _FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|{_NOT_KEPT})(?:that|it|this|{_WHAT_I_SAID})"
+    FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|{NOT_KEPT})(?:that|it|this|{WHAT_I_SAID})"
     r"(?:,?\s+please)?\W*$", _I)
 
 
@@ -91,7 +78,7 @@ _PLAN_INSTEAD = re.compile(
     rf"^\W*(?:i{_APOS}ll|i\s+will|i{_APOS}m\s+going\s+to|i\s+(?:can|could)|we{_APOS}ll"
     rf"|we\s+will|let{_APOS}s|let\s+(?:me|us))\b", _I)
 #: "Forget about it," with more said after it brushes off rather than takes back.
-_FORGET_ABOUT_IT = re.compile(_FORGET_OPENING + r"forget\s+about\s+it\b", _I)
+_FORGET_ABOUT_IT = re.compile(FORGET_OPENING + r"forget\s+about\s+it\b", _I)
 
 
 def brushes_off(request: str, said_after: str) -> bool:
@@ -106,14 +93,14 @@ def brushes_off(request: str, said_after: str) -> bool:
 #: All a clause may hold before a "forget that" said to the assistant ("So, please forget
 #: it"): "People often forget that I'm deaf" and "Don't let anyone forget it" ask nothing.
 _SAID_TO_IT = re.compile(r"^\W*(?:(?:and|so|but|then|you\s+can|let\s+(?:me|us))\b[\s,]*)?"
-                         + _FORGET_OPENING.removeprefix(r"^\W*") + "$", _I)
+                         + FORGET_OPENING.removeprefix(r"^\W*") + "$", _I)
 
 
 def asks_to_forget(sentence: str) -> bool:
     """Whether ``sentence`` is a request to forget ("Forget that I live in Porto", "Delete
     my address", "Forget this."), which states nothing true or untrue of itself."""
     text = sentence.strip()
-    return _FORGET_NAMED.match(text) is not None or forgets_the_last(text) or any(
+    return FORGET_NAMED.match(text) is not None or forgets_the_last(text) or any(
         _SAID_TO_IT.match(re.split(r"[,;:]", text[:m.start()])[-1])
         for m in _FORGET_CLAUSE.finditer(text))
 
@@ -121,7 +108,7 @@ def asks_to_forget(sentence: str) -> bool:
 def names_what_to_forget(sentence: str) -> bool:
     """Whether ``sentence`` opens by naming what to forget ("Forget my sister"): every
     fact about it goes, not only the one that says the least else."""
-    return _FORGET_NAMED.match(sentence.strip()) is not None
+    return FORGET_NAMED.match(sentence.strip()) is not None
 
 
 #: Where a thing named to forget is kept, closing the request ("on file", "in the database").
@@ -145,7 +132,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
     held = list(held)
     for whole in _plans_joined(sentences):
         sentence, said_after = _named_and_said_after(whole, held)
-        opening = _FORGET_NAMED.match(sentence.strip())
+        opening = FORGET_NAMED.match(sentence.strip())
         if opening is None:
             out.append(sentence)
             continue
@@ -171,7 +158,7 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     as a quote that points at nothing."""
     out: list[str] = []
     for sentence in sentences:
-        if (out and _FORGET_NAMED.match(out[-1].strip()) is not None
+        if (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and _PLAN_INSTEAD.match(sentence) and _of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
         else:
@@ -210,7 +197,7 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
     """``sentence`` as its request naming what to forget and the statement of the speaker's
     beside it ("I live in Lisbon now"); the whole and '' when it is no such request.
     ``held``: the facts held, whose values say what kind a new one told must be."""
-    if _FORGET_NAMED.match(sentence.strip()) is None:
+    if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
     if len(plan) > 1 and _of_what_goes(plan[0], plan[1]):
@@ -255,7 +242,7 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
 def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
     """``request``, naming the thing as the fact held does, and the statement of the new
     value ``remark`` tells of it (``told_of``); None when it tells none."""
-    opening = _FORGET_NAMED.match(request)
+    opening = FORGET_NAMED.match(request)
     told = told_of(_named_in(request), remark, held) if opening is not None else None
     if opening is None or told is None:
         return None
@@ -264,7 +251,7 @@ def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str
 
 def _named_in(request: str) -> str:
     """What ``request`` names to forget ("my number" of "Forget my number"), or ''."""
-    opening = _FORGET_NAMED.match(request)
+    opening = FORGET_NAMED.match(request)
     return request[opening.end():].rstrip(" .!") if opening is not None else ""
 
 
@@ -280,7 +267,7 @@ def _new_value_of(request: str, plan: str) -> str:
     one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
     which, quoted without what goes, says nothing."""
     new_one = new_value_in(plan) or new_contact_in(request, plan)
-    opening = _FORGET_NAMED.match(request)
+    opening = FORGET_NAMED.match(request)
     named = request[opening.end():].rstrip(" .!") if opening is not None else ""
     if new_one is None or not owned_already(named):
         return ""
@@ -300,40 +287,10 @@ _TOLD_OF_ONESELF = re.compile(
     r"|sort\s+of)\s+)*$", _I)
 
 
-#: Where or how a file is to be saved ("Stop saving my report to the desktop", "Never
-#: store my password in plain text"): an instruction about files, not about memory. Only
-#: a place files go counts ("in Dropbox", "in /tmp"): "Stop remembering my trip to Paris"
-#: and "Don't keep my address on file" still ask to forget.
-_KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a|an)\s+)?"
-               r"(?:desktop|disk|drive|folder|directory|clipboard|downloads|documents"
-               r"|plain\s*text|clear\s*text|(?<=a\s)file|(?<=the\s)file|pdf|csv|json|txt"
-               r"|[\w-]+\.[a-z]{2,4}|dropbox|google\s+drive|icloud|one\s*drive|s3|bucket"
-               r"|git(?:hub)?|repo(?:sitory)?|~?/[\w.-]*\w)\b")
-
-
-#: A request that opens by naming what to forget ("Forget my sister", "Forget about the
-#: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
-#: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
-#: "delete", "erase" and "remove" ask only of what is the speaker's and not from elsewhere:
-#: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
-_FROM_ELSEWHERE = (r"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!your\b|(?:(?:the|my)\s+)?(?:memory"
-                   r"|mind|head|notes|database|system|records?|files?)\b)")
-_FORGET_NAMED = re.compile(
-    _FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{_WHAT_I_SAID}\W*$)"
-    r"(?:(?:all\s+|everything\s+)?about\s+"
-    # "Forget what I said about Tom" names Tom, not what was said
-    rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
-    r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
-    rf"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)(?!{_FROM_ELSEWHERE})"
-    rf"|{_NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
-    r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
-    _I)
-
-
 def _asks_to_forget(text: str) -> bool:
     """Whether ``text`` asks to forget: a "forget that" no negation before it keeps, and
     not one the speaker tells of themselves, or an opening "forget my X"."""
-    return _FORGET_NAMED.match(text) is not None or any(
+    return FORGET_NAMED.match(text) is not None or any(
         not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
         for m in _FORGET_CLAUSE.finditer(text)
         for before in [text[max(0, m.start() - 60):m.start()]])
@@ -346,7 +303,7 @@ def requests_forgetting(text: str) -> bool:
 
 def forget_opening(text: str) -> re.Match[str] | None:
     """The words that open a request naming what to forget ("Please forget "), or None."""
-    return _FORGET_NAMED.match(text)
+    return FORGET_NAMED.match(text)
 
 
 #: Where a sentence asking to forget may hold a statement beside the request ("I moved to

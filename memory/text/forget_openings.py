@@ -1,0 +1,66 @@
+"""How a request to forget opens, said to the assistant: the courtesies and wishes before
+"forget" ("Please", "I want you to"), asking not to be remembered ("Stop remembering that
+..."), and a request that names what to forget ("Forget my sister", "Delete my address").
+What such a request then asks is memory/text/forget_requests.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "WHAT_I_SAID"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+#: The words that may open a request to forget before "forget" itself.
+FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries"
+                   r"|never\s*mind|no\s+problem|no"
+                   # an acknowledgement of the reply, as a statement may open with one
+                   # ("Thanks, ...")
+                   r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
+                   r"|sounds\s+good"
+                   # asked as a wish ("I want you to forget my password")
+                   r"|i\s+(?:want|need)\s+you\s+to"
+                   rf"|i{_APOS}d\s+like\s+you\s+to)\b[\s,!]*)*")
+#: Asking not to be remembered is asking to forget ("Stop remembering that I work at
+#: Globex", "I don't want you to remember where I work", "Don't store my address"): only
+#: at the start and said to the assistant, since "I don't remember my PIN" asks nothing.
+NOT_KEPT = (rf"(?:(?:i\s+)?(?:don{_APOS}?t|do\s+not)\s+want\s+you\s+to\s+"
+             r"(?:remember|keep|store|save)"
+             rf"|(?:don{_APOS}?t|do\s+not|never)\s+(?:remember|keep|store|save)"
+             r"|stop\s+(?:remembering|keeping|storing|saving))\s+")
+
+#: What the speaker just said, named as such ("what I just said"): "that", as it points.
+WHAT_I_SAID = r"what\s+i\s+(?:just\s+)?(?:said|told\s+you|wrote)"
+
+#: Where or how a file is to be saved ("Stop saving my report to the desktop", "Never
+#: store my password in plain text"): an instruction about files, not about memory. Only
+#: a place files go counts ("in Dropbox", "in /tmp"): "Stop remembering my trip to Paris"
+#: and "Don't keep my address on file" still ask to forget.
+_KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a|an)\s+)?"
+               r"(?:desktop|disk|drive|folder|directory|clipboard|downloads|documents"
+               r"|plain\s*text|clear\s*text|(?<=a\s)file|(?<=the\s)file|pdf|csv|json|txt"
+               r"|[\w-]+\.[a-z]{2,4}|dropbox|google\s+drive|icloud|one\s*drive|s3|bucket"
+               r"|git(?:hub)?|repo(?:sitory)?|~?/[\w.-]*\w)\b")
+
+
+#: A request that opens by naming what to forget ("Forget my sister", "Forget about the
+#: deploy freeze", "Forget Tom", "Please delete my address"): only at the start, where it
+#: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
+#: "delete", "erase" and "remove" ask only of what is the speaker's and not from elsewhere:
+#: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
+_FROM_ELSEWHERE = (r"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!your\b|(?:(?:the|my)\s+)?(?:memory"
+                   r"|mind|head|notes|database|system|records?|files?)\b)")
+FORGET_NAMED = re.compile(
+    FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
+    r"(?:(?:all\s+|everything\s+)?about\s+"
+    # "Forget what I said about Tom" names Tom, not what was said
+    rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
+    r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
+    rf"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)(?!{_FROM_ELSEWHERE})"
+    rf"|{NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
+    r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
+    _I)
+
+
