@@ -18,6 +18,14 @@ from tiermem.memory.text.asked_requests import as_request
     ("My phone number is 555-0101.", "Can you delete my phone number?"),
     ("My password is hunter2.", "Can you forget that, please?"),
     ("My birthday is May 3.", "Will you please forget my birthday?"),
+    # with no memory named, of a thing held of the speaker: read as a statement, the
+    # password was stored a second time
+    ("My password is hunter2.", "Drop my password."),
+    ("My PIN is 1234.", "Wipe my PIN, please."),
+    ("My phone number is 555-0101.", "Clear my phone number."),
+    ("My address is 12 Oak St.", "Drop my address, it's old."),
+    # a remark on what goes sent it down the question path, which quoted it back
+    ("My password is hunter2.", "Can you drop my password from memory, it's old?"),
 ])
 def test_a_request_asked_forgets_what_it_names(told: str, asked: str) -> None:
     assert core_after(told, asked) == []
@@ -51,7 +59,9 @@ def test_other_verbs_forget_as_delete_does(request_: str) -> None:
 
 @pytest.mark.parametrize("step", ["Remove the cache before deploying.",
                                   "Drop my kids at school.", "Wipe my laptop.",
-                                  "Remove my password from the shared doc."])
+                                  "Remove my password from the shared doc.",
+                                  "Drop the table.", "Clear my desk.",
+                                  "Drop my password at the front desk."])
 def test_a_step_told_with_those_verbs_forgets_nothing(step: str) -> None:
     assert "User's password is hunter2" in core_after("My password is hunter2.", step)
 
@@ -69,3 +79,4 @@ def test_a_task_on_something_else_keeps_the_fact(task: str) -> None:
                                       "Delete my password from the database."])
 def test_removing_from_memory_named_still_forgets(request_: str) -> None:
     assert core_after("My password is hunter2.", request_) == []
+

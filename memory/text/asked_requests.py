@@ -27,12 +27,21 @@ _ASKED = re.compile(
     r"(?:,?\s+(?:please|pls|for\s+me|thanks))*\s*\?+\W*$", _I)
 
 
-#: A verb that asks to forget only with the memory named ("Drop my phone number from
-#: memory"): "Drop my kids at school" and "Wipe my laptop" are steps told.
+#: A verb that asks to forget with the memory named ("Drop my phone number from memory"),
+#: or of a thing memory holds of the speaker: "Drop my kids at school" and "Wipe my
+#: laptop" are steps told.
 _FROM_MEMORY = re.compile(
     r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)(?:drop|wipe|clear|purge)\s+"
     r"(?=(?:my|our)\s+\w[^.!?]*\s(?:from|out\s+of|off)\s+(?:your\s+|the\s+)?"
-    r"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|thanks))*\W*$)", _I)
+    r"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|thanks))*"
+    # a remark on what goes may follow ("..., it's old"): it is still the request
+    r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$"
+    # with no memory named, only of what memory holds of the speaker, said alone ("Drop my
+    # password."): "Drop my kids at school" and "Clear my desk" are steps told
+    r"|(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:password|passcode|passphrase|pin|address|e-?mail"
+    r"|(?:phone|mobile|cell|card|account|passport|social\s+security)\s+number|number|ssn"
+    r"|iban|birthday|date\s+of\s+birth)(?:,?\s+(?:please|pls|thanks))*"
+    r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$)", _I)
 
 
 def as_request(sentence: str) -> str:
