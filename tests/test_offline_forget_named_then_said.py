@@ -52,9 +52,17 @@ def test_a_remark_on_what_goes_is_no_fact_of_its_own() -> None:
 
 def test_a_new_value_asked_to_be_remembered_is_not_lost() -> None:
     assert each_named_apart(["Forget my password and remember my PIN 4321."]) == [
-        "Forget my password.", "Remember my PIN 4321."]
+        "Forget my password.", "My PIN is 4321."]
     assert "4321" in " ".join(core_after("My password is hunter2.",
                                          "Forget my password and remember my PIN 4321."))
+
+
+@pytest.mark.parametrize("said", ["Forget my password and remember my PIN 4321.",
+                                  "Forget my password and save my PIN as 4321, please."])
+def test_a_value_asked_to_be_remembered_replaces_the_one_held(said: str) -> None:
+    # quoted as asked, "User's PIN 4321" was stored beside "User's PIN is 1234"
+    assert core_after("My PIN is 1234.", "My password is hunter2.", said) == [
+        "User's PIN is 4321"]
 
 
 @pytest.mark.parametrize("said", [

@@ -27,6 +27,7 @@ from tiermem.memory.text.plan_values import (
     held_of,
     new_contact_in,
     new_value_in,
+    remembered_value,
     told_of,
 )
 from tiermem.memory.text.sentences import split_sentences
@@ -214,7 +215,8 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         # statement it was stored as one
         return asked[0].rstrip(" .!") + ".", ""
     if len(asked) > 1:
-        return asked[0].rstrip(" .!") + ".", asked[1][:1].upper() + asked[1][1:]
+        return asked[0].rstrip(" .!") + ".", (remembered_value(asked[1])
+                                              or asked[1][:1].upper() + asked[1][1:])
     remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
     if len(remark) > 1 and not gives_a_value(remark[1]):
         # "Forget my sister, it's Maria now" of a sister held by name tells her new one

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
-__all__ = ["gives_a_value", "held_of", "new_contact_in", "new_value_in", "told_of", "value_kind",
-           "value_told"]
+__all__ = ["gives_a_value", "held_of", "new_contact_in", "new_value_in", "remembered_value",
+           "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -47,6 +47,25 @@ def new_value_in(plan: str) -> str | None:
     if new_one is None or _A_VALUE.search(new_one["value"]) is None:
         return None
     return new_one["value"]
+
+
+#: Asking to remember a thing's value with no verb between them ("remember my PIN 4321",
+#: "save my number as 555-0199"), as a request beside one to forget may.
+_REMEMBER_VALUE = re.compile(
+    r"^\W*(?:please\s+)?(?:remember|note|save|store|keep)\s+(?P<thing>(?:my|our)\s+[\w -]+?)"
+    r"\s*(?::|\s(?:as|=))?\s+(?P<value>[^\s,;]*[\d@][^\s,;]*)(?:,?\s+(?:please|instead))?\W*$",
+    _I)
+
+
+def remembered_value(asked: str) -> str | None:
+    """The statement of the value ``asked`` asks to remember ("My PIN is 4321." of "remember
+    my PIN 4321"); None when it asks no such thing. Quoted as asked, "User's PIN 4321" was
+    stored beside the PIN held, which it is the new value of."""
+    asked_for = _REMEMBER_VALUE.match(asked)
+    if asked_for is None:
+        return None
+    thing = asked_for["thing"]
+    return f"{thing[:1].upper()}{thing[1:]} is {asked_for['value'].rstrip('.!')}."
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
