@@ -107,6 +107,8 @@ def test_a_value_taken_back_in_a_later_clause_is_not_stored() -> None:
     # holding no digit, the name was taken for a remark, and the new one was lost
     ("My sister is Ana.", "Forget my sister, it's Maria now.", "User's sister is Maria"),
     ("My dentist is Dr Lee.", "Forget my dentist, it's Dr Kim now.", "User's dentist is Dr Kim"),
+    # after an article the make was of no kind, and the new one was lost
+    ("My car is a Honda.", "Forget my car, it's a Tesla now.", "User's car is a Tesla"),
 ])
 def test_a_new_name_of_a_thing_held_by_name_is_stored(held: str, said: str, now: str) -> None:
     assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]
@@ -115,6 +117,10 @@ def test_a_new_name_of_a_thing_held_by_name_is_stored(held: str, said: str, now:
 @pytest.mark.parametrize(("held", "said"), [
     ([], "Forget my meeting, it's Important."),
     (["User's password is hunter2"], "Forget my password, it's Important."),
+    # one capital with no word of the change stresses a remark: "boss is Complicated" was
+    # stored
+    (["User's boss is Ann"], "Forget my boss, it's Complicated."),
+    (["User's car is a Honda"], "Forget my car, it's a mess."),
 ])
 def test_a_capital_is_no_name_of_a_thing_not_held_by_one(held: list[str], said: str) -> None:
     assert each_named_apart([said], held)[1:] == []

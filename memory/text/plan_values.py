@@ -96,6 +96,13 @@ _A_TIME = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|m
 _A_CODE = re.compile(r"^\S*[\d@]\S*$")
 #: Capitalized words or numbers only ("Rome", "12 Oak St"), not "10 years old".
 _A_NAME = re.compile(r"^(?:(?:\d[\w/-]*|[A-Z][\w.'’-]*)\s*)+$")
+#: An article before a capitalized word ("a Tesla", "an Audi").
+_ARTICLE_BEFORE_NAME = re.compile(r"^(?:an?|the)\s+(?=[A-Z])")
+#: A word of the change itself ("it's Maria now", "it's actually Maria").
+_CHANGE_SAID = re.compile(r"\b(?:now|instead|actually|these\s+days)\b", _I)
+#: A single capitalized word, which may stress a remark ("it's Complicated") as well as
+#: name someone.
+_ONE_CAPITAL = re.compile(r"^[A-Z][a-z'’-]*$")
 #: A word on the thing, not a value, that a capital would pass for one ("it's OK", "it's TMI").
 _NO_VALUE = re.compile(r"^(?:ok(?:ay)?|fine|alright|tmi|not|no|none|nothing|gone|over)\b", _I)
 
@@ -104,6 +111,9 @@ def value_kind(value: str) -> str | None:
     """What kind of value ``value`` is: "time" ("7am", "at 6am"), "code" ("555-0199"),
     "name" ("Rome", "12 Oak St"); None for what tells no value ("old", "10 years old")."""
     value = _TIME_SAID_WITH.sub("", value.strip().rstrip(" .!"), count=1)
+    # "a Tesla" names a make as "Tesla" does: with the article, the car held as "a Honda"
+    # was of no kind, and the new one was lost
+    value = _ARTICLE_BEFORE_NAME.sub("", value, count=1)
     if _NO_VALUE.match(value):
         return None
     for kind, shape in (("time", _A_TIME), ("code", _A_CODE), ("name", _A_NAME)):
@@ -169,6 +179,11 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
         return None
     if not gives_a_value(new_one) and "name" not in kinds:
         # a capital alone ("it's Important") tells a name only of a thing held by one
+        return None
+    if _ONE_CAPITAL.match(new_one) and _CHANGE_SAID.search(remark) is None:
+        # and with no word of the change: "Forget my boss, it's Complicated." of a boss
+        # held as Ann stored "User's boss is Complicated", where "it's Maria now" of a
+        # sister held as Ana tells her new name
         return None
     subjects = {subject for subject, _ in said}
     subject = subjects.pop() if len(subjects) == 1 else ""
