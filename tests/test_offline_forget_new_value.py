@@ -124,3 +124,14 @@ def test_a_new_name_of_a_thing_held_by_name_is_stored(held: str, said: str, now:
 ])
 def test_a_capital_is_no_name_of_a_thing_not_held_by_one(held: list[str], said: str) -> None:
     assert each_named_apart([said], held)[1:] == []
+
+
+def test_a_word_asking_for_all_of_a_thing_held_forgets_it() -> None:
+    # read with "time", the request matched no fact, and the alarm stayed
+    assert not core_after("My alarm is 6am.", "Forget my alarm time.")
+    assert not core_after("My bank is Chase.", "Forget my bank details, please.")
+    # a thing held with that word is the one that goes
+    assert core_after("My alarm is 6am.", "My alarm time is flexible.",
+                      "Forget my alarm time.") == ["User's alarm is 6am"]
+    assert core_after("My time zone is CET.", "Forget my alarm time.") == [
+        "User's time zone is CET"]

@@ -23,6 +23,7 @@ from tiermem.memory.text.forget_openings import (
 )
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
+    as_held,
     gives_a_value,
     held_of,
     new_contact_in,
@@ -147,7 +148,8 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         lead = sentence.strip()[:opening.end()]
         items = things_listed(named)
         if items is None:
-            out.append(sentence)
+            thing = as_held(named.rstrip(" .!"), held)
+            out.append(sentence if thing == named.rstrip(" .!") else f"{lead}{thing}.")
             continue
         out += [f"{lead}{item}." for item in items]
     return out

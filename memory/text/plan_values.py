@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
-__all__ = ["gives_a_value", "held_of", "new_contact_in", "new_value_in", "remembered_value",
+__all__ = ["as_held", "gives_a_value", "held_of", "new_contact_in", "new_value_in",
+           "remembered_value",
            "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
@@ -155,6 +156,29 @@ def held_of(named: str, held: Iterable[str],
             if ((held_as := _FACT_VALUE.match(fact)) is not None or any_fact)
             and words & {word.casefold() for word in (held_as["subject"] if held_as
                                                         else fact).split()}}
+
+
+#: A word after a thing named that asks for all of it, not another thing ("my alarm time",
+#: "my bank details", "my login info").
+_ALL_OF_IT = re.compile(r"\s+(?:time|details|info|information)$", _I)
+
+
+def as_held(named: str, held: Iterable[str]) -> str:
+    """``named`` as the facts ``held`` name it: "my alarm" of "my alarm time" when "User's
+    alarm is 6am" is held and no fact names an alarm time; else ``named`` itself. Read with
+    the word, the request matched no fact, and the alarm stayed."""
+    trailing = _ALL_OF_IT.search(named)
+    if trailing is None:
+        return named
+    held = list(held)
+    asked = {word.casefold() for word in named.split() if not _OWNER_WORD.match(word)}
+    subjects = [{word.casefold() for word in subject.split()}
+                for subject, _ in held_of(named, held)]
+    thing = asked - {trailing.group().strip().casefold()}
+    if any(asked <= subject for subject in subjects) or not any(
+            thing <= subject for subject in subjects):
+        return named
+    return named[:trailing.start()]
 
 
 def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | None:
