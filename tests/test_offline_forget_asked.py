@@ -80,3 +80,16 @@ def test_a_task_on_something_else_keeps_the_fact(task: str) -> None:
 def test_removing_from_memory_named_still_forgets(request_: str) -> None:
     assert core_after("My password is hunter2.", request_) == []
 
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    ("Delete my address from memory and from the CRM.", ["Delete User's address from the CRM"]),
+    ("Please remove my address from the CRM and from your notes!", []),
+])
+def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
+        said: str, task: list[str]) -> None:
+    # read whole, the CRM made it a task on something else: nothing was forgotten and the
+    # request was stored as said; the task is kept as "Remove my number from the invoice" is
+    assert core_after("My address is 3 Pine St.", said) == task
+    assert "User's address is 3 Pine St." in core_after(
+        "My address is 3 Pine St.", "Delete my address from the CRM and from the invoice.")

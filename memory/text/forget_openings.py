@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "WHAT_I_SAID"]
+__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "WHAT_I_SAID", "places_apart"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -50,8 +50,9 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
 #: "delete", "erase" and "remove" ask only of what is the speaker's and not from elsewhere:
 #: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
-_FROM_ELSEWHERE = (r"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!your\b|(?:(?:the|my)\s+)?(?:memory"
-                   r"|mind|head|notes|database|system|records?|files?)\b)")
+_IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
+              r"|records?|files?)\b)")
+_FROM_ELSEWHERE = rf"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
@@ -64,3 +65,30 @@ FORGET_NAMED = re.compile(
     _I)
 
 
+
+
+#: A request to delete a thing from memory and from a place of the speaker's ("Delete my
+#: address from memory and from the CRM"), in either order.
+_TWO_PLACES = re.compile(
+    FORGET_OPENING + r"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w[^,;.!?]*?)"
+    r"\s+(?P<first>from\s+[^,;.!?]+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+[^,;.!?]+?)"
+    r"(?P<end>\W*)$", _I)
+_FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
+
+
+def places_apart(sentence: str) -> list[str]:
+    """``sentence`` as one request for each place it deletes a thing from: "Delete my
+    address from memory and from the CRM" -> "Delete my address from memory.", "Delete my
+    address from the CRM." Read whole, the CRM made it a task on something else: nothing
+    was forgotten, and it was stored as said. Any other sentence is returned alone."""
+    both = _TWO_PLACES.match(sentence.strip())
+    if both is None:
+        return [sentence]
+    places = [both["first"], both["second"]]
+    in_memory = [_FROM_MEMORY.match(place) is not None for place in places]
+    if in_memory.count(True) != 1:
+        return [sentence]
+    memory, elsewhere = places if in_memory[0] else places[::-1]
+    lead = sentence.strip()[:both.start("request")]
+    return [f"{lead}{both['request']} {memory}.",
+            f"{lead}{both['request']} {elsewhere}{both['end'] or '.'}"]

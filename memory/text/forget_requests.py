@@ -20,6 +20,7 @@ from tiermem.memory.text.forget_openings import (
     FORGET_OPENING,
     NOT_KEPT,
     WHAT_I_SAID,
+    places_apart,
 )
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
@@ -102,9 +103,15 @@ def asks_to_forget(sentence: str) -> bool:
     """Whether ``sentence`` is a request to forget ("Forget that I live in Porto", "Delete
     my address", "Forget this."), which states nothing true or untrue of itself."""
     text = sentence.strip()
-    return FORGET_NAMED.match(text) is not None or forgets_the_last(text) or any(
+    return _opens_named(text) or forgets_the_last(text) or any(
         _SAID_TO_IT.match(re.split(r"[,;:]", text[:m.start()])[-1])
         for m in _FORGET_CLAUSE.finditer(text))
+
+
+def _opens_named(text: str) -> bool:
+    """Whether ``text``, or its request of a thing from memory beside another place ("Delete
+    my address from memory and from the CRM"), opens by naming what to forget."""
+    return any(FORGET_NAMED.match(part) is not None for part in places_apart(text))
 
 
 def names_what_to_forget(sentence: str) -> bool:
@@ -132,7 +139,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
     ``held`` (the facts held) for it is."""
     out: list[str] = []
     held = list(held)
-    for whole in _plans_joined(sentences):
+    for whole in _plans_joined([part for said in sentences for part in places_apart(said)]):
         sentence, said_after = _named_and_said_after(whole, held)
         opening = FORGET_NAMED.match(sentence.strip())
         if opening is None:
@@ -294,7 +301,7 @@ _TOLD_OF_ONESELF = re.compile(
 def _asks_to_forget(text: str) -> bool:
     """Whether ``text`` asks to forget: a "forget that" no negation before it keeps, and
     not one the speaker tells of themselves, or an opening "forget my X"."""
-    return FORGET_NAMED.match(text) is not None or any(
+    return _opens_named(text) or any(
         not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
         for m in _FORGET_CLAUSE.finditer(text)
         for before in [text[max(0, m.start() - 60):m.start()]])
