@@ -58,6 +58,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tiermem.memory.text.acquired import acquired_as_had
 from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 from tiermem.memory.text.ellipses import with_ellipses_filled
 
@@ -267,6 +268,9 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         if body == statement:
             statement = kept
         body = earlier = kept
+    # "I got a dog named Rex" says what "I have a dog named Rex" does; earlier versions
+    # quoted it, as ``earlier`` still reads.
+    body = acquired_as_had(body) or body
 
     if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
             or is_aside(body) or corrects_nothing(body)):
