@@ -30,7 +30,7 @@ from tiermem.memory.text.extract import (
         ("I work at Acme.", "User works at Acme", "durable"),
         ("I love my wife.", "User loves User's wife", "durable"),
         ("We moved to Berlin.", "We moved to Berlin", "durable"),
-        ("Alice is my manager.", "Alice is User's manager", "short-lived"),
+        ("Alice is my manager.", "Alice is User's manager", "durable"),
         ("I think the build is flaky.", "User: I think the build is flaky", "short-lived"),
         ("I like tea.", "User likes tea", "durable"),
         # A later clause that opens in the first person reads as the head does.

@@ -28,8 +28,9 @@ row    rule                        result       cues (abridged)
                                                 address, city, moved to, prefer,
                                                 favo(u)rite, vegetarian, vegan,
                                                 speaks LANGUAGE, my manager
-                                                (doctor, dog, ...) is Name
-                                                (relation named), my editor
+                                                (doctor, dog, ...) is Name or
+                                                Name is my manager (relation
+                                                named), my editor
                                                 (IDE, browser, OS) is TOOL
                                                 (own tool; before relation
                                                 named, as a human editor is
@@ -157,6 +158,19 @@ _STRONG_SHORT_LIVED = _cues(
     ("timestamp", TIMESTAMP.pattern),
 )
 
+#: Someone of one's own who is named ("my manager", "my dentist"), or a pet.
+_RELATION = (r"(?:best\s+friend|(?:team|tech)\s+lead"
+             r"|manager|boss|supervisor|mentor|coach|doctor|gp|dentist|therapist"
+             r"|physio|vet|landlord|landlady|accountant|lawyer|attorney|neighbou?r"
+             r"|editor|tutor|nanny|babysitter|pediatrician"
+             r"|roommate|flatmate|housemate|dog|cat|pet)")
+#: A person's name, capitalised, one or two words ("Priya", "Dr. Silva", "Ana Lima").
+_PERSON_NAME = (r"(?-i:(?:Dr\.?\s+)?[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
+                r"(?:\s+[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)?)")
+#: Capitalised words that open a sentence pointing at someone without naming them.
+_NOT_A_NAMER = (r"(?:this|that|he|she|it|they|who|here|there|everyone|everybody|someone"
+                r"|somebody|nobody|one|mine|yours|ours|theirs)")
+
 _DURABLE = _cues(
     ("always", r"\balways\b"),
     ("never", r"\bnever\b"),
@@ -196,15 +210,15 @@ _DURABLE = _cues(
                      r"|fedora|arch(?:\s+linux)?|nixos)\W*$"),
     # "My manager is Priya": a lasting relation named, the name ending the sentence ("My
     # manager is angry", "My flight is AA123" are no such thing). A human editor is named
-    # like a manager ("My editor is Jane"), after the tools ("My editor is Vim").
-    ("relation named", rf"\b(?:my|our|user{_APOS}s)\s+(?:best\s+friend|(?:team|tech)\s+lead"
-                     r"|manager|boss|supervisor|mentor|coach|doctor|gp|dentist|therapist"
-                     r"|physio|vet|landlord|landlady|accountant|lawyer|attorney|neighbou?r"
-                     r"|editor|tutor|nanny|babysitter|pediatrician"
-                     r"|roommate|flatmate|housemate|dog|cat|pet)\s+is\s+"
+    # like a manager ("My editor is Jane"), after the tools ("My editor is Vim"). Said the
+    # other way round, "Priya is my manager", the name opens the sentence and the relation
+    # ends it: the same fact, as lasting ("This is my manager" names no one).
+    ("relation named", rf"\b(?:my|our|user{_APOS}s)\s+{_RELATION}\s+is\s+"
                      rf"(?!{_WHEN_NAMES}\b)"  # "My dentist is Tuesday": when, not who
-                     r"(?-i:(?:Dr\.?\s+)?[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
-                     r"(?:\s+[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)?)\W*$"),
+                     rf"{_PERSON_NAME}\W*$"
+                     rf"|(?:^\W*|[,;:]\s+|\bthat\s+)(?!(?:{_NOT_A_NAMER}|{_WHEN_NAMES})\b)"
+                     rf"{_PERSON_NAME}\s+is\s+"
+                     rf"(?:my|our|user{_APOS}s)\s+{_RELATION}\W*$"),
     ("on-call", r"\bon[-\s]?call\b"),
     ("rotation", r"\brotations?\b"),
     ("production region", r"\b(?:production|prod)\s+region\b"),
