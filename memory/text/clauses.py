@@ -342,13 +342,23 @@ def clauses_of(fact: str) -> list[str]:
     return [part[:1].upper() + part[1:] for part in parts]
 
 
+#: A later part that only denies, of someone, what the part before says ("..., and Tom
+#: doesn't"), no ellipsis having filled it: cut off, it would say nothing.
+_BARE_DENIAL = re.compile(
+    rf"^[\w'’ .-]{{1,40}}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n{_APOS}?t"
+    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not)"
+    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", _I)
+
+
 def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durability]]:
     """The statements of ``fact`` (``clauses_of``), each with its durability: its own when it
     says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
-    sentence's."""
+    sentence's. A later one that only denies the one before of someone ("User works at
+    Acme and Tom doesn't") says nothing and is left out."""
     parts = clauses_of(fact)
     if len(parts) < 2:
         return [(fact, durability)]
+    parts = [parts[0], *(part for part in parts[1:] if not _BARE_DENIAL.match(part))]
     statements = []
     for part in parts:
         own, cue = classify_durability(part)

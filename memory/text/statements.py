@@ -128,6 +128,10 @@ _LEFT_AND_JOINED = re.compile(rf"(?P<left>{_LEFT}{_WHEN_LEFT})\s+and\s+(?:then\s
 #: Words of a retraction that say it is one, not what it denies.
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped", "delete", "erase"))
+#: Words around a withdrawal that say how it is said, not what it ends: alone beside
+#: "I don't anymore" they name nothing, as the bare withdrawal names nothing.
+_MANNER_WORDS = frozenset(stem(w) for w in ("actually", "well", "sorry", "anyway", "though",
+                                            "honestly", "oh", "ok", "okay", "so", "yeah"))
 
 #: "No," and "I meant" say, as "sorry" does, that what the speaker said before was wrong
 #: ("No, my son is Eva"): not "No one ...", nor "I meant it" or "I meant to call", where
@@ -344,6 +348,8 @@ def read_statement(sentence: str) -> Statement:
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         if left_a_job is not None:  # not when it was left: "last month" is no workplace
             denied = set(workplace_denied(left_a_job["place"]))
+        if not denied - _RETRACTION_WORDS - _MANNER_WORDS:  # "Actually I don't anymore"
+            denied = set()
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))

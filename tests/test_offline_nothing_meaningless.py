@@ -1,0 +1,41 @@
+"""A clause that only denies of someone what the user just said ("I work at Acme and Tom
+doesn't.") stores nothing of its own, and a withdrawal that names nothing stores nothing,
+however it is said ("Actually I don't anymore." as "I don't anymore.")."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.agent.offline_statements import core_changes
+from tiermem.memory.text.clauses import statements_of
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I work at Acme and Tom doesn't.", ["User works at Acme"]),
+    ("I like tea but Tom doesn't.", ["User likes tea"]),
+    ("I work at Acme and my wife doesn't anymore.", ["User works at Acme"]),
+    ("I work at Acme and Tom does not either.", ["User works at Acme"]),
+])
+def test_a_bare_denial_of_someone_else_keeps_only_the_users_part(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+def test_a_denial_that_says_what_is_denied_is_kept() -> None:
+    assert statements_of("User works at Acme and Tom doesn't smoke", "durable") == [
+        ("User works at Acme", "durable"), ("Tom doesn't smoke", "durable")]
+
+
+@pytest.mark.parametrize("said", [
+    "Actually I don't anymore.",
+    "Well, I don't anymore.",
+    "I don't anymore, sorry.",
+])
+def test_a_withdrawal_naming_nothing_stores_nothing(said: str) -> None:
+    assert core_after(said) == core_after("I don't anymore.") == []
+
+
+def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
+    assert core_changes("Actually I don't anymore.", {"User: I smoke": "short-lived"}) == (
+        [], {})
