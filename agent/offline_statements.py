@@ -33,6 +33,7 @@ from tiermem.agent.offline_replay import (
 )
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.agent.offline_said_last import said_last
+from tiermem.memory.text.appositions import with_the_relation_kept
 from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -329,7 +330,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 part = next((kept for old in replaced
                              if (kept := with_the_time_kept(part, old)) is not None), part)
                 # "My wife works at Acme now" keeps the name "User's wife Ana ..." held
-                part = with_the_name_kept(part, replaced, [*current, *new]) or part
+                # "Tom works at Initech now" keeps whose he is, "Anna's husband Tom ..."
+                part = (with_the_name_kept(part, replaced, [*current, *new])
+                        or with_the_relation_kept(part, replaced) or part)
                 # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
                           for share in shares_kept(part, old)}

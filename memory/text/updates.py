@@ -55,6 +55,9 @@ meeting is on Thursday", "The incident moved to sev2" replaces "The incident is 
 undone in the same fact ("User moved to Berlin but User is back") leaves their home, but
 ends the move it takes back ("User moved to Berlin"; memory/text/moves.py).
 
+One named beside whose they are ("Anna's husband Tom") is the one the name alone or the
+relation named anew names (memory/text/appositions.py).
+
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
 
@@ -73,6 +76,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.appositions import named_anew
 from tiermem.memory.text.beliefs import believed
 from tiermem.memory.text.causes import without_cause
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
@@ -266,7 +270,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     of it, so those words alone never make a new value ("Customer Acme uses SSO" stays)."""
     if normalize_fact(new) == normalize_fact(old):
         return False
-    if _negation_of(new, old) or moved_from(new, old):
+    if _negation_of(new, old) or moved_from(new, old) or named_anew(new, old, change, replaces):
         return True
     if change is not None and diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay

@@ -1,0 +1,100 @@
+"""Someone named beside whose they are, in a fact: "User's boss Ana works at Acme", "Anna's
+husband Tom works at Globex".
+
+memory/text/updates.py asks whether a new fact supersedes an old one by its subject; one
+named so has two: the relation ("User's boss") and the name ("Ana"). ``apposition`` splits
+such a fact, so that "Tom works at Initech now" is read against "Tom works at Globex", and
+"User's boss is Tom" against "User's boss is Ana". Pure functions over strings; the regular
+expressions are compiled once at import.
+
+A job moved by the name alone keeps whose they are: "Tom works at Initech now" after
+"Anna's husband Tom works at Globex" is "Anna's husband Tom works at Initech"
+(``with_the_relation_kept``). A relation named anew retires the fact of the one it named
+before (``named_anew``), as "User's boss is Tom" retires "User's boss is Ana": "User's boss
+Ana works at Acme" no longer says who the boss is, and Ana's job was known only as the
+boss's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Apposition", "apposition", "named_anew", "naming", "with_the_relation_kept"]
+
+#: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
+_NAME = r"(?-i:[A-Z])[a-z]+(?:['’-](?-i:[A-Z])?[a-z]+)?"
+#: "User's boss Ana works at Acme": whose, one or two words of relation, the name, then
+#: what is said of them, opening with a word in lower case (a verb, not more of the name).
+_APPOSITION = re.compile(
+    rf"^(?P<relation>(?:User|{_NAME})['’]s\s+[a-z-]+(?:\s+[a-z-]+)?)\s+(?P<name>{_NAME})"
+    r"\s+(?P<said>(?-i:[a-z])[\w'’-]*\s+\S.*)$")
+#: "User's boss is Tom": a relation's name given, and nothing more.
+_NAMING = re.compile(
+    rf"^(?P<relation>(?:User|{_NAME})['’]s\s+[a-z-]+(?:\s+[a-z-]+)?)\s+is\s+"
+    rf"(?P<name>{_NAME}(?:\s+{_NAME})?)\W*$")
+
+
+@dataclass(frozen=True)
+class Apposition:
+    """A fact about someone named beside whose they are: ``relation`` ("User's boss"),
+    ``name`` ("Ana") and ``said``, what it says of them ("works at Acme")."""
+
+    relation: str
+    name: str
+    said: str
+
+    @property
+    def of_the_name(self) -> str:
+        """The fact told of the name alone: "Ana works at Acme"."""
+        return f"{self.name} {self.said}"
+
+    @property
+    def naming(self) -> str:
+        """What it says the relation is called: "User's boss is Ana"."""
+        return f"{self.relation} is {self.name}"
+
+
+def apposition(fact: str) -> Apposition | None:
+    """``fact`` split as one about someone named beside whose they are; None otherwise."""
+    found = _APPOSITION.match(fact.strip())
+    if found is None:
+        return None
+    return Apposition(found["relation"], found["name"], found["said"])
+
+
+def naming(fact: str) -> tuple[str, str] | None:
+    """(relation, name) of a fact that only names a relation ("User's boss is Tom"); None
+    otherwise."""
+    found = _NAMING.match(fact.strip())
+    return None if found is None else (found["relation"], found["name"])
+
+
+def named_anew(new: str, old: str, change: str | None,
+               replaces: Callable[[str, str, str | None], bool]) -> bool:
+    """Whether ``new`` supersedes ``old`` (as ``replaces``, memory/text/updates.py's, reads
+    them told of the name alone or of the relation's name), one of them about someone
+    named beside whose they are: "Tom works at Initech now" moves the job of "Anna's husband
+    Tom", and "User's boss is Tom" names another boss than "User's boss Ana"."""
+    held, said = apposition(old), apposition(new)
+    if held is not None and said is None:
+        named = naming(new)
+        if named is not None and named[0].casefold() == held.relation.casefold():
+            return named[1] != held.name and replaces(new, held.naming, change)
+        return new.startswith(f"{held.name} ") and replaces(new, held.of_the_name, change)
+    return (said is not None and held is None and old.startswith(f"{said.name} ")
+            and replaces(said.of_the_name, old, change))
+
+
+def with_the_relation_kept(new: str, replaced: Sequence[str]) -> str | None:
+    """``new``, told of a name alone ("Tom works at Initech"), with whose they are as the
+    first of the facts ``replaced`` to name them so gives it ("Anna's husband Tom works at
+    Initech"); None when none does or ``new`` says it itself."""
+    if apposition(new) is not None:
+        return None
+    for old in replaced:
+        held = apposition(old)
+        if held is not None and new.startswith(f"{held.name} "):
+            return f"{held.relation} {new}"
+    return None

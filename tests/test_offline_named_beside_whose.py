@@ -1,0 +1,44 @@
+"""Someone named beside whose they are ("User's boss Ana", "Anna's husband Tom") is the
+one a later fact names: a new boss named retires the old boss's fact, and a job said of
+the name alone moves the one held, keeping whose they are."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.updates import replaces
+
+
+def test_a_new_boss_named_retires_the_old_bosss_fact() -> None:
+    assert core_after("My boss Ana works at Acme.", "My boss is Tom now.") == [
+        "User's boss is Tom"]
+
+
+@pytest.mark.parametrize(("first", "then", "now"), [
+    ("Anna's husband Tom works at Globex.", "Tom works at Initech now.",
+     ["Anna's husband Tom works at Initech"]),
+    ("My brother Tom works at Acme.", "Tom works at Initech now.",
+     ["User's brother Tom works at Initech"]),
+    ("Tom works at Globex.", "Anna's husband Tom works at Initech now.",
+     ["Anna's husband Tom works at Initech"]),
+])
+def test_a_job_said_of_the_name_alone_moves_the_one_held(
+        first: str, then: str, now: list[str]) -> None:
+    assert core_after(first, then) == now
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    # one may have several brothers: Sam is one more
+    ("My brother Tom works at Acme.", "My brother is Sam."),
+    # the same boss named again
+    ("My boss Ana works at Acme.", "My boss is Ana."),
+    # another one's job
+    ("Anna's husband Tom works at Globex.", "Sam works at Initech now."),
+])
+def test_what_names_no_one_anew_keeps_the_fact(first: str, then: str) -> None:
+    assert len(core_after(first, then)) == 2
+
+
+def test_the_same_name_of_another_relation_is_left_alone() -> None:
+    assert not replaces("User's sister is Tom", "User's boss Ana works at Acme", "now")
