@@ -29,15 +29,20 @@ from tiermem.memory.schema_errors import (  # noqa: F401
     UnfinishedStoreError,
 )
 
+#: Said of a lock's holder that is the process refused.
+THIS_PROCESS = ", this process: a memory it opened there is not closed"
+
 
 class StoreLockedError(StoreError):
     """Another live process holds the agent home for writing."""
 
     def __init__(self, path: str, holder_pid: int | None, *,
-                 exited_pid: int | None = None) -> None:
+                 exited_pid: int | None = None, this_process: bool = False) -> None:
         self.path = path
         self.holder_pid = holder_pid
         self.exited_pid = exited_pid
+        #: Whether the holder is a memory the refused process itself still has open.
+        self.this_process = this_process
         if holder_pid:
             who = f"process {holder_pid}"
         elif exited_pid:
@@ -48,20 +53,22 @@ class StoreLockedError(StoreError):
             who = "another process"
         #: What is held and by whom, without the advice (the command line gives its own).
         self.situation = f"agent home {path} is open for writing by {who}"
-        super().__init__(
-            f"{self.situation}; close that session (or wait for it to exit) and try again, "
-            f"or open it with read_only=True to inspect it"
-        )
+        # Waiting for one's own process to exit never ends: the memory must be closed.
+        advice = ("close() that memory (or end its with block) before opening the home again"
+                  if this_process else "close that session (or wait for it to exit) and try again")
+        super().__init__(f"{self.situation}{THIS_PROCESS if this_process else ''}; {advice}, "
+                         f"or open it with read_only=True to inspect it")
 
     def __reduce__(self) -> tuple[Any, ...]:
         # By its parts: the default rebuilds an exception from its message alone.
-        return (_rebuild_store_locked,
-                (type(self), self.path, self.holder_pid, self.exited_pid))
+        return (_rebuild_store_locked, (type(self), self.path, self.holder_pid,
+                                        self.exited_pid, self.this_process))
 
 
 def _rebuild_store_locked(cls: type[StoreLockedError], path: str, holder_pid: int | None,
-                          exited_pid: int | None) -> StoreLockedError:
-    return cls(path, holder_pid, exited_pid=exited_pid)
+                          exited_pid: int | None, this_process: bool = False
+                          ) -> StoreLockedError:
+    return cls(path, holder_pid, exited_pid=exited_pid, this_process=this_process)
 
 
 class WriterLockError(StoreError):

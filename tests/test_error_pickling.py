@@ -48,6 +48,7 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("/h/agents/ada", 4242),
         lambda c: c("/h/agents/ada", None, exited_pid=4243),
         lambda c: c("/h/agents/ada", None),
+        lambda c: c("/h/agents/ada", 4242, this_process=True),
     ],
     "tiermem.memory.errors.WriterLockError": [
         lambda c: c("/h/agents/ada/writer.lock", "Read-only file system")],
@@ -99,6 +100,8 @@ SAMPLES: dict[str, list[Sample]] = {
                     "2026-01-02 03:04:05 UTC"),
         lambda c: c("agent ada in postgresql://db/app", "app-1", 4242, None),
         lambda c: c("agent ada in postgresql://db/app", None, None, None),
+        lambda c: c("agent ada in postgresql://db/app", "app-1", 4242, None,
+                    this_process=True),
     ],
     "tiermem.memory.store.references.CounterBehindRowsError": [
         lambda c: c("this memory's counter 'tick' holds 0, below what its rows hold (2), "

@@ -234,7 +234,8 @@ def test_a_writer_of_another_process_table_is_not_waited_for(
 
 def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
                                          caplog: pytest.LogCaptureFixture) -> None:
-    holder = PostgresBackend(postgres_dsn, "alice")
+    # Recorded for another live process of this host: this process's own is told apart.
+    holder = _holding_for(postgres_dsn, os.getppid())
     try:
         _refused_at_once(postgres_dsn, monkeypatch, caplog)
     finally:
@@ -257,3 +258,19 @@ def test_the_writer_asks_the_server_to_probe_a_silent_client(postgres_dsn: str) 
         assert row is not None and row[0] != "session"  # a reader holds nothing to free
     finally:
         reader.close()
+
+
+def test_an_agent_this_process_still_has_open_is_refused_with_close_it(
+        postgres_dsn: str) -> None:
+    # Waiting for the holder to exit is no advice when the holder is the refused process.
+    held = PostgresBackend(postgres_dsn, "alice")
+    try:
+        with pytest.raises(AgentLockedError) as refused:
+            PostgresBackend(postgres_dsn, "alice")
+    finally:
+        held.close()
+    assert (refused.value.this_process, refused.value.holder_pid) == (True, os.getpid())
+    assert str(refused.value).endswith(
+        f"(since {refused.value.since}), this process: a memory it opened there is not "
+        f"closed; close() that memory (or end its with block) before opening the agent "
+        f"again, or open it with read_only=True to inspect it")

@@ -194,6 +194,19 @@ def test_a_home_another_holder_locks_is_refused_without_a_collection(
     assert collections == []
 
 
+def test_a_home_this_process_still_has_open_is_refused_with_close_it(tmp_path: Path) -> None:
+    # Waiting for the holder to exit is no advice when the holder is the refused process.
+    with (HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()),
+          pytest.raises(StoreLockedError) as refused):
+        HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder())
+    assert refused.value.this_process
+    said = str(refused.value)
+    assert (f"by process {os.getpid()}" in said
+            and "this process: a memory it opened there is not closed; close() that memory"
+            in said)
+    assert "wait for it to exit" not in said
+
+
 def test_a_lock_file_removed_between_its_open_and_its_lock_is_not_held(tmp_path: Path) -> None:
     """A failed restore removes the home it made, lock file and all, while it holds the
     lock. A process that opened that lock file just before, and locks it once the restore

@@ -17,6 +17,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
+    THIS_PROCESS,
     ConnectionLostError,
     InvalidInputError,
     NewerSchemaError,
@@ -57,7 +58,8 @@ class AgentLockedError(StoreLockedError):
     """Another session holds this agent's writer lock in the database."""
 
     def __init__(self, where: str, host: str | None, pid: int | None,
-                 since: str | None, orphaned_backend: int | None = None) -> None:
+                 since: str | None, orphaned_backend: int | None = None,
+                 this_process: bool = False) -> None:
         self.path = where
         self.holder_pid = pid
         self.holder_host = host
@@ -65,21 +67,26 @@ class AgentLockedError(StoreLockedError):
         self.exited_pid = None  # a database lock ends with the session that took it
         #: The server process of a session whose client has exited, still holding the lock.
         self.orphaned_backend = orphaned_backend
+        self.this_process = this_process
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
         self.situation = f"{where} is open for writing by {who}"
-        if orphaned_backend is not None:
+        if this_process:
+            advice = ("close() that memory (or end its with block) before opening the agent "
+                      "again, or open it with read_only=True to inspect it")
+        elif orphaned_backend is not None:
             advice = (f"that process has exited, but its database session has not ended; end "
                       f"it with `SELECT pg_terminate_backend({orphaned_backend})` and try "
                       f"again, or open it with read_only=True to inspect it")
         else:
             advice = ("close that session (or wait for it to exit) and try again, or open it "
                       "with read_only=True to inspect it")
-        StoreError.__init__(self, f"{self.situation}; {advice}")
+        StoreError.__init__(
+            self, f"{self.situation}{THIS_PROCESS if this_process else ''}; {advice}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.path, self.holder_host, self.holder_pid, self.since,
-                             self.orphaned_backend))
+                             self.orphaned_backend, self.this_process))
 
 
 def connect(dsn: str) -> psycopg.Connection:

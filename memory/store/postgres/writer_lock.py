@@ -61,12 +61,13 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
             "AND l.classid = %s AND l.objid = %s",
             (agent, LOCK_CLASS, agent)).fetchone()
         host, pid, since, backend, scope = holder if holder is not None else (None,) * 5
-        orphaned = (host == socket.gethostname() and scope == process_scope()
-                    and pid is not None and pid != os.getpid() and not _process_exists(pid))
+        here = host == socket.gethostname() and scope == process_scope()
+        orphaned = here and pid is not None and pid != os.getpid() and not _process_exists(pid)
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
         elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend)):
-            raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
+            raise AgentLockedError(where, host, pid, since, backend if orphaned else None,
+                                   this_process=here and pid == os.getpid())
     conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
                  [part for setting in KEEPALIVE.items() for part in setting])
     conn.execute(

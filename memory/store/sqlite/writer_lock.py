@@ -61,7 +61,8 @@ class WriterLock:
         if fd is None:
             if holder is not None and not process_alive(holder):
                 raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
-            raise StoreLockedError(str(self.path.parent), holder)
+            raise StoreLockedError(str(self.path.parent), holder,
+                                   this_process=holder == os.getpid())
         self._file = io.FileIO(fd, "r+")
         self.owner_pid = os.getpid()
         _held.add(self)
