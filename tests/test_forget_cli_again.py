@@ -101,3 +101,22 @@ def test_the_same_request_with_other_punctuation_or_case_is_already_forgotten(
 def test_the_chat_sees_a_full_stop_added_as_the_same_request() -> None:
     _, lines = _chat([f"/forget {FACT}", f"/forget {FACT}. "])
     assert lines[1].startswith("nothing forgotten: already forgotten (request #1 ")
+
+
+@pytest.mark.parametrize(("first", "again"), [
+    ("user's locker code is abcd", "User's locker code is ABCD"),
+    ("User's locker code is abcd", "User's locker code is abcd?"),
+])
+def test_a_text_exact_matching_tells_apart_is_no_repeat(
+        agent: Path, capsys: pytest.CaptureFixture[str], first: str, again: str) -> None:
+    # Under this policy the two are different texts: the first forgot nothing the second
+    # names, so the second is unmatched, with the hint to look up how it was stored.
+    (agent / "policy.yaml").write_text("forget:\n  mode: exact\n  exact: {case_sensitive: "
+                                       "true, ignore_final_punctuation: false}\n")
+    with HierarchicalMemory(agent, embedder=HashingEmbedder()) as m:
+        m.add_fact(first)
+    assert run([*FORGET, first]) == 0
+    capsys.readouterr()
+    assert run([*FORGET, "--json", again]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert (report["outcome"], report["already_forgotten_by"]) == ("unmatched", None)

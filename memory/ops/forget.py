@@ -157,8 +157,10 @@ def forgot_before(memory: ForgettingMemory, request: str, audit_id: int) -> int 
     """The audit id of the latest request before ``audit_id`` with this text that forgot
     something, or None: made again, matching nothing now, it is done already, not mistyped.
     The audit keeps only a keyed hash of each request, which is all this compares; the text
-    may differ in its final punctuation and its case (memory/ops/request_forms.py)."""
-    digests = [request_hash(memory, form) for form in request_forms(clean_request(request))]
+    may differ in its final punctuation and its case where exact matching ignores them
+    (memory/ops/request_forms.py)."""
+    forms = request_forms(clean_request(request), memory.forget_config.exact)
+    digests = [request_hash(memory, form) for form in forms]
     return max((done.id for done in memory.store.forgetting.requests()
                 if done.id < audit_id and done.outcome == "matched"
                 and any(hmac.compare_digest(done.request_hash, digest) for digest in digests)),
