@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import json
 import math
@@ -324,3 +325,15 @@ def migrate_cut_short(source_home: Path, place: tuple[str, str | None]) -> None:
     finally:
         source.close()
         target.close()
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """The automatic garbage collector off: only an explicit collection frees a cycle."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
+from memory_helpers import collector_off
 from psycopg.conninfo import make_conninfo
 
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.store.postgres import connection, writer_lock
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import AgentLockedError, stored_agents
@@ -261,16 +263,35 @@ def test_the_writer_asks_the_server_to_probe_a_silent_client(postgres_dsn: str) 
 
 
 def test_an_agent_this_process_still_has_open_is_refused_with_close_it(
-        postgres_dsn: str) -> None:
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Waiting for the holder to exit is no advice when the holder is the refused process.
+    waits: list[int] = []
+    monkeypatch.setattr(writer_lock, "_wait_for_lock",
+                        lambda conn, agent, ms: bool(waits.append(agent)))
     held = PostgresBackend(postgres_dsn, "alice")
     try:
         with pytest.raises(AgentLockedError) as refused:
             PostgresBackend(postgres_dsn, "alice")
     finally:
         held.close()
+    assert waits == []  # an open memory is no dropped one: refused at once
     assert (refused.value.this_process, refused.value.holder_pid) == (True, os.getpid())
     assert str(refused.value).endswith(
         f"(since {refused.value.since}), this process: a memory it opened there is not "
         f"closed; close() that memory (or end its with block) before opening the agent "
         f"again, or open it with read_only=True to inspect it")
+
+
+def _add_a_fact_and_drop(dsn: str) -> None:
+    memory = HierarchicalMemory(store=dsn, agent="alice", embedder=HashingEmbedder())
+    memory.add_fact("User likes green tea")
+
+
+def test_an_agent_dropped_without_close_lets_this_process_open_it_again(
+        postgres_dsn: str) -> None:
+    # With the automatic collector off, only the open itself can free the dropped one.
+    with collector_off():
+        _add_a_fact_and_drop(postgres_dsn)
+        with HierarchicalMemory(store=postgres_dsn, agent="alice",
+                                embedder=HashingEmbedder()) as again:
+            assert [f.text for f in again.core] == ["User likes green tea"]

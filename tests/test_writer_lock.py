@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from memory_helpers import make_memory
+from memory_helpers import collector_off, make_memory
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import StoreError, StoreLockedError
@@ -166,15 +166,10 @@ def _add_a_fact_and_drop(home: Path) -> None:
 def test_a_memory_dropped_in_a_function_lets_the_same_process_open_it_again(
         tmp_path: Path) -> None:
     # With the automatic collector off, only the open itself can free the dropped one.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         _add_a_fact_and_drop(tmp_path / "agent")
         with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as again:
             assert [f.text for f in again.core] == ["User likes green tea"]
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def test_a_home_another_holder_locks_is_refused_without_a_collection(

@@ -26,9 +26,11 @@ delivered at COMMIT and only if it commits); a read-only session listens there
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import socket
+import weakref
 from collections.abc import Callable
 
 import psycopg
@@ -38,6 +40,10 @@ from tiermem.memory.store.postgres.connection import AgentLockedError
 from tiermem.memory.store.postgres.schema import LOCK_CLASS
 
 log = logging.getLogger(__name__)
+
+#: The sessions holding a writer lock in this process, to tell a memory still open from one
+#: dropped unclosed.
+_writer_sessions: weakref.WeakSet[psycopg.Connection] = weakref.WeakSet()
 
 #: How long an opener waits for a writer lock whose holder has exited on this host.
 ORPHAN_WAIT_MS = 30_000
@@ -62,12 +68,18 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
             (agent, LOCK_CLASS, agent)).fetchone()
         host, pid, since, backend, scope = holder if holder is not None else (None,) * 5
         here = host == socket.gethostname() and scope == process_scope()
-        orphaned = here and pid is not None and pid != os.getpid() and not _process_exists(pid)
+        mine = here and pid == os.getpid()
+        orphaned = here and pid is not None and not mine and not _process_exists(pid)
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
+        elif mine and _dropped_here(conn, agent, backend):
+            pass
         elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend)):
             raise AgentLockedError(where, host, pid, since, backend if orphaned else None,
-                                   this_process=here and pid == os.getpid())
+                                   this_process=mine)
+    # Known before its pid is recorded, so another thread that reads the pid as this
+    # process's finds the session still open, not dropped.
+    _writer_sessions.add(conn)
     conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
                  [part for setting in KEEPALIVE.items() for part in setting])
     conn.execute(
@@ -76,6 +88,18 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
         "host = excluded.host, pid = excluded.pid, backend_pid = excluded.backend_pid, "
         "process_scope = excluded.process_scope, since = now()",
         (agent, socket.gethostname(), os.getpid(), process_scope()))
+
+
+def _dropped_here(conn: psycopg.Connection, agent: int, backend: int | None) -> bool:
+    """Whether the lock held by this very process was a memory's dropped without close(),
+    then taken: such a memory sits in reference cycles, so its session ends only when the
+    collector frees it. One still open keeps the lock, refused at once."""
+    gc.collect()
+    if any(not session.closed and session.info.backend_pid == backend
+           for session in list(_writer_sessions)):
+        return False
+    # Its session was closed as it was freed; the server lets the lock go within moments.
+    return _wait_for_lock(conn, agent, ORPHAN_WAIT_MS)
 
 
 def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
