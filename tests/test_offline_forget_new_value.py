@@ -135,3 +135,18 @@ def test_a_word_asking_for_all_of_a_thing_held_forgets_it() -> None:
                       "Forget my alarm time.") == ["User's alarm is 6am"]
     assert core_after("My time zone is CET.", "Forget my alarm time.") == [
         "User's time zone is CET"]
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # named as "my alarm", the alarm's sound went with its time
+    (["My alarm is 6am.", "My alarm sound is birdsong."], "Forget my alarm time.",
+     ["User's alarm sound is birdsong"]),
+    # the flight's time zone went, and its time stayed
+    (["My flight is at 9pm.", "My flight time zone is CET."], "Forget my flight time.",
+     ["User's flight time zone is CET"]),
+    # no time of the screen is held: its size is no screen time
+    (["My screen is 27 inches."], "Forget my screen time.", ["User's screen is 27 inches"]),
+])
+def test_a_time_asked_to_be_forgotten_takes_only_that_time(
+        held: list[str], said: str, kept: list[str]) -> None:
+    assert core_after(*held, said) == kept

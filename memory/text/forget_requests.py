@@ -30,6 +30,7 @@ from tiermem.memory.text.plan_values import (
     new_contact_in,
     new_value_in,
     remembered_value,
+    time_held,
     told_of,
 )
 from tiermem.memory.text.sentences import split_sentences
@@ -155,6 +156,10 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         lead = sentence.strip()[:opening.end()]
         items = things_listed(named)
         if items is None:
+            timed = time_held(named.rstrip(" .!"), held)
+            if timed is not None:
+                out.append(f"Forget that {timed}.")
+                continue
             thing = as_held(named.rstrip(" .!"), held)
             out.append(sentence if thing == named.rstrip(" .!") else f"{lead}{thing}.")
             continue

@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "gives_a_value", "held_of", "new_contact_in", "new_value_in",
-           "remembered_value",
-           "told_of", "value_kind", "value_told"]
+           "remembered_value", "time_held", "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -158,15 +157,16 @@ def held_of(named: str, held: Iterable[str],
                                                         else fact).split()}}
 
 
-#: A word after a thing named that asks for all of it, not another thing ("my alarm time",
-#: "my bank details", "my login info").
-_ALL_OF_IT = re.compile(r"\s+(?:time|details|info|information)$", _I)
+#: A word after a thing named that asks for all of it, not another thing ("my bank
+#: details", "my login info").
+_ALL_OF_IT = re.compile(r"\s+(?:details|info|information)$", _I)
+_ITS_TIME = re.compile(r"\s+time$", _I)
 
 
 def as_held(named: str, held: Iterable[str]) -> str:
-    """``named`` as the facts ``held`` name it: "my alarm" of "my alarm time" when "User's
-    alarm is 6am" is held and no fact names an alarm time; else ``named`` itself. Read with
-    the word, the request matched no fact, and the alarm stayed."""
+    """``named`` as the facts ``held`` name it: "my bank" of "my bank details" when "User's
+    bank is Chase" is held and no fact names bank details; else ``named`` itself. Read with
+    the word, the request matched no fact, and the bank stayed."""
     trailing = _ALL_OF_IT.search(named)
     if trailing is None:
         return named
@@ -179,6 +179,29 @@ def as_held(named: str, held: Iterable[str]) -> str:
             thing <= subject for subject in subjects):
         return named
     return named[:trailing.start()]
+
+
+def time_held(named: str, held: Iterable[str]) -> str | None:
+    """The one fact ``held`` that gives the time of the thing ``named``, said as the user
+    would ("my alarm is 6am" of "my alarm time" when "User's alarm is 6am" is held); None
+    when a fact names that time itself ("User's alarm time is flexible"), or none or
+    several give it. Only that fact goes: named as "my alarm", the alarm's sound went with
+    it, and "my screen time" took the screen's size."""
+    trailing = _ITS_TIME.search(named)
+    if trailing is None:
+        return None
+    asked = [word.casefold() for word in named.split() if not _OWNER_WORD.match(word)]
+    told: list[str] = []
+    for fact in held:
+        held_as = _FACT_VALUE.match(fact)
+        if held_as is None or _USERS.match(held_as["subject"]) is None:
+            continue
+        subject = [word.casefold() for word in _USERS.sub("", held_as["subject"]).split()]
+        if subject == asked:
+            return None
+        if subject == asked[:-1] and value_kind(held_as["value"]) == "time":
+            told.append(_USERS.sub("my ", fact))
+    return told[0].rstrip(" .!") if len(told) == 1 else None
 
 
 def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | None:
