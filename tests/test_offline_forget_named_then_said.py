@@ -72,3 +72,14 @@ def test_a_value_asked_to_be_remembered_replaces_the_one_held(said: str) -> None
 def test_asking_for_the_new_value_stores_nothing(said: str) -> None:
     # read as a statement of the speaker's, it was stored as "User: Text me the new one"
     assert core_after("My address is 12 Oak Street.", said) == []
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # the place or time was read into the thing: "User's appointment at is 3pm"
+    ("Forget my dentist and keep my appointment at 3pm.", "Keep User's appointment at 3pm"),
+    ("Forget my locker and save my bag in locker 14.", "Save User's bag in locker 14"),
+    ("Forget my dentist and remember my date of birth 1990-05-03.",
+     "User's date of birth is 1990-05-03"),
+])
+def test_a_value_after_a_place_or_time_is_no_value_of_the_thing(said: str, kept: str) -> None:
+    assert kept in core_after("My dentist is Dr Lee.", "My locker is 12.", said)

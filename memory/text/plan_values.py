@@ -52,7 +52,11 @@ def new_value_in(plan: str) -> str | None:
 #: Asking to remember a thing's value with no verb between them ("remember my PIN 4321",
 #: "save my number as 555-0199"), as a request beside one to forget may.
 _REMEMBER_VALUE = re.compile(
-    r"^\W*(?:please\s+)?(?:remember|note|save|store|keep)\s+(?P<thing>(?:my|our)\s+[\w -]+?)"
+    r"^\W*(?:please\s+)?(?:remember|note|save|store|keep)\s+"
+    # a word of place or time ends the thing: "my appointment at 3pm" was said as
+    # "My appointment at is 3pm."
+    r"(?P<thing>(?:my|our)(?:\s+(?!(?:at|on|in|into|for|to|from|with|by|until|before"
+    r"|after)\b)[\w-]+)+?)"
     r"\s*(?::|\s(?:as|=))?\s+(?P<value>[^\s,;]*[\d@][^\s,;]*)(?:,?\s+(?:please|instead))?\W*$",
     _I)
 
