@@ -81,7 +81,6 @@ def test_removing_from_memory_named_still_forgets(request_: str) -> None:
     assert core_after("My password is hunter2.", request_) == []
 
 
-
 @pytest.mark.parametrize(("said", "task"), [
     ("Delete my address from memory and from the CRM.", ["Delete User's address from the CRM"]),
     ("Please remove my address from the CRM and from your notes!", []),
@@ -93,3 +92,18 @@ def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
     assert core_after("My address is 3 Pine St.", said) == task
     assert "User's address is 3 Pine St." in core_after(
         "My address is 3 Pine St.", "Delete my address from the CRM and from the invoice.")
+
+
+@pytest.mark.parametrize(("told", "said", "task"), [
+    ("My password is hunter2.", "Delete my password hunter2 from memory and from the shared doc.",
+     "Delete User's password from the shared doc"),
+    ("My password is swordfish.",
+     "Delete my password swordfish from the shared doc and from your notes.",
+     "Delete User's password from the shared doc"),
+    ("My PIN is 1234.", "Remove my PIN 1234 from memory and from the CRM.",
+     "Remove User's PIN from the CRM"),
+])
+def test_the_task_kept_for_the_other_place_holds_no_value(told: str, said: str,
+                                                           task: str) -> None:
+    # the task held the secret the user had just asked memory to be rid of
+    assert core_after(told, said) == [task]

@@ -65,8 +65,6 @@ FORGET_NAMED = re.compile(
     _I)
 
 
-
-
 #: A request to delete a thing from memory and from a place of the speaker's ("Delete my
 #: address from memory and from the CRM"), in either order.
 _TWO_PLACES = re.compile(
@@ -74,6 +72,22 @@ _TWO_PLACES = re.compile(
     r"\s+(?P<first>from\s+[^,;.!?]+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+[^,;.!?]+?)"
     r"(?P<end>\W*)$", _I)
 _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
+#: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
+#: "555-0101", "a@b.com").
+_A_VALUE_WORD = re.compile(r"[\d@]")
+#: A thing whose next word is its value, whatever it looks like ("my password swordfish").
+_SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$", _I)
+
+
+def _value_left_out(request: str) -> str:
+    """``request`` up to the value it gives of the thing ("delete my password" of "delete
+    my password hunter2"): the task kept for the other place held the secret the user had
+    just asked memory to be rid of."""
+    words = request.split()
+    for at in range(3, len(words)):
+        if _A_VALUE_WORD.search(words[at]) or _SECRET_WORD.match(words[at - 1]):
+            return " ".join(words[:at])
+    return request
 
 
 def places_apart(sentence: str) -> list[str]:
@@ -91,4 +105,4 @@ def places_apart(sentence: str) -> list[str]:
     memory, elsewhere = places if in_memory[0] else places[::-1]
     lead = sentence.strip()[:both.start("request")]
     return [f"{lead}{both['request']} {memory}.",
-            f"{lead}{both['request']} {elsewhere}{both['end'] or '.'}"]
+            f"{lead}{_value_left_out(both['request'])} {elsewhere}{both['end'] or '.'}"]
