@@ -83,3 +83,14 @@ def test_asking_for_the_new_value_stores_nothing(said: str) -> None:
 ])
 def test_a_value_after_a_place_or_time_is_no_value_of_the_thing(said: str, kept: str) -> None:
     assert kept in core_after("My dentist is Dr Lee.", "My locker is 12.", said)
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # quoted as asked, "it's hunter3" was stored of nothing, beside no password
+    ("Forget my password and remember it's hunter3.", ["User's password is hunter3"]),
+    ("Forget my password and remember that it is hunter3 now.", ["User's password is hunter3"]),
+    ("Forget my password and remember it's old.", []),
+])
+def test_remembering_what_it_is_now_is_said_of_the_thing_named(said: str,
+                                                               now: list[str]) -> None:
+    assert core_after("My password is hunter2.", said) == now

@@ -193,6 +193,8 @@ _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
 _ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
                           r"|(?:remember|note|save|store|keep)\s)", _I)
+#: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
+_REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
 _ASKED_FOR_IT = re.compile(r"^[a-z]+\s+(?:me|us)\s+(?:it|that|them|(?:the|a)\s+new\s+\w+)\W*$",
                            _I)
@@ -228,6 +230,12 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         # "... and text me the new one": it gives no value, and read as the speaker's
         # statement it was stored as one
         return asked[0].rstrip(" .!") + ".", ""
+    remember_it = _REMEMBER_IT.match(asked[1]) if len(asked) > 1 else None
+    if remember_it:
+        # "... and remember it's hunter3": "it" is the thing named, and quoted as asked,
+        # "it's hunter3" was stored of nothing; with no new value of it, nothing is said
+        return _value_told_of(asked[0].rstrip(" .!"), asked[1][remember_it.end():],
+                              list(held)) or (asked[0].rstrip(" .!") + ".", "")
     if len(asked) > 1:
         return asked[0].rstrip(" .!") + ".", (remembered_value(asked[1])
                                               or asked[1][:1].upper() + asked[1][1:])
