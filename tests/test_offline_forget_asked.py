@@ -66,6 +66,12 @@ def test_a_step_told_with_those_verbs_forgets_nothing(step: str) -> None:
     assert "User's password is hunter2" in core_after("My password is hunter2.", step)
 
 
+@pytest.mark.parametrize("step", ["Clear my email, it's full.", "Purge my email."])
+def test_clearing_an_inbox_forgets_no_email_address(step: str) -> None:
+    # read as "my email" the address, the address held went
+    assert "User's email is a@b.com" in core_after("My email is a@b.com.", step)
+
+
 @pytest.mark.parametrize("task", ["Remove my phone number from the invoice.",
                                   "Delete my phone number off the whiteboard.",
                                   "Can you remove my phone number from the invoice?"])

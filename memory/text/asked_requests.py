@@ -37,8 +37,9 @@ _FROM_MEMORY = re.compile(
     # a remark on what goes may follow ("..., it's old"): it is still the request
     r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$"
     # with no memory named, only of what memory holds of the speaker, said alone ("Drop my
-    # password."): "Drop my kids at school" and "Clear my desk" are steps told
-    r"|(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:password|passcode|passphrase|pin|address|e-?mail"
+    # password."): "Drop my kids at school" and "Clear my desk" are steps told, and so is
+    # "Clear my email, it's full", of an inbox, where "my email address" is the address
+    r"|(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:password|passcode|passphrase|pin|address"
     r"|(?:phone|mobile|cell|card|account|passport|social\s+security)\s+number|number|ssn"
     r"|iban|birthday|date\s+of\s+birth)(?:,?\s+(?:please|pls|thanks))*"
     r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$)", _I)
