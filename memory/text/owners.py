@@ -345,16 +345,21 @@ def _has_them(own: Owner, kin: Owner) -> bool:
     if own.relations or len(kin.relations) != 1:
         return False
     nouns = nouns_for(kin.relations)
-    if kin.known_as & own.words and not _own_name(own, nouns):
+    if kin.known_as & own.words and not _own_name(own, nouns, kin.known_as):
         return True
     # "I don't have kids anymore" has no son either, and "I don't have a son anymore" no
     # kid that may be him.
     return bool(own.words & _HAVING) and bool(own.words & nouns)
 
 
-def _own_name(own: Owner, nouns: set[str]) -> bool:
+def _own_name(own: Owner, nouns: set[str], known_as: frozenset[str]) -> bool:
     """Whether ``own``, of the user themself, says the name the user goes by, with no
     word (``nouns``) for someone of theirs: "User is called Tom" is not the son of "My son
-    is called Tom", where "I named my son Tom" names him."""
+    is called Tom", where "I named my son Tom" names him; nor is "User is Tom", which says
+    nothing but that the user is the name (``known_as``) the son goes by."""
     words = own.words
-    return bool(words & _GOING_BY and words & _BEING and words & _SELF and not words & nouns)
+    if words & nouns:
+        return False
+    rest = words - known_as
+    return (bool(rest) and rest <= _BEING | _SELF) or bool(
+        words & _GOING_BY and words & _BEING and words & _SELF)
