@@ -269,7 +269,8 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     names = set((named.name or "").split())
     if mine.relations:  # "Ana" may be the sister; not when the sister is named otherwise
         return mine.name is None or mine.name in names
-    return names <= mine.words
+    # "User is named Tom" is the user's own name: "Tom has a cat" is someone else.
+    return names <= mine.words and not _own_name(mine, set(), frozenset(names))
 
 
 def same_kin(one: Owner | None, other: Owner | None) -> bool:
