@@ -64,8 +64,9 @@ from tiermem.memory.text.wording import concepts
 #: The concepts of a move, which a word of living shares ("residence").
 _A_MOVE = frozenset(concepts("moved relocated emigrated"))
 #: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
-#: "User attends Lincoln Elementary".
-_SAID_ALIKE = (frozenset(concepts("attend attends go goes")),)
+#: "User attends Lincoln Elementary", and "I am called Tom" "User is named Tom".
+_SAID_ALIKE = (frozenset(concepts("attend attends go goes")),
+               frozenset(concepts("named called name")))
 
 
 def says(text: str, fact: str) -> bool:
@@ -212,7 +213,8 @@ def says(text: str, fact: str) -> bool:
                           of_kin=bool(whose and whose.relations))
         # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
-            said -= named_kinds.keys() - owned.keys()
+            # "Mine's a kitten named Tom" names no user Tom.
+            said -= named_kinds.keys() - (owned.keys() if kinds else set())
             said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
         elif _of_them_alone(own_part, whose):
             # "My sister saw a dog named Rex": the dog she has is one named, not one met.
