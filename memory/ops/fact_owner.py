@@ -122,6 +122,17 @@ def _keeps_their_pet(sentence: str, own: Owner | None, whose: Owner | None) -> b
                 - kinds_had(sentence, kinds, in_its_word=True))
 
 
+def _of_their_pet(own: Owner | None, whose: Owner | None, had: Set[str]) -> bool:
+    """Whether ``own``, a statement's, is of a pet of the one of the user's a fact ``whose``
+    is of, of a kind the fact has (``had``): "My sister's dog is named Rex" for "User's
+    sister has a dog named Rex"; not "My sister's son ...", nor a cat for her dog."""
+    if own is None or whose is None or not (own.user and whose.user and whose.relations):
+        return False
+    *theirs, pet = own.relations or ("",)
+    return (tuple(theirs) == whose.relations and pet in _PETS
+            and any(same_kind(pet, kind) for kind in had))
+
+
 def of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts,
              had: Set[str] = frozenset()) -> set[str] | None:
@@ -129,7 +140,7 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
     of the one ``whose`` the fact is; None of a question or of someone else, as the user's
     own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
     own = owner_of(sentence)
-    if _keeps_their_pet(sentence, own, whose):
+    if _keeps_their_pet(sentence, own, whose) or _of_their_pet(own, whose, had):
         own = whose
     if (own is not None and own.user and whose is not None and not whose.user
             and _PETS.issuperset(own.relations)
