@@ -17,7 +17,7 @@ from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, 
 from tiermem.memory.text.said_of import said_of_each
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["of_whom", "reading"]
+__all__ = ["of_whom", "pet_named", "reading"]
 
 #: A word of a fact that names something (after its first, the subject): a capital or a digit.
 _NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
@@ -120,6 +120,22 @@ def _keeps_their_pet(sentence: str, own: Owner | None, whose: Owner | None) -> b
     # ``of_kin`` also counts the user's own having ("my dog"), which is no pet of hers.
     return bool(kinds_had(sentence, kinds, of_kin=True, in_its_word=True)
                 - kinds_had(sentence, kinds, in_its_word=True))
+
+
+#: The name a statement gives the one it opens with: "... is named Rex", "... is Rex".
+_IS_NAMED = re.compile(r"\b(?:is|was)\s+(?:(?:named|called)\s+)?(?P<name>[A-Z][\w'’-]*)\s*[.!]?$")
+
+
+def pet_named(statement: str, kinds: dict[str, str]) -> dict[str, str]:
+    """The name ``statement`` gives the pet it opens with, by the kind of it that a fact
+    gives that name (``kinds``): {"rex": "cat"} of "Tom's cat is named Rex." or "My
+    sister's cat is called Rex." for "Tom has a pet named Rex"; none for a dog Rex."""
+    own, named = owner_of(statement), _IS_NAMED.search(statement.strip())
+    if own is None or named is None:
+        return {}
+    pet = own.kin if not own.user else (own.relations or ("",))[-1]
+    return {name: pet for name in concepts(named["name"])
+            if pet in _PETS and name in kinds and same_kind(pet, kinds[name])}
 
 
 def _of_their_pet(own: Owner | None, whose: Owner | None, had: Set[str]) -> bool:

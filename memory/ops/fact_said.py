@@ -10,7 +10,7 @@ from functools import partial
 from itertools import pairwise
 
 from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
-from tiermem.memory.ops.fact_owner import of_whom, reading
+from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
@@ -207,6 +207,7 @@ def says(text: str, fact: str) -> bool:
         # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
         # nor "I saw a dog named Rex" the user's dog Rex; "Tom has a cat named Rex" Tom's.
         owned = kinds_owned(own_part, of_another=bool(named_subject) and not _users(own_part))
+        owned |= pet_named(own_part, kinds)
         said |= {word for name, kind in owned.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
         said |= kinds_had(own_part, {kind.casefold() for kind in kinds.values()},
