@@ -214,6 +214,7 @@ def says(text: str, fact: str) -> bool:
                           of_kin=bool(whose and whose.relations))
         # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
+            said -= _beside_me(part)
             # "Mine's a kitten named Tom" names no user Tom.
             said -= named_kinds.keys() - (owned.keys() if kinds else set())
             said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
@@ -338,11 +339,31 @@ def _statements_of_someone(sentence: str) -> list[str]:
     """``statements_of_each``, but a lead-in that is only a time to come stays with the
     statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
     time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
-    son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy."""
+    son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy.
+    Someone named before "and I" is one subject with the user, as after "Me and": "Tom
+    and I both have a dog" is Tom's too."""
     parts = [piece for whole in statements_of_each(sentence) for piece in _after_for_me(whole)]
     if len(parts) > 1 and is_time_alone(parts[0]):
         return [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    joint = _NAMED_AND_ME.match(sentence)
+    if len(parts) > 1 and joint and parts[0].strip() == joint["named"]:
+        return [f"{parts[0]} and {parts[1]}", *parts[2:]]
     return parts
+
+
+#: A subject of someone named and the user: "Tom and I ...", "Anna Silva and me ...".
+_NAMED_AND_ME = re.compile(r"\s*(?P<named>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
+                           r"\s+and\s+(?:I|me)\b")
+#: The same, with the user first: "Me and Tom ...".
+_ME_AND_NAMED = re.compile(r"\s*(?:I|[Mm]e)\s+and\s+"
+                           r"(?P<named>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\b")
+
+
+def _beside_me(part: str) -> set[str]:
+    """The concepts of the names of others in a subject ``part`` opens with beside the
+    user: "Tom" of "Tom and I have a dog named Rex", who is not the user."""
+    joint = _NAMED_AND_ME.match(part) or _ME_AND_NAMED.match(part)
+    return concepts(joint["named"]) if joint else set()
 
 
 #: "... for me and my wife ...", where someone of the user's may open a statement of
