@@ -1,6 +1,7 @@
 """A pet someone of the user's gets for another is not theirs: "My sister got Tom a dog
-named Rex." and "My sister bought her son a dog named Rex." say no "User's sister's dog
-is named Rex", while "My sister got a dog named Rex." still does."""
+named Rex.", "My sister bought her son a dog named Rex." and "My sister got a dog named
+Rex for her son." say no "User's sister's dog is named Rex", while "My sister got a dog
+named Rex." or "... for her birthday." still does."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("My sister got Tom a dog named Rex.", SISTERS_DOG),
     ("My sister bought her son a dog named Rex.", SISTERS_DOG),
     ("My sister got her a dog named Rex.", SISTERS_DOG),
+    ("My sister got a dog named Rex for her son.", SISTERS_DOG),
+    ("My sister got a dog named Rex for her son.", "User's sister has a dog named Rex"),
+    ("My sister bought a puppy for Tom. His name is Rex.", SISTERS_DOG),
     ("I got Tom a puppy. His name is Rex.", "User has a dog named Rex"),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
@@ -24,6 +28,7 @@ def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
 @pytest.mark.parametrize(("text", "fact"), [
     ("My sister got a dog named Rex.", SISTERS_DOG),
     ("My sister got herself a dog named Rex.", SISTERS_DOG),
+    ("My sister got a dog named Rex for her birthday.", SISTERS_DOG),
     ("We adopted a puppy. His name is Rex.", "User has a dog named Rex"),
 ])
 def test_a_pet_taken_in_is_still_theirs(text: str, fact: str) -> None:

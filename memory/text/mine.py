@@ -107,6 +107,7 @@ def kinds_owned(text: str, of_another: bool = False) -> dict[str, str]:
     having = _HAS if of_another else _OWNED
     return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
             if not match["whose"] and having.search(text, 0, match.end())
+            and not _got_for_another(text, match.start("kind"))
             and not _with_another(text, match.start("kind"), having, someone=True)
             for name in concepts(match["name"])}
 
@@ -172,8 +173,21 @@ def _had_right_there(text: str, at: int, owning: re.Pattern[str] = _OWNED) -> bo
         return False
     said_between = re.findall(r"[\w'’]+", text[owned[-1]:at])
     between = [word.casefold() for word in said_between]
-    return len(between) <= 6 and not _given_to(said_between) and not any(
+    return len(between) <= 6 and not _given_to(said_between) and not _got_for_another(
+        text, at) and not any(
         word in _NOT_THE_ONE_HAD or word.endswith(("'s", "’s")) for word in between)
+
+
+#: Whom the one had is got for, right after it: "a dog named Rex for her son".
+_GIVEN_FOR = re.compile(r"[a-z]+(?:\s+(?:named|called)\s+[\w'’-]+)?\s+for\s+"
+                        r"(?P<whom>[\w'’]+(?:\s+[\w'’]+)?)", re.IGNORECASE)
+
+
+def _got_for_another(text: str, at: int) -> bool:
+    """Whether the kind at ``at`` is said to be got for someone, who has it then: "a dog
+    named Rex for her son", "a puppy for Tom"; not "a dog for her birthday"."""
+    given_for = _GIVEN_FOR.match(text, at)
+    return given_for is not None and _given_to(given_for["whom"].split())
 
 
 #: Who may be given what is had, right after the having: "I got him a puppy".
