@@ -1,7 +1,8 @@
 """A place the user says they left and then moved on from is the place a move left: "I
-left Berlin and moved to Munich." says "User moved from Berlin to Munich", where "left"
-alone still gives the place up ("I left Berlin." says no move), and a move it never
-made ("I never left Berlin ...") or another's leaving says none, nor does leaving when
+left Berlin and moved to Munich." says "User moved from Berlin to Munich" and "User
+moved from Berlin", as "... lived in Berlin for years before moving to Munich." does,
+where "left" alone still gives the place up ("I left Berlin." says no move), and a move
+it never made ("I never left Berlin ...") or another's leaving says none, nor does leaving when
 someone else moved ("I left Berlin when my parents moved to Munich." still gives Berlin
 up and says no home in Munich)."""
 
@@ -53,3 +54,14 @@ def test_leaving_when_someone_else_moved_is_no_move_of_the_users(text: str,
 def test_leaving_when_the_user_moved_is_their_move() -> None:
     assert says("I left Berlin when I moved to Munich.", MOVE)
     assert says("I left Berlin and then finally moved to Munich.", MOVE)
+
+
+@pytest.mark.parametrize("text", [
+    TEXT,
+    "I left Berlin and then finally moved to Munich.",
+    "I grew up in Berlin but moved to Munich.",
+    "I worked and lived in Berlin for years before moving to Munich.",
+])
+def test_a_home_left_before_a_move_says_the_move_from_it_alone(text: str) -> None:
+    assert says(text, "User moved from Berlin")
+    assert not says(text, "User moved from Munich")

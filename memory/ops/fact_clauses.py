@@ -77,7 +77,9 @@ def of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
             not where and located_apart(clause, relation, placing=placing and not placed))
         # Only a move ``read`` as so goes on: "I'd love to move from Munich, where I
         # lived, to Berlin" moved nowhere, and "where I lived" is Munich's.
-        elsewhere = elsewhere and not (_moved_on_to(clause, clauses[at + 1:], names)
+        elsewhere = elsewhere and not ((_moved_on_to(clause, clauses[at + 1:], names)
+                                        or _moved_on_from(clause, clauses[:at],
+                                                          names & places_left(fact)))
                                        and bool(read(clause) & relation))
         if not (names and own & relation and not own & names and elsewhere):
             kept |= own
@@ -87,6 +89,15 @@ def of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
 #: A move from a place: "I moved from Munich", "we relocated away from Munich".
 _MOVED_FROM = re.compile(r"\b(?:mov|relocat|emigrat)(?:e|es|ed|ing)\s+(?:away\s+)?from\b",
                          re.IGNORECASE)
+
+
+def _moved_on_from(clause: str, earlier: list[str], names: set[str]) -> bool:
+    """Whether ``clause`` says a move naming no place it left, from a place of ``names``
+    (those a fact's move left) the speaker said ``earlier`` in its statement they left or
+    lived in: "I left Berlin and moved to Munich" moved from Berlin; "Anna left Berlin and
+    I moved to Munich" did not."""
+    return (bool(earlier) and says_a_move(clause) and not places_left(clause)
+            and bool(names & lived_before_moving(" ".join([*earlier, clause]))))
 
 
 def _moved_on_to(clause: str, later: list[str], names: set[str]) -> bool:

@@ -155,10 +155,12 @@ def places_reached(text: str) -> set[str]:
     return concepts(" ".join(_CAPITALISED.findall(without_places_left(after))))
 
 
-#: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved"; not
-#: another's ("then she moved"), a plan ("I might move") or a denial ("I didn't move").
+#: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved",
+#: "... for years before moving"; not another's ("then she moved"), a plan ("I might
+#: move") or a denial ("I didn't move").
 _OWN_MOVE = re.compile(r"(?:\b(?:I|we)|\b(?:then|but|and|so|later))\s+(?:\w+ly\s+)?"
-                       r"(?:moved|relocated|emigrated)\b", _I)
+                       r"(?:moved|relocated|emigrated)\b"
+                       r"|\bbefore\s+(?:moving|relocating|emigrating)\b", _I)
 
 
 def left_unsaid(text: str) -> bool:
