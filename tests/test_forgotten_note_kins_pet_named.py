@@ -16,6 +16,8 @@ from tiermem.memory.ops.fact_said import says
     ("My sister's cat is named Rex.", False),
     ("My brother's dog is named Rex.", False),
     ("My sister's dog is named Max.", False),
+    ("My sister's dog isn't named Rex.", False),
+    ("My sister's dog is Rex.", True),
 ])
 def test_her_dogs_own_statement_says_her_dog(text: str, said: bool) -> None:
     assert says(text, "User's sister has a dog named Rex") is said

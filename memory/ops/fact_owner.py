@@ -141,8 +141,10 @@ def pet_named(statement: str, kinds: dict[str, str]) -> dict[str, str]:
 def _of_their_pet(own: Owner | None, whose: Owner | None, had: Set[str]) -> bool:
     """Whether ``own``, a statement's, is of a pet of the one of the user's a fact ``whose``
     is of, of a kind the fact has (``had``): "My sister's dog is named Rex" for "User's
-    sister has a dog named Rex"; not "My sister's son ...", nor a cat for her dog."""
-    if own is None or whose is None or not (own.user and whose.user and whose.relations):
+    sister has a dog named Rex"; not "My sister's son ...", nor a cat for her dog, nor
+    what is not the pet's name ("My sister's dog isn't named Rex")."""
+    if own is None or whose is None or not (own.user and whose.user and whose.relations
+                                            and own.known_as):
         return False
     *theirs, pet = own.relations or ("",)
     return (tuple(theirs) == whose.relations and pet in _PETS
