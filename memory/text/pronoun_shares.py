@@ -21,10 +21,13 @@ _OWN_ONE = re.compile(r"(?:my|our)\s", _I)
 #: of the user's, left out with his, was lost.
 #: Not when what they are or do takes both ("He and I are friends", "... met in 2010"):
 #: said of the user alone it is false. Nor after "have": "She and Tom have met before"
-#: stored "Tom has met before".
+#: stored "Tom has met before". Nor a wedding: "He and Tom married in 2010" stored "Tom
+#: married in 2010", whom to no longer said.
 _TAKES_BOTH = (r"(?:(?:have|had|haven['’]t|hadn['’]t)\s+(?:(?:never|just|already|not|ever)\s+)?)?"
+               r"(?:got\s+)?"
                r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
-               r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared)\b")
+               r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared"
+               r"|marry|married|wed|wedded|engaged|divorce|divorced|separate|separated)\b")
 _BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
                        r"|based)\b)")
 _AND_I = re.compile(rf"\s+and\s+I\s+(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}))", _I)
@@ -78,6 +81,10 @@ _THEIRS = re.compile(r"\b(?:their|theirs|them|themselves)\b", _I)
 #: that pairs the two after another phrase is cut off, not the share before it.
 _PHRASE_OPENS = re.compile(
     r"(?:\s*,)?\s+(?:but\s+|and\s+)?(?:in|on|at|with|from|for|by|to|near|under|into)\b", _I)
+#: What a phrase kept before the one cut off names, for the share to say something of its
+#: own: a firm, a place or a year ("at Globex", "in 2019"). "He and I went to school in
+#: the same town" cut to "I went to school" said nothing the user told.
+_NAMES_SOMETHING = re.compile(r"\b(?:(?-i:[A-Z])|\d)")
 
 
 def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
@@ -99,13 +106,15 @@ def _without_a_phrase_pairing_them(sentence: str, said_from: int) -> str | None:
     again ("He and I work at Globex in different teams" is "He and I work at Globex"):
     left out whole, the user's job was lost with it. None when what pairs them is no
     phrase of its own ("She and Tom have the same birthday", "... live in different
-    cities"), as what is left would say nothing."""
+    cities", "He and I went to school in the same town"), as what is left would say
+    nothing."""
     pairing = [found.start() for found in (_SIDE_BY_SIDE.search(sentence, said_from),
                                            _THEIRS.search(sentence, said_from)) if found]
     if not pairing:
         return sentence
     opens = list(_PHRASE_OPENS.finditer(sentence, said_from, min(pairing)))
-    if len(opens) < 2:
+    if len(opens) < 2 or not _NAMES_SOMETHING.search(sentence, opens[0].end(),
+                                                     opens[-1].start()):
         return None
     ending = re.search(r"[.!?]*$", sentence.rstrip())
     return sentence[:opens[-1].start()] + (ending[0] if ending else "")
