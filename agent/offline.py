@@ -361,7 +361,8 @@ class OfflinePolicy:
             # beside facts stored or a question answered, what was said of them would go
             # unmentioned
             kept = "nothing changed" if not parts else "I did not store what you said of them"
-            parts.append(f'(offline) I could not tell who "{unnamed[0]}" is, so {kept}; '
+            verb = "are" if unnamed[0].casefold() == "they" else "is"
+            parts.append(f'(offline) I could not tell who "{unnamed[0]}" {verb}, so {kept}; '
                          "say their name.")
         if not parts and any(map(_is_retraction, split_sentences(user_text))):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")

@@ -10,7 +10,9 @@ that the statement is theirs alone ("Tom no longer works at Globex"). When that 
 unclear (no one named, several with nothing to tell them apart, a "she" after "my
 brother", or one named only through a pronoun of their own, "his wife"), the statement
 is left out: what it would retire nothing says, a fact retired in another's stead is
-lost, and one stored of "he" names no one. A question is left as asked.
+lost, and one stored of "he" names no one. A "they" is the several of the user's named
+alone before it ("My parents retired."), or left out as a lone "he" is. A question is
+left as asked.
 Pure functions over strings.
 """
 
@@ -29,7 +31,10 @@ __all__ = ["unnamed_pronouns", "with_pronouns_named"]
 
 _I = re.IGNORECASE
 #: A retraction's subject said as a pronoun: "He no longer ...", "She's not ...".
-_PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she)\b", _I)
+_PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she|they)\b", _I)
+#: "they" said before, as of the one a "they" after it goes on about ("Their name is Sam
+#: and they work at Acme."): said as before, the statements stay of one subject.
+_THEY_BEFORE = re.compile(r"\b(?:they|their|theirs|them|themselves)\b", _I)
 #: What someone said or thought, and the subject of what they said when it is one of its
 #: own: "He said the deploy is at 5pm", whose "the deploy" needs no "he" named.
 _REPORTED = re.compile(
@@ -126,6 +131,13 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             told.append(sentence)
             continue
         pronoun = opened["pronoun"].casefold()
+        if pronoun == "they":
+            told_of_them = _they_named(sentence, opened.end(), [*before, *told])
+            if told_of_them is None:
+                unnamed.append(opened["pronoun"])
+            else:
+                told.append(told_of_them)
+            continue
         if (within := _named_within(sentence, opened.end(), pronoun)) is not None:
             told.append(within)
             continue
@@ -145,6 +157,34 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         else:
             told.append(f"{person}{sentence[opened.end():]}")
     return told, unnamed
+
+
+def _they_named(sentence: str, said_from: int, before: list[str]) -> str | None:
+    """``sentence``, opened by "they" ending at ``said_from``, said of the several of the
+    user's ``before`` names ("My parents retired." makes "They moved to Porto" "My
+    parents moved to Porto"), or as said when ``before`` says "they" itself or when it
+    reports what they said; None when it names no one: stored as said, "They moved to
+    Porto" with no one named before said of no one."""
+    if any(_THEY_BEFORE.search(said) for said in before) or _says_of_its_own(sentence,
+                                                                             said_from):
+        return sentence
+    # Anyone else named may be among them: after "My sister and my brothers visited." a
+    # "they" is not the brothers alone.
+    named = {person.casefold(): person for said in before for person, _, _ in _people(said)}
+    if len(named) != 1:
+        return None
+    [person] = named.values()
+    return f"{person}{sentence[said_from:]}" if _of_several(person) else None
+
+
+def _of_several(person: str) -> bool:
+    """Whether ``person`` ("My parents", "Our kids") names several of the user's."""
+    whose, _, noun = person.casefold().rpartition(" ")
+    if whose not in ("my", "our"):
+        return False
+    return noun.endswith("children") or (noun.endswith("s") and (
+        relation_of(noun[:-1]) is not None
+        or (noun.endswith("es") and relation_of(noun[:-2]) is not None)))
 
 
 def _named_within(sentence: str, said_from: int, pronoun: str) -> str | None:
