@@ -20,23 +20,47 @@ _ASK_THEN_PRONOUN = re.compile(
     r"(?P<clause>(?P<pronoun>he|she)\b\S*\s+\S.*)$", re.IGNORECASE)
 #: Someone the clause names by "him" or "her": in "Ask Tom, she knows him" the one asked
 #: is more likely "him" than "she", and read as "she" it stored "Tom knows him", which
-#: says of no one. "her" only where it is no owner ("he runs her team").
+#: says of no one. So is any "her" of a "he" ("he runs her team", stored "Tom runs her
+#: team"), and a "her" of a "she" where it is no owner ("she knows her").
 _HER = r"her(?=\s*(?:[.,;!?]|$))"
-_SOMEONE_ELSE = {"he": re.compile(rf"\b(?:him|herself|{_HER})\b", re.IGNORECASE),
-                 "she": re.compile(rf"\b(?:him|himself|{_HER})\b", re.IGNORECASE)}
+_SOMEONE_ELSE = {"he": re.compile(r"\b(?:him|her|hers|herself)\b", re.IGNORECASE),
+                 "she": re.compile(rf"\b(?:him|his|himself|{_HER})\b", re.IGNORECASE)}
+#: What the one asked is asked about ("Ask Tom about the DB"), which an "it" of the
+#: clause is: "Ask Tom about the DB, he runs it." stored "Tom runs it".
+_ASKED_ABOUT = re.compile(r"\babout\s+(?P<topic>(?!(?:it|this|that|them|her|him)\b)\S.*)$",
+                          re.IGNORECASE)
+_IT = re.compile(r"\b(?P<it>it|its)\b", re.IGNORECASE)
 
 
 def with_asks_apart(sentences: list[str]) -> list[str]:
     """``sentences`` with each that asks someone and then says what they do ("Ask Tom,
     he runs the DB.") said as two: "Ask Tom." and "He runs the DB."; not when the clause
-    names someone by "him" or "her" ("Ask Tom, she knows him.")."""
+    names someone by "him" or "her" ("Ask Tom, she knows him."), nor by an "it" that is
+    not what the one asked is asked about ("Ask Tom about the DB, he runs it." is "He runs
+    the DB.")."""
     apart: list[str] = []
     for sentence in sentences:
         found = _ASK_THEN_PRONOUN.match(sentence)
         if found is None or _SOMEONE_ELSE[found["pronoun"].casefold()].search(found["clause"]):
             apart.append(sentence)
             continue
-        clause = found["clause"]
+        clause = _with_it_said(found["clause"], found["ask"])
+        if clause is None:
+            apart.append(sentence)
+            continue
         ending = "" if clause.rstrip()[-1:] in ".!?" else "."
         apart += [f"{found['ask']}.", f"{clause[:1].upper()}{clause[1:]}{ending}"]
     return apart
+
+
+def _with_it_said(clause: str, ask: str) -> str | None:
+    """``clause`` with its one "it" said as what ``ask`` asks about ("he runs it" after
+    "Ask Tom about the DB" is "he runs the DB"); None when an "it" or "its" is of nothing
+    asked about, as stored so it says of nothing."""
+    its = list(_IT.finditer(clause))
+    if not its:
+        return clause
+    about = _ASKED_ABOUT.search(ask)
+    if about is None or len(its) > 1 or its[0]["it"].casefold() != "it":
+        return None
+    return f"{clause[:its[0].start()]}{about['topic'].strip()}{clause[its[0].end():]}"
