@@ -57,6 +57,11 @@ _BECAME_A_PAIR = re.compile(
     r"\b(?:have\s+been|used\s+to\s+be|became|become|remain(?:ed)?|stay(?:ed)?|look(?:ed)?"
     r"|seem(?:ed)?)\s+(?:(?:best|close|good|old|great|such|really|very|still)\s+)*"
     r"(?:alike|the\s+same|(?-i:[a-z]+(?<!ou)s))\b", _I)
+#: What says the two of them are told of besides others ("also", "too"): kept in one's
+#: share, "She and Tom also live in Porto" stored "Tom also lives in Porto", besides whom
+#: the fact no longer says.
+_ALSO = re.compile(r"^also\s+", _I)
+_TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=[.!]*$)", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
            "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
@@ -97,8 +102,9 @@ def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
         return None  # "He and I know each other" is of no one alone
     if (with_me := _AND_I.match(sentence, said_from)) is not None:
         verb = "am " if with_me["are"] else "was " if with_me["were"] else ""
-        return f"I {verb}{sentence[with_me.end():]}"
-    return _share_of_the_one_beside(sentence, said_from)
+        return _TOO.sub("", f"I {verb}{_ALSO.sub('', sentence[with_me.end():])}")
+    share = _share_of_the_one_beside(sentence, said_from)
+    return None if share is None else _TOO.sub("", share)
 
 
 def _without_a_phrase_pairing_them(sentence: str, said_from: int) -> str | None:
@@ -138,7 +144,8 @@ def _share_of_the_one_beside(sentence: str, said_from: int) -> str | None:
         verb, rest = ("is" if beside["are"] else "was"), f" {rest}"
     else:
         verb = _said_of_one(beside["verb"].replace("’", "'"))
-    return f"{who[:1].upper()}{who[1:]} {beside['adverb'] or ''}{verb}{rest}"
+    adverb = "" if _ALSO.match(beside["adverb"] or "") else beside["adverb"] or ""
+    return f"{who[:1].upper()}{who[1:]} {adverb}{verb}{rest}"
 
 
 def _said_of_one(verb: str) -> str:
