@@ -33,7 +33,7 @@ from tiermem.agent.offline_replay import (
 )
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.agent.offline_said_last import said_last
-from tiermem.memory.text.appositions import with_the_relation_kept
+from tiermem.memory.text.appositions import kept_of_the_name, with_the_relation_kept
 from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
@@ -335,7 +335,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                         or with_the_relation_kept(part, replaced) or part)
                 # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
-                          for share in shares_kept(part, old)}
+                          for share in (*shares_kept(part, old), *kept_of_the_name(part, old))}
                 durable = retire(replaced, facts, keep=part)
                 for share, share_kind in not_forgotten(shares, forgotten).items():
                     new.setdefault(share, share_kind)

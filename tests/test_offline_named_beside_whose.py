@@ -10,9 +10,15 @@ from offline_helpers import core_after
 from tiermem.memory.text.updates import replaces
 
 
-def test_a_new_boss_named_retires_the_old_bosss_fact() -> None:
+def test_a_new_boss_named_retires_the_old_bosss_fact_but_not_her_job() -> None:
     assert core_after("My boss Ana works at Acme.", "My boss is Tom now.") == [
-        "User's boss is Tom"]
+        "Ana works at Acme", "User's boss is Tom"]
+
+
+def test_a_new_boss_named_keeps_the_job_of_each_boss_held() -> None:
+    assert core_after("My boss Ana works at Acme.", "My boss is Ana.",
+                      "My boss is Tom now.") == [
+        "Ana works at Acme", "User's boss is Tom"]
 
 
 @pytest.mark.parametrize(("first", "then", "now"), [

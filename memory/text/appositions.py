@@ -11,8 +11,8 @@ A job moved by the name alone keeps whose they are: "Tom works at Initech now" a
 "Anna's husband Tom works at Globex" is "Anna's husband Tom works at Initech"
 (``with_the_relation_kept``). A relation named anew retires the fact of the one it named
 before (``named_anew``), as "User's boss is Tom" retires "User's boss is Ana": "User's boss
-Ana works at Acme" no longer says who the boss is, and Ana's job was known only as the
-boss's.
+Ana works at Acme" no longer says who the boss is. What it said of Ana still holds of her,
+and is kept told of her name alone, "Ana works at Acme" (``kept_of_the_name``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Apposition", "apposition", "named_anew", "naming", "with_the_relation_kept"]
+__all__ = ["Apposition", "apposition", "kept_of_the_name", "named_anew", "naming",
+           "with_the_relation_kept"]
 
 #: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
 _NAME = r"(?-i:[A-Z])[a-z]+(?:['’-](?-i:[A-Z])?[a-z]+)?"
@@ -85,6 +86,18 @@ def named_anew(new: str, old: str, change: str | None,
         return new.startswith(f"{held.name} ") and replaces(new, held.of_the_name, change)
     return (said is not None and held is None and old.startswith(f"{said.name} ")
             and replaces(said.of_the_name, old, change))
+
+
+def kept_of_the_name(new: str, old: str) -> list[str]:
+    """What ``old`` ("User's boss Ana works at Acme"), which ``new`` retires by naming
+    another in that relation ("User's boss is Tom"), still says of the one it named, told of
+    the name alone ("Ana works at Acme"): a new boss does not change where Ana works. None
+    for any other pair."""
+    held, named = apposition(old), naming(new)
+    if (held is None or named is None or named[1] == held.name
+            or named[0].casefold() != held.relation.casefold()):
+        return []
+    return [held.of_the_name]
 
 
 def with_the_relation_kept(new: str, replaced: Sequence[str]) -> str | None:
