@@ -48,3 +48,13 @@ def test_what_names_no_one_anew_keeps_the_fact(first: str, then: str) -> None:
 
 def test_the_same_name_of_another_relation_is_left_alone() -> None:
     assert not replaces("User's sister is Tom", "User's boss Ana works at Acme", "now")
+
+
+@pytest.mark.parametrize(("first", "then", "now"), [
+    ("My wife Ana works at Acme.", "My wife is Eva.", ["Ana works at Acme", "User's wife is Eva"]),
+    ("My mom Ana lives in Porto.", "My mom is Eva now.",
+     ["Ana lives in Porto", "User's mom is Eva"]),
+])
+def test_kin_named_anew_is_not_given_the_name_held(
+        first: str, then: str, now: list[str]) -> None:
+    assert core_after(first, then) == now

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from tiermem.memory.text.appositions import naming
 from tiermem.memory.text.owners import owner_of
 from tiermem.memory.text.relations import is_family, may_be_several, relation_of
 
@@ -24,11 +25,12 @@ def with_the_name_kept(new: str, replaced: Sequence[str], held: Iterable[str] = 
                        ) -> str | None:
     """``new``, which changes the facts ``replaced``, with the name the first of them to
     give one gives the one of the user's all are about ("User's wife Ana", "User's mother
-    Ana Silva"); None when ``new`` names them itself, none names anyone, one of several
-    may be another ("my brother"), they are no kin ("my boss" may be a new one), or a
-    fact ``held`` names them otherwise ("User's
-    wife's name is Eva"): the name kept would then say what is no longer so."""
-    if _NAMING.search(new):
+    Ana Silva"); None when ``new`` names them itself ("User's wife is Eva"), none names
+    anyone, one of several may be another ("my brother"), they are no kin ("my boss" may
+    be a new one), or a fact ``held`` names them otherwise ("User's wife's name is Eva"):
+    the name kept would then say what is no longer so."""
+    # "User's wife is Eva" names her anew: "Ana" kept would make it "User's wife Ana is Eva"
+    if _NAMING.search(new) or naming(new) is not None:
         return None
     kept = next(filter(None, (_named(new, old) for old in replaced)), None)
     if kept is None:
