@@ -19,7 +19,6 @@ through the real tool dispatch.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -50,6 +49,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.openings import with_said_about
+from tiermem.memory.text.own_denials import denies_of_self
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -89,10 +89,6 @@ __all__ = ["core_changes", "told_last"]
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
 #: full, where "No, my brother is Tom" or "..., not Tom Smith" corrects it.
 _NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
-#: A clause in which the speaker denies something of themselves: "I'm not vegan", "I don't
-#: live in Lisbon".
-_OWN_DENIAL = re.compile(r"^i(?:['’]m\s+not|\s+(?:am|do|does|was)\s+not"
-                         r"|\s+(?:don|doesn|wasn)['’]?t)\b", re.IGNORECASE)
 
 
 def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None,
@@ -194,7 +190,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 retracted(reading.denied, list(held()), reading.about)
                 for reading in map(read_statement, parts) if reading.change == "retraction"):
             return parts
-        if len(parts) > 1 and _OWN_DENIAL.match(parts[0]) and any(
+        if len(parts) > 1 and denies_of_self(parts[0]) and any(
                 replaces(denied, old, None) for denied in core_changes(parts[0], {})[1]
                 for old in held()):
             # "I'm not vegan, I'm vegetarian": read whole, the denial ends nothing held
