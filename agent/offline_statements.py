@@ -49,7 +49,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.openings import with_said_about
-from tiermem.memory.text.own_denials import denies_of_self
+from tiermem.memory.text.own_denials import denies_of_self, withdrawn
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -273,6 +273,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 # again. Said in the same message, it asks to forget what was retracted.
                 taken_back = just_told is None and only_retracted(recent or [],
                                                                   _replayed(recent or []))
+            if not denied and not statement.denied:  # "I don't anymore" after "I smoke"
+                denied = [part for part in withdrawn(sentence, told_last(recent or [], list(
+                    facts)) if just_told is None else just_told) if part in facts]
             news = as_news(sentence)
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
