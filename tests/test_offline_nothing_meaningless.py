@@ -1,6 +1,7 @@
-"""A clause that only denies of someone what the user just said ("I work at Acme and Tom
-doesn't.") stores nothing of its own, and a withdrawal that names nothing stores nothing,
-however it is said ("Actually I don't anymore." as "I don't anymore.")."""
+"""A clause or a sentence that only denies of someone what the user just said ("I work at
+Acme and Tom doesn't.", "I work at Acme. Tom doesn't.") stores nothing of its own, and a
+withdrawal that names nothing stores nothing, however it is said ("Actually I don't
+anymore." as "I don't anymore.")."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ from tiermem.memory.text.clauses import statements_of
 ])
 def test_a_bare_denial_of_someone_else_keeps_only_the_users_part(
         said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I work at Acme. Tom doesn't.", ["User works at Acme"]),
+    ("I work at Acme; Tom doesn't.", ["User works at Acme"]),
+    ("Tom doesn't.", []),
+    ("Ana isn't anymore.", []),
+])
+def test_a_bare_denial_said_as_a_sentence_stores_nothing(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
 
 

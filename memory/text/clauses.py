@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.fragments import qualifies
+from tiermem.memory.text.fragments import denies_only, qualifies
 from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
@@ -342,14 +342,6 @@ def clauses_of(fact: str) -> list[str]:
     return [part[:1].upper() + part[1:] for part in parts]
 
 
-#: A later part that only denies, of someone, what the part before says ("..., and Tom
-#: doesn't"), no ellipsis having filled it: cut off, it would say nothing.
-_BARE_DENIAL = re.compile(
-    rf"^[\w'’ .-]{{1,40}}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n{_APOS}?t"
-    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not)"
-    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", _I)
-
-
 def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durability]]:
     """The statements of ``fact`` (``clauses_of``), each with its durability: its own when it
     says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
@@ -358,7 +350,7 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
     parts = clauses_of(fact)
     if len(parts) < 2:
         return [(fact, durability)]
-    parts = [parts[0], *(part for part in parts[1:] if not _BARE_DENIAL.match(part))]
+    parts = [parts[0], *(part for part in parts[1:] if not denies_only(part))]
     statements = []
     for part in parts:
         own, cue = classify_durability(part)

@@ -37,6 +37,9 @@ more, it is a fact again: "I'm back from vacation", "I'm done with the migration
 not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
+``denies_only(text)``: "Tom doesn't", "Ana isn't anymore": a denial, of someone, of
+what is not said, no ellipsis having filled it, so on its own it says nothing.
+
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
 no "not Seattle" names a slip without the word it corrects, so it states nothing of its
 own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call" still do.
@@ -58,8 +61,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone", "no_then",
-           "qualifies", "stops_short", "without_asides", "without_doubt"]
+__all__ = ["corrects_nothing", "denies_only", "doubted", "is_aside", "is_heading", "meant_alone",
+           "no_then", "qualifies", "stops_short", "without_asides", "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -187,6 +190,19 @@ def stops_short(text: str) -> bool:
         return False
     # "someone to talk to": an infinitive's "to" leaves its preposition at the end.
     return words[-1] not in _PREPOSITIONS or "to" not in before
+
+
+#: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
+#: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
+_BARE_DENIAL = re.compile(
+    r"^[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n['’]?t"
+    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not)"
+    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", re.IGNORECASE)
+
+
+def denies_only(text: str) -> bool:
+    """Whether ``text`` denies, of someone, what it leaves unsaid (module docstring)."""
+    return _BARE_DENIAL.match(text.strip()) is not None
 
 
 def is_aside(text: str) -> bool:
