@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from offline_helpers import core_after
 
+from tiermem.memory.text.appositions import apposition
 from tiermem.memory.text.updates import replaces
 
 
@@ -56,5 +57,23 @@ def test_the_same_name_of_another_relation_is_left_alone() -> None:
      ["Ana lives in Porto", "User's mom is Eva"]),
 ])
 def test_kin_named_anew_is_not_given_the_name_held(
+        first: str, then: str, now: list[str]) -> None:
+    assert core_after(first, then) == now
+
+
+@pytest.mark.parametrize("fact", [
+    "User's wife and User live in Porto", "User's wife and Tom live in Porto",
+    "Tom's sister or Ana works at Acme"])
+def test_a_joint_subject_is_no_one_named_beside_whose(fact: str) -> None:
+    assert apposition(fact) is None
+
+
+@pytest.mark.parametrize(("first", "then", "now"), [
+    ("My wife and I live in Porto.", "I live in Lisbon now.",
+     ["User lives in Lisbon", "User's wife lives in Porto"]),
+    ("My wife and Tom live in Porto.", "Tom lives in Lisbon now.",
+     ["Tom lives in Lisbon", "User's wife lives in Porto"]),
+])
+def test_a_move_of_one_of_a_joint_subject_is_not_told_of_the_other(
         first: str, then: str, now: list[str]) -> None:
     assert core_after(first, then) == now
