@@ -113,3 +113,12 @@ def test_the_task_kept_for_the_other_place_holds_no_value(told: str, said: str,
                                                            task: str) -> None:
     # the task held the secret the user had just asked memory to be rid of
     assert core_after(told, said) == [task]
+
+
+def test_an_email_said_in_the_request_keeps_its_places_apart() -> None:
+    # the dot of "a@b.com" ended the request: the CRM was lost and the email held went,
+    # and asked of memory and a list, nothing was forgotten
+    told = "My email is a@b.com."
+    assert "User's email is a@b.com" in core_after(told, "Remove my email a@b.com from the CRM.")
+    assert core_after(told, "Remove my email a@b.com from your notes and from the mailing"
+                            " list.") == ["Remove User's email from the mailing list"]

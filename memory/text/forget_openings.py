@@ -50,9 +50,12 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: is said to the assistant, since "My wife will forget my birthday" asks nothing of it.
 #: "delete", "erase" and "remove" ask only of what is the speaker's and not from elsewhere:
 #: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
+#: A character of a clause, where a dot inside a word ("a@b.com") does not end it: read as
+#: an end, "Remove my email a@b.com from the CRM" lost the CRM and forgot the email held.
+_IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w))"
 _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
               r"|records?|files?)\b)")
-_FROM_ELSEWHERE = rf"[^,;.!?]*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
+_FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
@@ -68,8 +71,8 @@ FORGET_NAMED = re.compile(
 #: A request to delete a thing from memory and from a place of the speaker's ("Delete my
 #: address from memory and from the CRM"), in either order.
 _TWO_PLACES = re.compile(
-    FORGET_OPENING + r"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w[^,;.!?]*?)"
-    r"\s+(?P<first>from\s+[^,;.!?]+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+[^,;.!?]+?)"
+    FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
+    rf"\s+(?P<first>from\s+{_IN_CLAUSE}+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+{_IN_CLAUSE}+?)"
     r"(?P<end>\W*)$", _I)
 _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 #: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
