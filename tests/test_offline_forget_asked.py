@@ -122,3 +122,16 @@ def test_an_email_said_in_the_request_keeps_its_places_apart() -> None:
     assert "User's email is a@b.com" in core_after(told, "Remove my email a@b.com from the CRM.")
     assert core_after(told, "Remove my email a@b.com from your notes and from the mailing"
                             " list.") == ["Remove User's email from the mailing list"]
+
+
+@pytest.mark.parametrize(("told", "said", "task"), [
+    ("My password is hunter2.", "Delete my password manager from memory and from the laptop.",
+     "Delete User's password manager from the laptop"),
+    ("My card is Visa 4242.", "Remove my card ending 4242 from memory and from the account.",
+     "Remove User's card from the account"),
+])
+def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
+                                                          task: str) -> None:
+    # cut at the word after "password", the task named the password, not its manager;
+    # cut at the number, it ended "my card ending"
+    assert task in core_after(told, said)

@@ -80,6 +80,12 @@ _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 _A_VALUE_WORD = re.compile(r"[\d@]")
 #: A thing whose next word is its value, whatever it looks like ("my password swordfish").
 _SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$", _I)
+#: A word after a secret's name that names another thing with it ("my password manager",
+#: "my PIN pad"), not the secret's value: cut there, the task named only the password.
+_NAMES_WITH_IT = re.compile(r"^(?:manager|vault|hint|reset|policy|pad|code|field|prompt"
+                            r"|generator|file|list|entry)$", _I)
+#: Words that only lead up to the value left out ("my card ending 4242", "my PIN as 1234").
+_LEADING_TO_IT = re.compile(r"(?:\s+(?:ending|in|with|as|of|is|=|:))+$", _I)
 
 
 def _value_left_out(request: str) -> str:
@@ -88,8 +94,9 @@ def _value_left_out(request: str) -> str:
     just asked memory to be rid of."""
     words = request.split()
     for at in range(3, len(words)):
-        if _A_VALUE_WORD.search(words[at]) or _SECRET_WORD.match(words[at - 1]):
-            return " ".join(words[:at])
+        if _A_VALUE_WORD.search(words[at]) or (_SECRET_WORD.match(words[at - 1])
+                                               and not _NAMES_WITH_IT.match(words[at])):
+            return _LEADING_TO_IT.sub("", " ".join(words[:at]))
     return request
 
 
