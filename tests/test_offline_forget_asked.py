@@ -135,3 +135,15 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
     # cut at the word after "password", the task named the password, not its manager;
     # cut at the number, it ended "my card ending"
     assert task in core_after(told, said)
+
+
+@pytest.mark.parametrize(("told", "said", "task"), [
+    ("My PIN is 1234.", "Delete my PIN 1234 from the CRM.", "Delete User's PIN from the CRM"),
+    ("My password is swordfish.", "Remove my password swordfish from the shared doc!",
+     "Remove User's password from the shared doc"),
+])
+def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
+                                                       task: str) -> None:
+    # kept as said, the task stored the PIN a second time, where the user wanted it gone
+    assert sorted(core_after(told, said)) == sorted([told.rstrip(".").replace("My", "User's"),
+                                                     task])

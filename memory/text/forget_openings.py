@@ -100,6 +100,23 @@ def _value_left_out(request: str) -> str:
     return request
 
 
+#: A request to delete a secret from a place of the speaker's alone ("Delete my PIN 1234
+#: from the CRM"): a task, yet no place to keep the value given.
+_ONE_PLACE = re.compile(
+    FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
+    rf"\s+(?P<place>(?:from|off|out\s+of)\s+(?!{_IN_MEMORY}){_IN_CLAUSE}+?)(?P<end>\W*)$", _I)
+
+
+def _secret_left_out(sentence: str) -> str:
+    """``sentence`` without the secret it gives, when it deletes one from a place that is
+    not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
+    task = _ONE_PLACE.match(sentence.strip())
+    if task is None or not any(_SECRET_WORD.match(word) for word in task["request"].split()):
+        return sentence
+    lead = sentence.strip()[:task.start("request")]
+    return f"{lead}{_value_left_out(task['request'])} {task['place']}{task['end'] or '.'}"
+
+
 def places_apart(sentence: str) -> list[str]:
     """``sentence`` as one request for each place it deletes a thing from: "Delete my
     address from memory and from the CRM" -> "Delete my address from memory.", "Delete my
@@ -107,7 +124,7 @@ def places_apart(sentence: str) -> list[str]:
     was forgotten, and it was stored as said. Any other sentence is returned alone."""
     both = _TWO_PLACES.match(sentence.strip())
     if both is None:
-        return [sentence]
+        return [_secret_left_out(sentence)]
     places = [both["first"], both["second"]]
     in_memory = [_FROM_MEMORY.match(place) is not None for place in places]
     if in_memory.count(True) != 1:
