@@ -147,3 +147,11 @@ def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
     # kept as said, the task stored the PIN a second time, where the user wanted it gone
     assert sorted(core_after(told, said)) == sorted([told.rstrip(".").replace("My", "User's"),
                                                      task])
+
+
+@pytest.mark.parametrize("request_", ["Forget my email address.", "Drop my email address."])
+def test_the_email_address_is_the_email_held(request_: str) -> None:
+    # read with "address", the request matched no fact held as "User's email", and the
+    # email stayed; the street address held beside it is no part of it
+    assert core_after("My email is a@b.com. My address is 12 Oak St.", request_) == [
+        "User's address is 12 Oak St."]

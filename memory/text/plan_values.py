@@ -162,8 +162,9 @@ def held_of(named: str, held: Iterable[str],
 
 
 #: A word after a thing named that asks for all of it, not another thing ("my bank
-#: details", "my login info").
-_ALL_OF_IT = re.compile(r"\s+(?:details|info|information)$", _I)
+#: details", "my login info"), or that only says what it is ("my email address" of an
+#: email held as "User's email is a@b.com").
+_ALL_OF_IT = re.compile(r"(?:\s+(?:details|info|information)|(?<=mail)\s+address)$", _I)
 _ITS_TIME = re.compile(r"\s+time$", _I)
 
 
