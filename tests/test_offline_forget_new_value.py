@@ -109,6 +109,8 @@ def test_a_value_taken_back_in_a_later_clause_is_not_stored() -> None:
     ("My dentist is Dr Lee.", "Forget my dentist, it's Dr Kim now.", "User's dentist is Dr Kim"),
     # after an article the make was of no kind, and the new one was lost
     ("My car is a Honda.", "Forget my car, it's a Tesla now.", "User's car is a Tesla"),
+    ("My car is a Honda.", "Forget my car, it's a Mercedes-Benz now.",
+     "User's car is a Mercedes-Benz"),
 ])
 def test_a_new_name_of_a_thing_held_by_name_is_stored(held: str, said: str, now: str) -> None:
     assert core_after("I live in Porto.", held, said) == ["User lives in Porto", now]
@@ -150,3 +152,9 @@ def test_a_word_asking_for_all_of_a_thing_held_forgets_it() -> None:
 def test_a_time_asked_to_be_forgotten_takes_only_that_time(
         held: list[str], said: str, kept: list[str]) -> None:
     assert core_after(*held, said) == kept
+
+
+def test_a_word_stressed_with_a_hyphen_is_no_new_name() -> None:
+    # "Write-off" passed for a make, and "User's car is a Write-off" was stored
+    assert core_after("I live in Porto.", "My car is a Honda.",
+                      "Forget my car, it's a Write-off now.") == ["User lives in Porto"]
