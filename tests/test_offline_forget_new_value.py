@@ -158,3 +158,15 @@ def test_a_word_stressed_with_a_hyphen_is_no_new_name() -> None:
     # "Write-off" passed for a make, and "User's car is a Write-off" was stored
     assert core_after("I live in Porto.", "My car is a Honda.",
                       "Forget my car, it's a Write-off now.") == ["User lives in Porto"]
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # named in a list, "my alarm time" matched no fact held and the alarm stayed
+    (["My alarm is 6am.", "My alarm sound is birdsong."], "Forget my alarm time and my PIN.",
+     ["User's alarm sound is birdsong"]),
+    (["My bank is Chase.", "I live in Porto."], "Forget my bank details and my PIN.",
+     ["User lives in Porto"]),
+])
+def test_a_thing_of_a_list_is_named_as_the_facts_held_name_it(
+        held: list[str], said: str, kept: list[str]) -> None:
+    assert core_after(*held, said) == kept

@@ -156,15 +156,23 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         lead = sentence.strip()[:opening.end()]
         items = things_listed(named)
         if items is None:
-            timed = time_held(named.rstrip(" .!"), held)
-            if timed is not None:
-                out.append(f"Forget that {timed}.")
-                continue
-            thing = as_held(named.rstrip(" .!"), held)
-            out.append(sentence if thing == named.rstrip(" .!") else f"{lead}{thing}.")
+            thing = named.rstrip(" .!")
+            asked = _as_held_asked(lead, thing, held)
+            out.append(sentence if asked == f"{lead}{thing}." else asked)
             continue
-        out += [f"{lead}{item}." for item in items]
+        # each thing of a list as the facts held name it: "Forget my alarm time and my
+        # PIN" forgot no alarm held as "User's alarm is 6am"
+        out += [_as_held_asked(lead, item, held) for item in items]
     return out
+
+
+def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
+    """The request ``lead`` + ``thing`` as the facts ``held`` name the thing: the one fact
+    that gives the time of "my alarm time", the bank of "my bank details"."""
+    timed = time_held(thing, held)
+    if timed is not None:
+        return f"Forget that {timed}."
+    return f"{lead}{as_held(thing, held)}."
 
 
 def _plans_joined(sentences: list[str]) -> list[str]:
