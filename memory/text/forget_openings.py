@@ -128,7 +128,8 @@ def places_apart(sentence: str) -> list[str]:
     places = [both["first"], both["second"]]
     in_memory = [_FROM_MEMORY.match(place) is not None for place in places]
     if in_memory.count(True) != 1:
-        return [sentence]
+        # "... from the CRM and from the ATM" is a task on both, holding no secret either
+        return [sentence] if any(in_memory) else [_secret_left_out(sentence)]
     memory, elsewhere = places if in_memory[0] else places[::-1]
     lead = sentence.strip()[:both.start("request")]
     return [f"{lead}{both['request']} {memory}.",
