@@ -146,6 +146,9 @@ def test_a_word_asking_for_all_of_a_thing_held_forgets_it() -> None:
     # the flight's time zone went, and its time stayed
     (["My flight is at 9pm.", "My flight time zone is CET."], "Forget my flight time.",
      ["User's flight time zone is CET"]),
+    # a time said first, with more after it, is still the alarm's time: nothing went
+    (["My alarm is at 6am on weekdays.", "My alarm sound is birdsong."],
+     "Forget my alarm time.", ["User's alarm sound is birdsong"]),
     # no time of the screen is held: its size is no screen time
     (["My screen is 27 inches."], "Forget my screen time.", ["User's screen is 27 inches"]),
 ])

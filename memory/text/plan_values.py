@@ -206,9 +206,16 @@ def time_held(named: str, held: Iterable[str]) -> str | None:
         subject = [word.casefold() for word in _USERS.sub("", held_as["subject"]).split()]
         if subject == asked:
             return None
-        if subject == asked[:-1] and value_kind(held_as["value"]) == "time":
+        if subject == asked[:-1] and _gives_a_time(held_as["value"]):
             told.append(_USERS.sub("my ", fact))
     return told[0].rstrip(" .!") if len(told) == 1 else None
+
+
+def _gives_a_time(value: str) -> bool:
+    """Whether ``value`` gives a time, alone ("6am") or first ("at 6am on weekdays"): held
+    so, the alarm was no alarm with a time, and "Forget my alarm time" forgot nothing."""
+    words = _TIME_SAID_WITH.sub("", value.strip().rstrip(" .!"), count=1).split()
+    return any(value_kind(" ".join(words[:length])) == "time" for length in (1, 2, len(words)))
 
 
 def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | None:
