@@ -141,6 +141,8 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
     ("My PIN is 1234.", "Delete my PIN 1234 from the CRM.", "Delete User's PIN from the CRM"),
     ("My password is swordfish.", "Remove my password swordfish from the shared doc!",
      "Remove User's password from the shared doc"),
+    ("My password is hunter2.", "Remove my password hunter2 from the shared doc, please.",
+     "Remove User's password from the shared doc, please"),
     ("My PIN is 1111.", "Delete my PIN 1111 from the CRM and from the ATM.",
      "Delete User's PIN from the CRM and from the ATM"),
 ])

@@ -55,6 +55,9 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 _IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w))"
 _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
               r"|records?|files?)\b)")
+#: How a request may close ("!", ", please"): read as part of the place, "... from the
+#: shared doc, please" was no task on it, and the secret it gave was stored.
+_COURTESY_END = r"(?:,?\s+(?:please|pls|thanks|thank\s+you))*\W*"
 _FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
@@ -73,7 +76,7 @@ FORGET_NAMED = re.compile(
 _TWO_PLACES = re.compile(
     FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
     rf"\s+(?P<first>from\s+{_IN_CLAUSE}+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+{_IN_CLAUSE}+?)"
-    r"(?P<end>\W*)$", _I)
+    rf"(?P<end>{_COURTESY_END})$", _I)
 _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 #: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
 #: "555-0101", "a@b.com").
@@ -104,7 +107,8 @@ def _value_left_out(request: str) -> str:
 #: from the CRM"): a task, yet no place to keep the value given.
 _ONE_PLACE = re.compile(
     FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
-    rf"\s+(?P<place>(?:from|off|out\s+of)\s+(?!{_IN_MEMORY}){_IN_CLAUSE}+?)(?P<end>\W*)$", _I)
+    rf"\s+(?P<place>(?:from|off|out\s+of)\s+(?!{_IN_MEMORY}){_IN_CLAUSE}+?)"
+    rf"(?P<end>{_COURTESY_END})$", _I)
 
 
 def _secret_left_out(sentence: str) -> str:
