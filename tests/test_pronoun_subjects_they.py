@@ -11,7 +11,7 @@ from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 
 
 @pytest.mark.parametrize("before", [None, "Tom works at Globex.", "My boss retired.",
-                                    "My sister and my brothers visited."])
+                                    "My sister met my brothers."])
 def test_a_they_naming_no_one_of_several_is_left_out(before: str | None) -> None:
     assert with_pronouns_named(["They moved to Porto."], before) == []
 
