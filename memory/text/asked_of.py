@@ -26,9 +26,11 @@ _HER = r"her(?=\s*(?:[.,;!?]|$))"
 _SOMEONE_ELSE = {"he": re.compile(r"\b(?:him|her|hers|herself)\b", re.IGNORECASE),
                  "she": re.compile(rf"\b(?:him|his|himself|{_HER})\b", re.IGNORECASE)}
 #: What the one asked is asked about ("Ask Tom about the DB"), which an "it" of the
-#: clause is: "Ask Tom about the DB, he runs it." stored "Tom runs it".
-_ASKED_ABOUT = re.compile(r"\babout\s+(?P<topic>(?!(?:it|this|that|them|her|him)\b)\S.*)$",
-                          re.IGNORECASE)
+#: clause is: "Ask Tom about the DB, he runs it." stored "Tom runs it". Not when to ask
+#: ("... about the DB if it breaks"): taken in, it stored "Tom runs the DB if it breaks".
+_ASKED_ABOUT = re.compile(
+    r"\babout\s+(?P<topic>(?!(?:it|this|that|them|her|him)\b)\S.*?)(?=\s+(?:if|when"
+    r"|whenever|once|unless|because|since|while|before|after|until)\b|\s*$)", re.IGNORECASE)
 _IT = re.compile(r"\b(?P<it>it|its)\b", re.IGNORECASE)
 
 
@@ -54,13 +56,19 @@ def with_asks_apart(sentences: list[str]) -> list[str]:
 
 
 def _with_it_said(clause: str, ask: str) -> str | None:
-    """``clause`` with its one "it" said as what ``ask`` asks about ("he runs it" after
+    """``clause`` with each "it" said as what ``ask`` asks about ("he runs it" after
     "Ask Tom about the DB" is "he runs the DB"); None when an "it" or "its" is of nothing
     asked about, as stored so it says of nothing."""
     its = list(_IT.finditer(clause))
     if not its:
         return clause
     about = _ASKED_ABOUT.search(ask)
-    if about is None or len(its) > 1 or its[0]["it"].casefold() != "it":
+    # "its" said as the topic would need an owner's mark, and a topic saying "it" itself
+    # would leave the "it" unread.
+    if (about is None or any(it["it"].casefold() != "it" for it in its)
+            or _IT.search(about["topic"])):
         return None
-    return f"{clause[:its[0].start()]}{about['topic'].strip()}{clause[its[0].end():]}"
+    # Every "it" is the topic: "he runs it and fixes it" left apart as one sentence, the
+    # request and all, stored nothing of what he does.
+    topic = about["topic"].strip()
+    return _IT.sub(lambda _: topic, clause)
