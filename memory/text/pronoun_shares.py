@@ -59,9 +59,11 @@ _BECAME_A_PAIR = re.compile(
     r"(?:alike|the\s+same|(?-i:[a-z]+(?<!ou)s))\b", _I)
 #: What says the two of them are told of besides others ("also", "too"): kept in one's
 #: share, "She and Tom also live in Porto" stored "Tom also lives in Porto", besides whom
-#: the fact no longer says.
-_ALSO = re.compile(r"^also\s+", _I)
-_TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=[.!]*$)", _I)
+#: the fact no longer says. Nor "both", said of one: "He and I both work at Globex"
+#: stored "User: I both work at Globex". A "too" before a phrase after a comma goes as
+#: well: "... work at Globex too, in Porto" stored "Tom works at Globex too, in Porto".
+_ALSO = re.compile(r"^(?:both\s+)?(?:also\s+)?", _I)
+_TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=\s*,|[.!]*$)", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
            "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
@@ -144,7 +146,7 @@ def _share_of_the_one_beside(sentence: str, said_from: int) -> str | None:
         verb, rest = ("is" if beside["are"] else "was"), f" {rest}"
     else:
         verb = _said_of_one(beside["verb"].replace("’", "'"))
-    adverb = "" if _ALSO.match(beside["adverb"] or "") else beside["adverb"] or ""
+    adverb = _ALSO.sub("", beside["adverb"] or "")
     return f"{who[:1].upper()}{who[1:]} {adverb}{verb}{rest}"
 
 
