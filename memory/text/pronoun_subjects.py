@@ -10,10 +10,10 @@ that the statement is theirs alone ("Tom no longer works at Globex"). When that 
 unclear (no one named, several with nothing to tell them apart, a "she" after "my
 brother", or one named only through a pronoun of their own, "his wife"), the statement
 is left out: what it would retire nothing says, a fact retired in another's stead is
-lost, and one stored of "he" names no one. A "they" is the several the statement before it
-opens with ("The servers are down."), or the several of the user's named alone before it
-("My parents retired."), or left out as a lone "he" is. A question is
-left as asked.
+lost, and one stored of "he" names no one. A "they" is the several the statement before
+it says ("The servers are down.", "I work with Tom and Ana."), or the several of the
+user's named alone before it ("My parents retired."), or left out as a lone "he" is. A
+question is left as asked.
 Pure functions over strings.
 """
 
@@ -26,6 +26,7 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.several_before import several_before
 from tiermem.memory.text.statements import read_statement
 
 __all__ = ["unnamed_pronouns", "with_pronouns_named"]
@@ -36,17 +37,6 @@ _PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she|they)\b", _I)
 #: "they" said before, as of the one a "they" after it goes on about ("Their name is Sam
 #: and they work at Acme."): said as before, the statements stay of one subject.
 _THEY_BEFORE = re.compile(r"\b(?:they|their|theirs|them|themselves)\b", _I)
-#: Several said as the subject of the statement right before a "they": "The servers are
-#: down.", "Tom and Ana moved.", "My wife and my sister met." Asked about instead, "They
-#: restarted at 5pm" after "The servers are down." was lost. Not a name owning what
-#: follows ("Tom and Ana's kids"), nor a verb said of one ("The status is ...").
-_ONE_OF_SEVERAL = r"(?:(?:my|our|the|his|her)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+)(?![\w'’]))"
-_SEVERAL_OPENING = re.compile(
-    rf"^\s*(?P<several>{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+"
-    rf"{_ONE_OF_SEVERAL}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    r"(?:[a-z][\w-]*\s+){0,2}(?:[a-z][\w-]*(?<![sui])s|children|people|men|women))"
-    r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['’]t|doesn['’]t)\b)(?-i:[a-z]))",
-    _I)
 #: What someone said or thought, and the subject of what they said when it is one of its
 #: own: "He said the deploy is at 5pm", whose "the deploy" needs no "he" named.
 _REPORTED = re.compile(
@@ -173,7 +163,7 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
 
 def _they_named(sentence: str, said_from: int, before: list[str]) -> str | None:
     """``sentence``, opened by "they" ending at ``said_from``, said of the several the
-    statement right before it opens with ("The servers are down." makes "They restarted
+    statement right before it says ("The servers are down." makes "They restarted
     at 5pm" "The servers restarted at 5pm") or of the several of the user's ``before``
     names ("My parents retired." makes "They moved to Porto" "My parents moved to
     Porto"), or as said when ``before`` says "they" itself or when it
@@ -182,8 +172,8 @@ def _they_named(sentence: str, said_from: int, before: list[str]) -> str | None:
     if any(_THEY_BEFORE.search(said) for said in before) or _says_of_its_own(sentence,
                                                                              said_from):
         return sentence
-    if before and (several := _SEVERAL_OPENING.match(before[-1])) is not None:
-        return f"{several['several']}{sentence[said_from:]}"
+    if before and (several := several_before(before[-1])) is not None:
+        return f"{several}{sentence[said_from:]}"
     # Anyone else named may be among them: after "My sister and my brothers visited." a
     # "they" is not the brothers alone.
     named = {person.casefold(): person for said in before for person, _, _ in _people(said)}

@@ -1,0 +1,68 @@
+"""Who a "they" opening a statement is, from the statement right before it.
+
+"The servers are down. They restarted at 5pm.", "I work with Tom and Ana. They are on
+call this week.", "I have two kids. They go to school in Porto.": the several said right
+before are those a "they" goes on about. Read as no one, what was said of them was asked
+about and lost. ``several_before`` says them as a subject, or None when that statement
+says no one several, or several groups a "they" may be any of.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["several_before"]
+
+_I = re.IGNORECASE
+#: One of several joined by "and": "my wife", "the DB", "Tom". Not a name owning what
+#: follows ("Tom and Ana's kids"), nor "I", which with another is "we".
+_ONE_OF_SEVERAL = r"(?:(?:my|our|the|his|her)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+)(?![\w'’]))"
+_JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
+#: A plural noun, not one ending in "s" of its own ("status", "boss", "analysis").
+_PLURAL = r"(?:[a-z][\w-]*(?<![sui])s|children|people|men|women)"
+#: Several as the subject opening a statement, before a verb not said of one ("The status
+#: is red" is no several).
+_OPENING = re.compile(
+    rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
+    rf"(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL})"
+    r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['’]t|doesn['’]t)\b)(?-i:[a-z]))",
+    _I)
+#: Several the user has: "I have two kids", "We've got a son and a daughter".
+_HAD = re.compile(
+    r"^\s*(?P<who>i|we)(?:\s+(?:also\s+)?(?:have|had)|['’]ve)\s+(?:got\s+)?"
+    rf"(?:(?P<count>two|three|four|five|six|\d+)\s+(?P<plural>{_PLURAL})"
+    r"|(?P<ones>an?\s+[a-z][\w-]*(?:\s*,\s*an?\s+[a-z][\w-]*)*,?\s+and\s+an?\s+[a-z][\w-]*))"
+    r"\s*[.!]*\s*$", _I)
+#: Names joined by "and" anywhere in a statement ("I work with Tom and Ana").
+_NAMES_JOINED = re.compile(r"(?-i:[A-Z][a-z-]+)(?:\s*,\s*(?-i:[A-Z][a-z-]+))*,?\s+and\s+"
+                           r"(?-i:[A-Z][a-z-]+)(?![\w'’])")
+_CAPITALISED = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
+#: What puts a firm or a place after it, whose name is no one a "they" may be.
+_PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
+
+
+def several_before(sentence: str) -> str | None:
+    """The several ``sentence`` says, as the subject of a statement after it ("The
+    servers", "My kids", "Tom and Ana"); None when it says none, or more than one group."""
+    if (opening := _OPENING.match(sentence)) is not None:
+        return opening["several"]
+    if (had := _HAD.match(sentence)) is not None:
+        whose = "My" if had["who"].casefold() == "i" else "Our"
+        if had["plural"]:
+            return f"{whose} {had['plural']}"
+        ones = re.split(r"\s*,?\s+and\s+|\s*,\s*", had["ones"])
+        said = [f"{whose.casefold()} {one.split(None, 1)[1]}" for one in ones]
+        return f"{said[0][:1].upper()}{said[0][1:]}" + "".join(
+            f", {one}" for one in said[1:-1]) + f" and {said[-1]}"
+    joined = list(_NAMES_JOINED.finditer(sentence))
+    if len(joined) != 1:
+        return None
+    # Anyone else named may be among them: after "Sam met Tom and Ana." a "they" may be
+    # all three.
+    others = [name for name in _CAPITALISED.finditer(sentence)
+              if name.start() > 0 and not joined[0].start() <= name.start() < joined[0].end()
+              and not _PLACED.search(sentence, 0, name.start())]
+    first_word_a_name = sentence.lstrip()[:1].isupper() and not re.match(
+        r"\s*(?:i|we|my|our|the|a|an)\b", sentence, _I) and joined[0].start() > 0
+    return None if others or first_word_a_name else joined[0][0]
