@@ -169,11 +169,14 @@ def _they_named(sentence: str, said_from: int, before: list[str]) -> str | None:
     Porto"), or as said when ``before`` says "they" itself or when it
     reports what they said; None when it names no one: stored as said, "They moved to
     Porto" with no one named before said of no one."""
-    if any(_THEY_BEFORE.search(said) for said in before) or _says_of_its_own(sentence,
-                                                                             said_from):
+    if _says_of_its_own(sentence, said_from):
         return sentence
+    # The several said right before come first: after a message whose "they" was read
+    # as the servers, "I work with Tom and Ana. They are on call." kept "They are on call".
     if before and (several := several_before(before[-1])) is not None:
         return f"{several}{sentence[said_from:]}"
+    if any(_THEY_BEFORE.search(said) for said in before):
+        return sentence
     # Anyone else named may be among them: after "My sister and my brothers visited." a
     # "they" is not the brothers alone.
     named = {person.casefold(): person for said in before for person, _, _ in _people(said)}
