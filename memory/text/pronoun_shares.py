@@ -88,10 +88,12 @@ _THEIRS = re.compile(r"\b(?:their|theirs|them|themselves)\b", _I)
 #: that pairs the two after another phrase is cut off, not the share before it.
 _PHRASE_OPENS = re.compile(
     r"(?:\s*,)?\s+(?:but\s+|and\s+)?(?:in|on|at|with|from|for|by|to|near|under|into)\b", _I)
-#: What a phrase kept before the one cut off names, for the share to say something of its
-#: own: a firm, a place or a year ("at Globex", "in 2019"). "He and I went to school in
-#: the same town" cut to "I went to school" said nothing the user told.
-_NAMES_SOMETHING = re.compile(r"\b(?:(?-i:[A-Z])|\d)")
+#: All a phrase kept before the one cut off says when it says nothing of its own: "He and
+#: I went to school in the same town" cut to "I went to school" said nothing the user
+#: told. Only these: taken as any phrase naming no firm, place or year, "He and I work at
+#: the hospital on different floors" lost "User works at the hospital".
+_SAYS_NOTHING = re.compile(r"(?:\s*,)?\s+(?:to|at|in|from)\s+(?:school|college|university"
+                           r"|uni|town|class)\s*", _I)
 
 
 def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
@@ -121,8 +123,8 @@ def _without_a_phrase_pairing_them(sentence: str, said_from: int) -> str | None:
     if not pairing:
         return sentence
     opens = list(_PHRASE_OPENS.finditer(sentence, said_from, min(pairing)))
-    if len(opens) < 2 or not _NAMES_SOMETHING.search(sentence, opens[0].end(),
-                                                     opens[-1].start()):
+    if len(opens) < 2 or _SAYS_NOTHING.fullmatch(sentence, opens[0].start(),
+                                                 opens[-1].start()):
         return None
     ending = re.search(r"[.!?]*$", sentence.rstrip())
     return sentence[:opens[-1].start()] + (ending[0] if ending else "")
