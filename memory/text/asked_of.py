@@ -21,7 +21,8 @@ _ASK_THEN_PRONOUN = re.compile(
 #: Someone the clause names by "him" or "her": in "Ask Tom, she knows him" the one asked
 #: is more likely "him" than "she", and read as "she" it stored "Tom knows him", which
 #: says of no one. So is any "her" of a "he" ("he runs her team", stored "Tom runs her
-#: team"), and a "her" of a "she" where it is no owner ("she knows her").
+#: team"), and a "her" of a "she" where it is no owner ("she knows her"), but after a
+#: name the clause says first.
 _HER = r"her(?=\s*(?:[.,;!?]|$))"
 _SOMEONE_ELSE = {"he": re.compile(r"\b(?:him|her|hers|herself)\b", re.IGNORECASE),
                  "she": re.compile(rf"\b(?:him|his|himself|{_HER})\b", re.IGNORECASE)}
@@ -32,6 +33,11 @@ _ASKED_ABOUT = re.compile(
     r"\babout\s+(?P<topic>(?!(?:it|this|that|them|her|him)\b)\S.*?)(?=\s+(?:if|when"
     r"|whenever|once|unless|because|since|while|before|after|until)\b|\s*$)", re.IGNORECASE)
 _IT = re.compile(r"\b(?P<it>it|its)\b", re.IGNORECASE)
+#: A name said in the clause, whom a "her" or "his" after it may be: "he works with Ana on
+#: her project". Read as no one named, what Tom does was not stored.
+_NAME = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
+#: What puts a firm or a place after it ("at Globex"), no one a "her" may be.
+_PLACED = re.compile(r"\b(?:at|in|near|from|into)\s+$", re.IGNORECASE)
 
 
 def with_asks_apart(sentences: list[str]) -> list[str]:
@@ -43,7 +49,7 @@ def with_asks_apart(sentences: list[str]) -> list[str]:
     apart: list[str] = []
     for sentence in sentences:
         found = _ASK_THEN_PRONOUN.match(sentence)
-        if found is None or _SOMEONE_ELSE[found["pronoun"].casefold()].search(found["clause"]):
+        if found is None or _names_one_unnamed(found["clause"], found["pronoun"]):
             apart.append(sentence)
             continue
         clause = _with_it_said(found["clause"], found["ask"])
@@ -72,3 +78,12 @@ def _with_it_said(clause: str, ask: str) -> str | None:
     # request and all, stored nothing of what he does.
     topic = about["topic"].strip()
     return _IT.sub(lambda _: topic, clause)
+
+
+def _names_one_unnamed(clause: str, pronoun: str) -> bool:
+    """Whether ``clause``, opened by ``pronoun``, names by "him" or "her" someone it does
+    not name first ("she knows him", "he runs her team")."""
+    names = [name.start() for name in _NAME.finditer(clause, len(pronoun))
+             if not _PLACED.search(clause, 0, name.start())]
+    return any(not any(start < other.start() for start in names)
+               for other in _SOMEONE_ELSE[pronoun.casefold()].finditer(clause))
