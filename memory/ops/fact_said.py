@@ -11,6 +11,7 @@ from itertools import pairwise
 
 from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
 from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
+from tiermem.memory.ops.fact_statements import beside_me, statements_of_someone
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
@@ -42,7 +43,6 @@ from tiermem.memory.text.others_clauses import (
 from tiermem.memory.text.owners import Owner, owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
-    is_time_alone,
     months_liked,
     without_times,
 )
@@ -56,7 +56,6 @@ from tiermem.memory.text.said_of import (
     points_back_to,
     refers_back,
     said_of_each,
-    statements_of_each,
 )
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.wording import concepts
@@ -157,7 +156,7 @@ def says(text: str, fact: str) -> bool:
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
     parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
-             for at, part in enumerate(_statements_of_someone(sentence)))
+             for at, part in enumerate(statements_of_someone(sentence)))
     # A name said apart joins the rest only through statements pointing back to one
     # another: "I'm married. Her name is Anna." says it, "I met Anna at a party. I'm
     # married." says no marriage to Anna. ``linked`` holds those of the latest run.
@@ -214,7 +213,7 @@ def says(text: str, fact: str) -> bool:
                           of_kin=bool(whose and whose.relations))
         # "I saw a dog. His name is Rex.": the dog met is none of the user's.
         if of_user:
-            said -= _beside_me(part)
+            said -= beside_me(part)
             # "Mine's a kitten named Tom" names no user Tom.
             said -= named_kinds.keys() - (owned.keys() if kinds else set())
             said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
@@ -333,57 +332,6 @@ def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]
     """The ``names`` of a fact said in statements ``linked`` to one another, when those
     also say more of what it ``wanted``: a name said alone there lends itself to none."""
     return linked & names if linked & (wanted - names) else set()
-
-
-def _statements_of_someone(sentence: str) -> list[str]:
-    """``statements_of_each``, but a lead-in that is only a time to come stays with the
-    statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
-    time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
-    son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy.
-    Someone named before "and I" is one subject with the user, as after "Me and": "Tom
-    and I both have a dog" is Tom's too."""
-    parts = [piece for whole in statements_of_each(sentence) for piece in _after_for_me(whole)]
-    if len(parts) > 1 and is_time_alone(parts[0]):
-        return [f"{parts[0]}, {parts[1]}", *parts[2:]]
-    joint = _NAMED_AND_ME.match(sentence)
-    if len(parts) > 1 and joint and parts[0].strip() == joint["named"]:
-        return [f"{parts[0]} and {parts[1]}", *parts[2:]]
-    return parts
-
-
-#: A subject of someone named and the user: "Tom and I ...", "Anna Silva and me ...".
-_NAMED_AND_ME = re.compile(r"\s*(?P<named>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})"
-                           r"\s+and\s+(?:I|me)\b")
-#: The same, with the user first: "Me and Tom ...".
-_ME_AND_NAMED = re.compile(r"\s*(?:I|[Mm]e)\s+and\s+"
-                           r"(?P<named>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,2})\b")
-
-
-def _beside_me(part: str) -> set[str]:
-    """The concepts of the names of others in a subject ``part`` opens with beside the
-    user: "Tom" of "Tom and I have a dog named Rex", who is not the user."""
-    joint = _NAMED_AND_ME.match(part) or _ME_AND_NAMED.match(part)
-    return concepts(joint["named"]) if joint else set()
-
-
-#: "... for me and my wife ...", where someone of the user's may open a statement of
-#: their own ("Vim is too hard for me and my wife uses vim"); not "except for me and ...".
-_FOR_ME_AND = re.compile(r"(?<=\bfor\sme)(?<!\bexcept\sfor\sme)\s+and\s+(?=(?:my|our)\b)",
-                         re.IGNORECASE)
-
-
-def _after_for_me(part: str) -> list[str]:
-    """``part`` cut where, after "for me and", someone of the user's says more than who
-    they are: "Vim is too hard for me" and "my wife uses vim" are apart; "I booked a table
-    for me and my wife" stays whole."""
-    joint = _FOR_ME_AND.search(part)
-    if joint is None:
-        return [part]
-    rest = part[joint.end():]
-    own = owner_of(rest)
-    if own is None or not own.relations or len(rest.split()) < 3:
-        return [part]
-    return [part[:joint.start()], *_after_for_me(rest)]
 
 
 def holds_part_of(statement: str, fact: str) -> bool:
