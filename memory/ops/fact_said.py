@@ -64,8 +64,8 @@ from tiermem.memory.text.wording import concepts
 _A_MOVE = frozenset(concepts("moved relocated emigrated"))
 #: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
 #: "User attends Lincoln Elementary", and "I am called Tom" "User is named Tom".
-_SAID_ALIKE = (frozenset(concepts("attend attends go goes")),
-               frozenset(concepts("named called name")))
+_NAMING = frozenset(concepts("named called name"))
+_SAID_ALIKE = (frozenset(concepts("attend attends go goes")), _NAMING)
 
 
 def says(text: str, fact: str) -> bool:
@@ -201,6 +201,9 @@ def says(text: str, fact: str) -> bool:
             said |= lived | wanted & _A_MOVE
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
         named_kinds = kinds_named(part)
+        # "Tom saw a cat named Rex": the word names the cat, not a user called Tom.
+        if only_named and light & _NAMING:
+            said -= _NAMING - concepts(_without_others_named(part, named_kinds, names))
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
         # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
@@ -300,6 +303,17 @@ def _apposed_name(part: str, before: str) -> set[str]:
     only = _ONLY_MINE.fullmatch(part)
     name = _NAME_LAST.search(before) if only and relation_of(only["relation"]) else None
     return concepts(name.group(1)) if name else set()
+
+
+def _without_others_named(part: str, named_kinds: dict[str, str], names: set[str]) -> str:
+    """``part`` without where it gives one of a kind (``named_kinds``, its own) a name
+    that is none of a fact's ``names``: "Tom saw a cat" of "Tom saw a cat named Rex"."""
+    for kind in set(named_kinds.values()):
+        part = re.sub(rf"\b(?P<kind>{re.escape(kind)})\s+(?:(?:that|which|who)\s+)?"
+                      r"(?:(?:is|was)\s+)?(?:named|called)\s+(?P<name>[A-Z][\w'’-]*)",
+                      lambda naming: (naming[0] if concepts(naming["name"]) & names
+                                      else naming["kind"]), part)
+    return part
 
 
 def _lived_before(part: str, before: str, left: set[str]) -> set[str]:
