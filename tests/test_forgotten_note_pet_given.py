@@ -1,7 +1,8 @@
 """A pet someone of the user's gets for another is not theirs: "My sister got Tom a dog
 named Rex.", "My sister bought her son a dog named Rex." and "My sister got a dog named
 Rex for her son." say no "User's sister's dog is named Rex", while "My sister got a dog
-named Rex." or "... for her birthday." still does."""
+named Rex.", "... for her birthday." or "... for Christmas." still does, as "I got a dog
+named Rex for me." says the user's."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("My sister got a dog named Rex for her son.", "User's sister has a dog named Rex"),
     ("My sister bought a puppy for Tom. His name is Rex.", SISTERS_DOG),
     ("I got Tom a puppy. His name is Rex.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for me.", "User's sister has a dog named Rex"),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     assert not says(text, fact)
@@ -30,6 +32,13 @@ def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     ("My sister got herself a dog named Rex.", SISTERS_DOG),
     ("My sister got a dog named Rex for her birthday.", SISTERS_DOG),
     ("We adopted a puppy. His name is Rex.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for Christmas.", SISTERS_DOG),
+    ("My sister got a dog named Rex for Tom's birthday.", SISTERS_DOG),
+    ("I got a dog named Rex for Christmas.", "User has a dog named Rex"),
+    ("I adopted a puppy named Rex for Christmas.", "User has a dog named Rex"),
+    ("I got a dog named Rex for May.", "User has a dog named Rex"),
+    ("I got a dog named Rex for me.", "User has a dog named Rex"),
+    ("We got a dog named Rex for us.", "User has a dog named Rex"),
 ])
 def test_a_pet_taken_in_is_still_theirs(text: str, fact: str) -> None:
     assert says(text, fact)

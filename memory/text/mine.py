@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.subject_words import SUBJECT_ENDS
 from tiermem.memory.text.wording import concepts
@@ -183,11 +184,29 @@ _GIVEN_FOR = re.compile(r"[a-z]+(?:\s+(?:named|called)\s+[\w'’-]+)?\s+for\s+"
                         r"(?P<whom>[\w'’]+(?:\s+[\w'’]+)?)", re.IGNORECASE)
 
 
+#: The speaker getting what they then have: "I got", "we just adopted".
+_SPEAKER_GETS = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:got|get|bought|adopted|rescued)\b",
+                           re.IGNORECASE)
+#: The speaker as whom something is got for: "for me", "for us", "for myself".
+_THE_SPEAKER = frozenset({"me", "us", "myself", "ourselves"})
+
+
 def _got_for_another(text: str, at: int) -> bool:
     """Whether the kind at ``at`` is said to be got for someone, who has it then: "a dog
-    named Rex for her son", "a puppy for Tom"; not "a dog for her birthday"."""
+    named Rex for her son", "a puppy for Tom", "My sister got a dog for me"; not "a dog
+    for her birthday", "for Christmas", "for Tom's birthday", nor "I got a dog for us"."""
     given_for = _GIVEN_FOR.match(text, at)
-    return given_for is not None and _given_to(given_for["whom"].split())
+    if given_for is None:
+        return False
+    first, *rest = given_for["whom"].split()
+    if first.casefold() in _THE_SPEAKER:
+        return _SPEAKER_GETS.search(text, 0, at) is None
+    if first[:1].isupper() and first != "I":
+        # A capital word is someone only as a first name: "for May" is a time to come.
+        if first.endswith(("'s", "’s")):
+            return _given_to(rest)
+        return is_first_name(first)
+    return _given_to([first, *rest])
 
 
 #: Who may be given what is had, right after the having: "I got him a puppy".
