@@ -11,7 +11,11 @@ from itertools import pairwise
 
 from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
 from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
-from tiermem.memory.ops.fact_statements import beside_me, statements_of_someone
+from tiermem.memory.ops.fact_statements import (
+    beside_me,
+    statements_of_someone,
+    the_users_alone,
+)
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
@@ -220,6 +224,9 @@ def says(text: str, fact: str) -> bool:
             # "Mine's a kitten named Tom" names no user Tom.
             said -= named_kinds.keys() - (owned.keys() if kinds else set())
             said -= kinds_met(own_part, {kind.casefold() for kind in kinds.values()})
+        elif named_subject:
+            # "Tom and I walked my dog Rex": the dog is the user's, none of Tom's.
+            said -= the_users_alone(part)
         elif _of_them_alone(own_part, whose):
             # "My sister saw a dog named Rex": the dog she has is one named, not one met.
             # "My son is called Tom" names him, no pet.

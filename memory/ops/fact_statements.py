@@ -12,7 +12,7 @@ from tiermem.memory.text.plans import is_time_alone
 from tiermem.memory.text.said_of import statements_of_each
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["beside_me", "statements_of_someone"]
+__all__ = ["beside_me", "statements_of_someone", "the_users_alone"]
 
 
 def statements_of_someone(sentence: str) -> list[str]:
@@ -44,6 +44,20 @@ def beside_me(part: str) -> set[str]:
     user: "Tom" of "Tom and I have a dog named Rex", who is not the user."""
     joint = _NAMED_AND_ME.match(part) or _ME_AND_NAMED.match(part)
     return concepts(joint["named"]) if joint else set()
+
+
+#: The user's own, said apart from anyone beside them: "my dog", "mine is Rex".
+_USERS_ALONE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
+
+
+def the_users_alone(part: str) -> set[str]:
+    """The concepts a subject of someone named beside the user (``part``) says only after
+    the user's own: "dog" and "Rex" of "Tom and I walked my dog Rex", which is no dog of
+    Tom's; none of "Tom and I both have a dog named Rex"."""
+    own = _USERS_ALONE.search(part)
+    if own is None or not beside_me(part):
+        return set()
+    return concepts(part[own.start():]) - concepts(part[:own.start()])
 
 
 #: "... for me and my wife ...", where someone of the user's may open a statement of
