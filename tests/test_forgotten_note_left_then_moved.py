@@ -2,7 +2,8 @@
 left Berlin and moved to Munich." says "User moved from Berlin to Munich" and "User
 moved from Berlin", as "... lived in Berlin for years before moving to Munich." does,
 where "left" alone still gives the place up ("I left Berlin." says no move), and a move
-it never made ("I never left Berlin ...") or another's leaving says none, nor does leaving when
+it never made ("I never left Berlin ...") or another's leaving or living there before
+moving ("... Tom lived in Hamburg before moving to Munich.") says none, nor does leaving when
 someone else moved ("I left Berlin when my parents moved to Munich." still gives Berlin
 up and says no home in Munich)."""
 
@@ -35,6 +36,11 @@ def test_the_place_left_is_a_home_the_move_left() -> None:
     ("Anna left Berlin and I moved to Munich.", MOVE),
     ("I left Munich and moved to Berlin.", MOVE),
     ("I left Acme and moved to Munich.", "User works at Acme"),
+    ("I lived in Berlin. Tom lived in Hamburg before moving to Munich.", "User moved from Berlin"),
+    ("I lived in Berlin, and Tom lived in Hamburg before moving to Munich.",
+     "User moved from Berlin"),
+    ("I lived in Berlin. My parents lived in Hamburg before moving to Munich.",
+     "User moved from Berlin"),
 ])
 def test_leaving_alone_or_another_way_round_says_no_such_move(text: str, fact: str) -> None:
     assert not says(text, fact)
@@ -65,3 +71,4 @@ def test_leaving_when_the_user_moved_is_their_move() -> None:
 def test_a_home_left_before_a_move_says_the_move_from_it_alone(text: str) -> None:
     assert says(text, "User moved from Berlin")
     assert not says(text, "User moved from Munich")
+

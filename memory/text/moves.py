@@ -155,12 +155,17 @@ def places_reached(text: str) -> set[str]:
     return concepts(" ".join(_CAPITALISED.findall(without_places_left(after))))
 
 
+#: Someone else a clause goes on with: "Tom lived", "my parents lived", "she moved".
+_ANOTHER_GOES_ON = (r"(?:\b(?:he|she|they)|\b(?!I\b)(?-i:[A-Z])\w*|\b(?:my|his|her|their)\s+\w+)"
+                    r"\s+\w+(?:ed|s)\b")
 #: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved",
-#: "... for years before moving"; not another's ("then she moved"), a plan ("I might
-#: move") or a denial ("I didn't move").
+#: "I lived in Berlin for years before moving"; not another's ("then she moved", "...
+#: and Tom lived in Hamburg before moving"), a plan ("I might move") or a denial ("I
+#: didn't move").
 _OWN_MOVE = re.compile(r"(?:\b(?:I|we)|\b(?:then|but|and|so|later))\s+(?:\w+ly\s+)?"
                        r"(?:moved|relocated|emigrated)\b"
-                       r"|\bbefore\s+(?:moving|relocating|emigrating)\b", _I)
+                       rf"|\b(?:I|we)\s(?:(?!{_ANOTHER_GOES_ON})[^.!?])*?"
+                       r"\bbefore\s+(?:moving|relocating|emigrating)\b", _I)
 
 
 def left_unsaid(text: str) -> bool:
