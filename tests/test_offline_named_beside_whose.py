@@ -22,6 +22,15 @@ def test_a_new_boss_named_keeps_the_job_of_each_boss_held() -> None:
         "Ana works at Acme", "User's boss is Tom"]
 
 
+def test_a_new_boss_named_retires_the_old_boss_named_in_two_words() -> None:
+    # "Ana Lima" was no name beside whose: both bosses stayed current
+    assert core_after("My boss Ana Lima works at Acme.", "My boss is Tom.") == [
+        "Ana Lima works at Acme", "User's boss is Tom"]
+    assert core_after("Anna's husband Tom Silva works at Globex.",
+                      "Tom Silva works at Initech now.") == [
+        "Anna's husband Tom Silva works at Initech"]
+
+
 @pytest.mark.parametrize(("first", "then", "now"), [
     ("Anna's husband Tom works at Globex.", "Tom works at Initech now.",
      ["Anna's husband Tom works at Initech"]),

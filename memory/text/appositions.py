@@ -26,12 +26,13 @@ __all__ = ["Apposition", "apposition", "kept_of_the_name", "named_anew", "naming
 
 #: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
 _NAME = r"(?-i:[A-Z])[a-z]+(?:['’-](?-i:[A-Z])?[a-z]+)?"
-#: "User's boss Ana works at Acme": whose, one or two words of relation, the name, then
-#: what is said of them, opening with a word in lower case (a verb, not more of the name).
+#: "User's boss Ana works at Acme": whose, one or two words of relation, the name (one or
+#: two words, "Ana Lima", as a naming gives it), then what is said of them, opening with a
+#: word in lower case (a verb, not more of the name).
 #: "User's wife and User live in Porto" is a joint subject, no one named beside whose.
 _APPOSITION = re.compile(
     rf"^(?P<relation>(?:User|{_NAME})['’]s\s+[a-z-]+(?:\s+(?!(?:and|or)\b)[a-z-]+)?)"
-    rf"\s+(?P<name>(?!User\b){_NAME})"
+    rf"\s+(?P<name>(?!User\b){_NAME}(?:\s+{_NAME})?)"
     r"\s+(?P<said>(?-i:[a-z])[\w'’-]*\s+\S.*)$")
 #: "User's boss is Tom": a relation's name given, and nothing more.
 _NAMING = re.compile(
