@@ -49,7 +49,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.openings import with_said_about
-from tiermem.memory.text.own_denials import denies_of_self, withdrawn
+from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -182,9 +182,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if len(parts) > 1 and brushes_off(parts[0], parts[1]):
             # "Forget it, I'll do it myself": a "never mind", which takes nothing back
             return parts[1:]
-        if len(parts) > 1 and forgets_the_last(parts[0]):
+        if len(parts) > 1 and (forgets_the_last(parts[0]) or any(map(withdraws_bare, parts))):
             # "Forget that, I'm vegetarian now": the request names nothing, so read whole
-            # it would take the new fact for what to forget and store nothing.
+            # it would take the new fact for what to forget and store nothing; read whole,
+            # "I don't anymore, but I vape" was stored as a fact, garbled.
             return parts
         if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
                 retracted(reading.denied, list(held()), reading.about)

@@ -42,3 +42,15 @@ def test_a_bare_withdrawal_leaves_what_it_does_not_follow(
 def test_withdrawn_is_the_one_fact_of_the_user_that_fits(
         sentence: str, told: list[str], ended: list[str]) -> None:
     assert withdrawn(sentence, told) == ended
+
+
+@pytest.mark.parametrize(("messages", "kept"), [
+    # read whole, it was stored as "User doesn't anymore, but I vape" and kept the smoking
+    (("I smoke.", "I don't anymore, but I vape."), ["User: I vape"]),
+    (("Tom smokes.", "I don't anymore, I vape now."), ["Tom smokes", "User: I vape"]),
+    # read whole, it was stored as "User likes tea"
+    (("I like tea but I don't anymore.",), []),
+])
+def test_a_bare_withdrawal_joined_to_another_clause_is_read_apart(
+        messages: tuple[str, ...], kept: list[str]) -> None:
+    assert core_after(*messages) == kept

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["denies_of_self", "withdrawn"]
+__all__ = ["denies_of_self", "withdrawn", "withdraws_bare"]
 
 _OWN_DENIAL = re.compile(r"^i(?:['’]m\s+not|\s+(?:am|do|does|was)\s+not"
                          r"|\s+(?:don|doesn|wasn)['’]?t)\b", re.IGNORECASE)
@@ -34,6 +34,11 @@ _BEING = re.compile(r"^User(?:\s+is\b|:\s+I(?:['’]m|\s+am)\b)")
 #: A fact of the user alone ("User smokes", "User: I smoke"), not "User's dog" nor "User
 #: and Tom".
 _OF_THE_USER = re.compile(r"^User(?::\s+I\b|\s+(?!and\b)(?-i:[a-z]))")
+
+
+def withdraws_bare(clause: str) -> bool:
+    """Whether ``clause`` is a withdrawal that names nothing ("I don't anymore")."""
+    return _BARE_WITHDRAWAL.match(clause.strip()) is not None
 
 
 def withdrawn(sentence: str, told: list[str]) -> list[str]:
