@@ -24,6 +24,19 @@ def test_a_bare_denial_of_someone_else_keeps_only_the_users_part(
 
 
 @pytest.mark.parametrize(("said", "kept"), [
+    # set after by a comma alone, it was stored with the user's job in one fact
+    ("I work at Acme, Tom doesn't.", ["User works at Acme"]),
+    ("My wife is vegan, Tom isn't.", ["User's wife is vegan"]),
+    # after a denial it shares it: the DB is down too, kept as said
+    ("The API doesn't respond, the DB doesn't.", ["The API doesn't respond, the DB doesn't"]),
+    ("Tom smokes, Ana doesn't.", ["Tom smokes"]),
+])
+def test_a_bare_denial_after_a_comma_is_cut_off_only_after_a_statement(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
     ("I work at Acme. Tom doesn't.", ["User works at Acme"]),
     ("I work at Acme; Tom doesn't.", ["User works at Acme"]),
     ("Tom doesn't.", []),

@@ -38,7 +38,8 @@ not sure the backup ran", and an apology followed by a clause of its own ("I'm s
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
 ``denies_only(text)``: "Tom doesn't", "Ana isn't anymore": a denial, of someone, of
-what is not said, no ellipsis having filled it, so on its own it says nothing.
+what is not said, no ellipsis having filled it, so on its own it says nothing. Set after
+a statement by a comma alone, ``without_denial_after_comma`` cuts it off.
 
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
 no "not Seattle" names a slip without the word it corrects, so it states nothing of its
@@ -62,7 +63,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["corrects_nothing", "denies_only", "doubted", "is_aside", "is_heading", "meant_alone",
-           "no_then", "qualifies", "stops_short", "without_asides", "without_doubt"]
+           "no_then", "qualifies", "stops_short", "without_asides", "without_denial_after_comma",
+           "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -203,6 +205,23 @@ _BARE_DENIAL = re.compile(
 def denies_only(text: str) -> bool:
     """Whether ``text`` denies, of someone, what it leaves unsaid (module docstring)."""
     return _BARE_DENIAL.match(text.strip()) is not None
+
+
+#: A denial in what comes before a bare one, which the bare one then shares.
+_DENIED = re.compile(r"n['’]t\b|\b(?:not|never|no\s+longer|neither|nor)\b", re.IGNORECASE)
+
+
+def without_denial_after_comma(text: str) -> str:
+    """``text`` without a bare denial set after it by a comma alone ("User works at Acme,
+    Tom doesn't" is "User works at Acme"), which no joining word marks as a clause of its
+    own; ``text`` when it has none, too little before it to state anything ("Well, Tom
+    doesn't"), or a denial before it, which it shares ("The API doesn't respond, the DB
+    doesn't" says the DB is down too: cut off, that would be lost)."""
+    head, comma, tail = text.rpartition(",")
+    if (comma and len(head.split()) >= 2 and denies_only(tail)
+            and not _DENIED.search(head)):
+        return head.rstrip()
+    return text
 
 
 def is_aside(text: str) -> bool:
