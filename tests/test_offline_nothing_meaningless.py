@@ -46,6 +46,12 @@ def test_a_bare_denial_said_as_a_sentence_stores_nothing(said: str, kept: list[s
     assert core_after(said) == kept
 
 
+def test_a_bare_denial_sharing_the_denial_before_it_is_kept() -> None:
+    # "either" shares "doesn't respond": dropped, the DB being down was lost
+    assert core_after("The API doesn't respond. The DB doesn't either.") == [
+        "The API doesn't respond", "The DB doesn't either"]
+
+
 def test_a_denial_that_says_what_is_denied_is_kept() -> None:
     assert statements_of("User works at Acme and Tom doesn't smoke", "durable") == [
         ("User works at Acme", "durable"), ("Tom doesn't smoke", "durable")]

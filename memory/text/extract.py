@@ -66,7 +66,7 @@ from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import (
     corrects_nothing,
-    denies_only,
+    denies_nothing_said,
     doubted,
     is_aside,
     is_heading,
@@ -274,7 +274,7 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     body = acquired_as_had(body) or body
 
     if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
-            or is_aside(body) or corrects_nothing(body) or denies_only(body)):
+            or is_aside(body) or corrects_nothing(body) or denies_nothing_said(body)):
         return None
     opening = head(body, speaker)
     if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):

@@ -38,7 +38,9 @@ not sure the backup ran", and an apology followed by a clause of its own ("I'm s
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
 ``denies_only(text)``: "Tom doesn't", "Ana isn't anymore": a denial, of someone, of
-what is not said, no ellipsis having filled it, so on its own it says nothing. Set after
+what is not said, no ellipsis having filled it, so on its own it says nothing. Said as
+a sentence of its own, "The DB doesn't either" still says something: it shares the denial
+before it (``denies_nothing_said``). Set after
 a statement by a comma alone, ``without_denial_after_comma`` cuts it off.
 
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
@@ -62,9 +64,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "denies_only", "doubted", "is_aside", "is_heading", "meant_alone",
-           "no_then", "qualifies", "stops_short", "without_asides", "without_denial_after_comma",
-           "without_doubt"]
+__all__ = ["corrects_nothing", "denies_nothing_said", "denies_only", "doubted", "is_aside",
+           "is_heading", "meant_alone", "no_then", "qualifies", "stops_short", "without_asides",
+           "without_denial_after_comma", "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -205,6 +207,18 @@ _BARE_DENIAL = re.compile(
 def denies_only(text: str) -> bool:
     """Whether ``text`` denies, of someone, what it leaves unsaid (module docstring)."""
     return _BARE_DENIAL.match(text.strip()) is not None
+
+
+#: "Ana doesn't either": it shares a denial said before it.
+_EITHER = re.compile(r"\beither\W*$", re.IGNORECASE)
+
+
+def denies_nothing_said(text: str) -> bool:
+    """Whether ``text``, a sentence of its own, denies what it leaves unsaid and shares no
+    denial said before it: "Tom doesn't" after "I work at Acme" says nothing, where "Redis
+    doesn't either" after "The API doesn't respond" says Redis is down too, which cut off
+    would be lost."""
+    return denies_only(text) and _EITHER.search(text) is None
 
 
 #: A denial in what comes before a bare one, which the bare one then shares.
