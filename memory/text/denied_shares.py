@@ -2,7 +2,8 @@
 meat", and "I'm not vegan. Neither is my wife." -> "My wife isn't vegan".
 
 The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"), or
-someone of theirs sharing the speaker's ("my wife doesn't either"), states nothing on its
+someone sharing the speaker's or another's ("my wife doesn't either", "Ana doesn't either"
+after "Tom doesn't know"), states nothing on its
 own; read with the denial before it, it is told in full (memory/text/ellipses.py reads
 the sentences and calls on this). One whose verb is not the one denied, or one after no
 denial this module can tell, tells nothing.
@@ -40,6 +41,8 @@ _NEG_STATED = re.compile(
     r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
     rf"(?P<verb>is|was|does|has)(?:\s+not|n{APOS}t)\s+(?P<rest>\S.*?)(?:,?\s+either)?\W*$",
     _I | re.DOTALL)
+#: A word saying whose: "his job" told of another would name the wrong owner.
+_WHOSE = re.compile(r"\b(?:my|me|mine|our|us|his|him|her|hers|their|them|its)\b", _I)
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
@@ -53,11 +56,16 @@ _NEG_STATED_OWN = re.compile(
 
 def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[str]:
     """Someone's "my wife doesn't either" (``who``, the verb ``said``) told in full from
-    the speaker's own denial among ``clauses``: one sentence, or none."""
+    the denial among ``clauses``, the speaker's or another's: one sentence, or none."""
     for clause in clauses:
         denied = _NEG_STATED_OWN.match(clause)
         if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
             return [f"{who} {said}n't {denied['rest']}{now}"]
+        # "Tom doesn't know. Ana doesn't either.": Ana doesn't know, which dropped was lost
+        stated = _NEG_STATED.match(clause)
+        if (stated is not None and stated["verb"].casefold() == said
+                and _WHOSE.search(stated["rest"]) is None):
+            return [f"{who} {said}n't {stated['rest']}{now}"]
         # "I smoked but now I don't and my wife doesn't either": she doesn't smoke
         ended = held_once(clause)
         if ended is not None and said == ("is" if ended.verb is None else "does"):

@@ -1,0 +1,20 @@
+"""Someone sharing a denial said of another ("Tom doesn't know. Ana doesn't either.") is
+told in full, as one sharing the user's is; told with a word saying whose ("his job"), it
+would name the wrong owner, and is dropped."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # dropped as a share of no denial of the user's, what Ana does not know was lost
+    ("Tom doesn't know. Ana doesn't either.", ["Ana doesn't know", "Tom doesn't know"]),
+    ("The API doesn't respond. Redis doesn't either.",
+     ["Redis doesn't respond", "The API doesn't respond"]),
+    ("Tom isn't on call and Ana isn't either.", ["Ana isn't on call", "Tom isn't on call"]),
+    ("Tom doesn't like his job. Ana doesn't either.", ["Tom doesn't like his job"]),
+])
+def test_a_share_of_anothers_denial_is_told_in_full(said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)
