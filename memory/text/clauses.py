@@ -28,7 +28,12 @@ from collections.abc import Callable
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.fragments import denies_only, qualifies, without_denial_after_comma
+from tiermem.memory.text.fragments import (
+    denial_after_comma_in_full,
+    denies_only,
+    qualifies,
+    without_denial_after_comma,
+)
 from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
@@ -347,10 +352,13 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
     says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
     sentence's. A later one that only denies the one before of someone ("User works at
     Acme and Tom doesn't", "User works at Acme, Tom doesn't") says nothing and is left
-    out."""
+    out, but after a comma one denying what someone is, told in full: "The API is slow, the
+    DB isn't" is "The API is slow" and "The DB isn't slow"."""
     parts = clauses_of(fact)
     if len(parts) < 2:
-        return [(without_denial_after_comma(fact), durability)]
+        in_full = denial_after_comma_in_full(fact)
+        return [(without_denial_after_comma(fact), durability),
+                *([(in_full, durability)] if in_full else [])]
     parts = [parts[0], *(part for part in parts[1:] if not denies_only(part))]
     statements = []
     for part in parts:

@@ -41,7 +41,8 @@ was unclear, my name is Dana", "I'm sorry to say I'm moving").
 what is not said, no ellipsis having filled it, so on its own it says nothing. Said as
 a sentence of its own, "The DB doesn't either" still says something: it shares the denial
 before it (``denies_nothing_said``). Set after
-a statement by a comma alone, ``without_denial_after_comma`` cuts it off.
+a statement by a comma alone, ``without_denial_after_comma`` cuts it off; after one saying
+what someone is, ``denial_after_comma_in_full`` tells it in full ("The DB isn't slow").
 
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
 no "not Seattle" names a slip without the word it corrects, so it states nothing of its
@@ -64,9 +65,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "denies_nothing_said", "denies_only", "doubted", "is_aside",
-           "is_heading", "meant_alone", "no_then", "qualifies", "stops_short", "without_asides",
-           "without_denial_after_comma", "without_doubt"]
+__all__ = ["corrects_nothing", "denial_after_comma_in_full", "denies_nothing_said",
+           "denies_only", "doubted", "is_aside", "is_heading", "meant_alone", "no_then",
+           "qualifies", "stops_short", "without_asides", "without_denial_after_comma",
+           "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -236,6 +238,32 @@ def without_denial_after_comma(text: str) -> str:
             and not _DENIED.search(head)):
         return head.rstrip()
     return text
+
+
+#: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
+_BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
+                         re.IGNORECASE)
+#: ", the DB isn't (anymore)": who, and "be" denied.
+_BEING_DENIED = re.compile(
+    r"^\s*(?P<who>[^,]+?)\s+(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
+    r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
+#: A word saying whose, which told of another would name the wrong owner ("his job").
+_THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
+
+
+def denial_after_comma_in_full(text: str) -> str | None:
+    """What a bare denial that ``without_denial_after_comma`` cuts off says, told in full
+    when the statement before it says what someone is: "The API is slow, the DB isn't" ->
+    "The DB isn't slow". Cut off alone, that the DB is fine would be lost. None for any
+    other sentence."""
+    head, comma, tail = text.rpartition(",")
+    if not comma or without_denial_after_comma(text) == text:
+        return None
+    being, denied = _BEING_SAID.match(head.strip()), _BEING_DENIED.match(tail)
+    if being is None or denied is None or _THIRD_PERSON_WHOSE.search(being["what"]):
+        return None
+    who = denied["who"][:1].upper() + denied["who"][1:]
+    return f"{who} {denied['denied']} {being['what']}{denied['more'] or ''}"
 
 
 def is_aside(text: str) -> bool:
