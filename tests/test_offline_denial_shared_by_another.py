@@ -18,3 +18,15 @@ from offline_helpers import core_after
 ])
 def test_a_share_of_anothers_denial_is_told_in_full(said: str, kept: list[str]) -> None:
     assert core_after(said) == sorted(kept)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "my" and "our" are the speaker's whoever shares the denial: dropped, Ana's was lost
+    ("Tom doesn't like my cooking. Ana doesn't either.",
+     ["Ana doesn't like User's cooking", "Tom doesn't like User's cooking"]),
+    ("The API doesn't answer our health checks. Redis doesn't either.",
+     ["Redis doesn't answer our health checks", "The API doesn't answer our health checks"]),
+])
+def test_a_share_of_anothers_denial_told_with_the_speakers_whose_is_kept(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)

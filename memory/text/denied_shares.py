@@ -41,8 +41,9 @@ _NEG_STATED = re.compile(
     r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
     rf"(?P<verb>is|was|does|has)(?:\s+not|n{APOS}t)\s+(?P<rest>\S.*?)(?:,?\s+either)?\W*$",
     _I | re.DOTALL)
-#: A word saying whose: "his job" told of another would name the wrong owner.
-_WHOSE = re.compile(r"\b(?:my|me|mine|our|us|his|him|her|hers|their|them|its)\b", _I)
+#: A word saying whose: "his job" told of another would name the wrong owner; "my" and
+#: "our" stay the speaker's whoever shares the denial, so they are not among them.
+_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", _I)
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
