@@ -30,3 +30,16 @@ def test_a_share_of_anothers_denial_is_told_in_full(said: str, kept: list[str]) 
 def test_a_share_of_anothers_denial_told_with_the_speakers_whose_is_kept(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == sorted(kept)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "the DB" was no one who shares a denial: "and the DB doesn't either" was lost
+    ("The API doesn't respond and the DB doesn't either.",
+     ["The API doesn't respond", "The DB doesn't respond"]),
+    ("The API doesn't respond, neither does the primary DB.",
+     ["The API doesn't respond", "The primary DB doesn't respond"]),
+    ("The API isn't up and the DB isn't either.", ["The API isn't up", "The DB isn't up"]),
+])
+def test_a_share_of_a_denial_by_the_one_joined_to_it_is_told_in_full(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)

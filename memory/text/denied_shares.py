@@ -21,21 +21,30 @@ __all__ = ["NEG_ALONE", "NEG_CLOSING", "neg_filled"]
 
 _I = re.IGNORECASE
 
-#: The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"):
-#: ``neg`` is the verb said, any auxiliary, so that one this module cannot tell is dropped.
-_NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\s+not|n{APOS}t)"
-               rf"|can{APOS}t|cannot|won{APOS}t)"
-               rf"|i{APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
-               r")\s*,?\s+(?:either|neither)"
-               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i"
-               # someone of the speaker's, or someone named ("my wife doesn't either")
-               rf"|(?P<neg_other>{SOMEONE})\s+(?P<neg_other_verb>is|was|does|has)"
-               rf"(?:\s+not|n{APOS}t)\s*,?\s+either"
-               rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{SOMEONE})")
+
+def _neg_shared(someone: str) -> str:
+    """The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"),
+    or ``someone`` sharing it: ``neg`` is the verb said, any auxiliary, so that one this
+    module cannot tell is dropped."""
+    return (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\s+not|n{APOS}t)"
+            rf"|can{APOS}t|cannot|won{APOS}t)"
+            rf"|i{APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
+            r")\s*,?\s+(?:either|neither)"
+            r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i"
+            # someone of the speaker's, or someone named ("my wife doesn't either")
+            rf"|(?P<neg_other>{someone})\s+(?P<neg_other_verb>is|was|does|has)"
+            rf"(?:\s+not|n{APOS}t)\s*,?\s+either"
+            rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{someone})")
+
+
+_NEG_SHARED = _neg_shared(SOMEONE)
+#: Joined to the denial it shares, "the DB" is someone too: "The API doesn't respond and
+#: the DB doesn't either" says the DB is down; read as "... and the DB doesn't", it was lost.
+_NEG_SHARED_JOINED = _neg_shared(rf"{SOMEONE}|the\s+[\w'’-]+(?:\s+[\w'’-]+)?")
 NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_NEG_SHARED}){AFTER}", _I)
 #: A comma or a spaced dash alone may join it too: "..., neither does my brother".
 NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:(?:,\s*|\s+)(?:and|but)\s+|\s*,\s*"
-                          rf"|\s+[-–—]\s+)(?:{_NEG_SHARED}){AFTER}", _I | re.DOTALL)
+                          rf"|\s+[-–—]\s+)(?:{_NEG_SHARED_JOINED}){AFTER}", _I | re.DOTALL)
 #: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
 _NEG_STATED = re.compile(
     r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
