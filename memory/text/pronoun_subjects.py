@@ -26,7 +26,7 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.several_before import several_before
+from tiermem.memory.text.several_before import others_beside, several_before
 from tiermem.memory.text.statements import read_statement
 
 __all__ = ["unnamed_pronouns", "with_pronouns_named"]
@@ -134,7 +134,7 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             continue
         pronoun = opened["pronoun"].casefold()
         if pronoun == "they":
-            told_of_them = _they_named(sentence, opened.end(), [*before, *told])
+            told_of_them = _they_named(sentence, opened.end(), before, told)
             if told_of_them is None:
                 unnamed.append(opened["pronoun"])
             else:
@@ -161,19 +161,24 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
     return told, unnamed
 
 
-def _they_named(sentence: str, said_from: int, before: list[str]) -> str | None:
+def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[str]
+                ) -> str | None:
     """``sentence``, opened by "they" ending at ``said_from``, said of the several the
     statement right before it says ("The servers are down." makes "They restarted
-    at 5pm" "The servers restarted at 5pm") or of the several of the user's ``before``
-    names ("My parents retired." makes "They moved to Porto" "My parents moved to
-    Porto"), or as said when ``before`` says "they" itself or when it
-    reports what they said; None when it names no one: stored as said, "They moved to
-    Porto" with no one named before said of no one."""
+    at 5pm" "The servers restarted at 5pm") or of the several of the user's named before
+    it in ``said_last`` (the user's last message) or ``told`` ("My parents retired."
+    makes "They moved to Porto" "My parents moved to Porto"), or as said when those say
+    "they" themselves or when it reports what they said; None when it names no one, or
+    several said in the same message may be them: stored as said, "They moved to Porto"
+    with no one named before said of no one."""
     if _says_of_its_own(sentence, said_from):
         return sentence
+    before = [*said_last, *told]
     # The several said right before come first: after a message whose "they" was read
     # as the servers, "I work with Tom and Ana. They are on call." kept "They are on call".
     if before and (several := several_before(before[-1])) is not None:
+        if others_beside(told or said_last, several):
+            return None
         return f"{several}{sentence[said_from:]}"
     if any(_THEY_BEFORE.search(said) for said in before):
         return sentence

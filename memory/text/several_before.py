@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["several_before"]
+__all__ = ["others_beside", "several_before"]
 
 _I = re.IGNORECASE
 #: One of several joined by "and": "my wife", "the DB", "Tom". Not a name owning what
@@ -38,6 +38,9 @@ _HAD = re.compile(
 _NAMES_JOINED = re.compile(r"(?-i:[A-Z][a-z-]+)(?:\s*,\s*(?-i:[A-Z][a-z-]+))*,?\s+and\s+"
                            r"(?-i:[A-Z][a-z-]+)(?![\w'’])")
 _CAPITALISED = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
+#: Several things or people said anywhere in a statement ("the servers", "my kids").
+_PLURAL_ANYWHERE = re.compile(
+    rf"(?<![\w'’])(?:the|my|our|these|those)\s+(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}\b", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
 _PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
 
@@ -66,3 +69,16 @@ def several_before(sentence: str) -> str | None:
     first_word_a_name = sentence.lstrip()[:1].isupper() and not re.match(
         r"\s*(?:i|we|my|our|the|a|an)\b", sentence, _I) and joined[0].start() > 0
     return None if others or first_word_a_name else joined[0][0]
+
+
+def others_beside(message: list[str], several: str) -> bool:
+    """Whether ``message``, the statements of one message so far, says several other than
+    ``several``, which the last of them says, that a "they" after it may as well be: after
+    "The servers are down. Tom and Ana are on it." the "they" of "They restarted at 5pm"
+    was read as Tom and Ana."""
+    head = several.split()[-1].casefold()
+    others = {found[0].split()[-1].casefold() for said in message
+              for found in _PLURAL_ANYWHERE.finditer(said)}
+    others |= {group.split()[-1].casefold() for said in message[:-1]
+               if (group := several_before(said)) is not None}
+    return bool(others - {head})
