@@ -64,6 +64,11 @@ _BECAME_A_PAIR = re.compile(
 #: well: "... work at Globex too, in Porto" stored "Tom works at Globex too, in Porto".
 _ALSO = re.compile(r"^(?:both\s+)?(?:also\s+)?", _I)
 _TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=\s*,|[.!]*$)", _I)
+#: The two of them said again after what they do: kept, "He and I work at the hospital,
+#: both of us" stored "User works at the hospital, both of us", and "them" in "..., the
+#: two of them" left even their share out.
+_OF_THE_TWO = re.compile(r"(?:\s*,)?\s+(?:both|the\s+two|each)\s+of\s+(?:us|them)"
+                         r"(?=\s*,|[.!]*$)", _I)
 #: A verb said of several and as said of one, where that is not the same word.
 _OF_ONE = {"are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
            "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't"}
@@ -100,6 +105,7 @@ def share_beside_pronoun(sentence: str, said_from: int) -> str | None:
     """What ``sentence`` says of the user or the one named beside its pronoun, which ends
     at ``said_from``: "He and I work at Globex" is "I work at Globex"; None when no one is
     so named, or what is said takes both of them."""
+    sentence = _OF_THE_TWO.sub("", sentence)
     sentence = _without_a_phrase_pairing_them(sentence, said_from) or ""
     if (not sentence or _ONE_ANOTHER.search(sentence, said_from)
             or _BECAME_A_PAIR.search(sentence, said_from)):
