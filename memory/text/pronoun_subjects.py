@@ -168,18 +168,20 @@ def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[
     at 5pm" "The servers restarted at 5pm") or of the several of the user's named before
     it in ``said_last`` (the user's last message) or ``told`` ("My parents retired."
     makes "They moved to Porto" "My parents moved to Porto"), or as said when those say
-    "they" themselves or when it reports what they said; None when it names no one, or
+    "they" themselves or when it reports what others said; None when it names no one, or
     several said in the same message may be them: stored as said, "They moved to Porto"
     with no one named before said of no one."""
-    if _says_of_its_own(sentence, said_from):
-        return sentence
     before = [*said_last, *told]
     # The several said right before come first: after a message whose "they" was read
     # as the servers, "I work with Tom and Ana. They are on call." kept "They are on call".
-    if before and (several := several_before(before[-1])) is not None:
-        if others_beside(told or said_last, several):
-            return None
+    # So in a report: "They said the deploy failed" kept as said named no one who said it.
+    several = several_before(before[-1]) if before else None
+    if several is not None and not others_beside(told or said_last, several):
         return f"{several}{sentence[said_from:]}"
+    if _says_of_its_own(sentence, said_from):
+        return sentence
+    if several is not None:
+        return None
     if any(_THEY_BEFORE.search(said) for said in before):
         return sentence
     # Anyone else named may be among them: after "My sister and my brothers visited." a
