@@ -13,11 +13,11 @@ from tiermem.memory.text.asked_of import with_asks_apart
 
 @pytest.mark.parametrize(("said", "apart"), [
     ("Ask Tom about the DB, he runs it and fixes it.",
-     ["Ask Tom about the DB.", "He runs the DB and fixes the DB."]),
+     ["Ask Tom about the DB.", "Tom runs the DB and fixes the DB."]),
     ("Ask Tom about the DB if it breaks, he runs it.",
-     ["Ask Tom about the DB if it breaks.", "He runs the DB."]),
+     ["Ask Tom about the DB if it breaks.", "Tom runs the DB."]),
     ("Ask Ana about billing when it fails - she built it.",
-     ["Ask Ana about billing when it fails.", "She built billing."]),
+     ["Ask Ana about billing when it fails.", "Ana built billing."]),
 ])
 def test_each_it_is_what_is_asked_about(said: str, apart: list[str]) -> None:
     assert with_asks_apart([said]) == apart

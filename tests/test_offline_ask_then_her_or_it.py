@@ -20,9 +20,9 @@ def test_a_her_or_it_of_no_one_asked_is_not_said_apart(said: str) -> None:
 
 
 @pytest.mark.parametrize(("said", "apart"), [
-    ("Ask Tom about the DB, he runs it.", ["Ask Tom about the DB.", "He runs the DB."]),
+    ("Ask Tom about the DB, he runs it.", ["Ask Tom about the DB.", "Tom runs the DB."]),
     ("Ask Ana about the billing service - she built it.",
-     ["Ask Ana about the billing service.", "She built the billing service."]),
+     ["Ask Ana about the billing service.", "Ana built the billing service."]),
 ])
 def test_an_it_is_what_the_one_asked_is_asked_about(said: str, apart: list[str]) -> None:
     assert with_asks_apart([said]) == apart

@@ -2,8 +2,8 @@
 
 "Ask ..." opening a sentence is a request, and a request is no fact, so read whole that
 sentence stored nothing and "who runs the DB?" had no answer. ``with_asks_apart`` puts
-the clause after the comma in a sentence of its own ("Ask Tom." "He runs the DB."), so
-its pronoun is read as the one to ask, as after "Ask Tom. He runs the DB.".
+the clause after the comma in a sentence of its own ("Ask Tom." "Tom runs the DB."),
+its pronoun said as the one to ask.
 Pure functions over strings.
 """
 
@@ -36,13 +36,19 @@ _IT = re.compile(r"\b(?P<it>it|its)\b", re.IGNORECASE)
 #: A name said in the clause, whom a "her" or "his" after it may be: "he works with Ana on
 #: her project". Read as no one named, what Tom does was not stored.
 _NAME = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
+#: The one asked by name, all the request says but what about ("Ask Tom about the DB"):
+#: the pronoun after it is theirs. Left as "He runs the DB.", it was read among all those
+#: named before, and after "I work with Tom and Ana." named no one, so nothing was stored.
+_ASKED_BY_NAME = re.compile(r"\s*ask\s+(?P<who>(?-i:[A-Z][a-z-]+)(?:\s+(?-i:[A-Z][a-z-]+))?)"
+                            r"(?:\s+about\b.*)?$", re.IGNORECASE)
 #: What puts a firm or a place after it ("at Globex"), no one a "her" may be.
 _PLACED = re.compile(r"\b(?:at|in|near|from|into)\s+$", re.IGNORECASE)
 
 
 def with_asks_apart(sentences: list[str]) -> list[str]:
     """``sentences`` with each that asks someone and then says what they do ("Ask Tom,
-    he runs the DB.") said as two: "Ask Tom." and "He runs the DB."; not when the clause
+    he runs the DB.") said as two: "Ask Tom." and "Tom runs the DB." (its pronoun kept
+    when the one asked is no name: "Ask my boss, she ..."); not when the clause
     names someone by "him" or "her" ("Ask Tom, she knows him."), nor by an "it" that is
     not what the one asked is asked about ("Ask Tom about the DB, he runs it." is "He runs
     the DB.")."""
@@ -57,6 +63,8 @@ def with_asks_apart(sentences: list[str]) -> list[str]:
             apart.append(sentence)
             continue
         ending = "" if clause.rstrip()[-1:] in ".!?" else "."
+        if (asked := _ASKED_BY_NAME.match(found["ask"])) is not None:
+            clause = f"{asked['who']}{clause[len(found['pronoun']):]}"
         apart += [f"{found['ask']}.", f"{clause[:1].upper()}{clause[1:]}{ending}"]
     return apart
 
