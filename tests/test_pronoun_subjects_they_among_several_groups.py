@@ -16,6 +16,8 @@ from tiermem.memory.text.pronoun_subjects import unnamed_pronouns, with_pronouns
     ["The servers are down.", "My kids are sick."],
     ["I restarted the servers.", "Tom and Ana are on it."],
     ["Tom and Ana fixed the servers."],
+    ["My parents visited Tom and Ana."],
+    ["The servers were restarted by Tom and Ana."],
 ])
 def test_a_they_with_another_several_in_the_message_is_left_out(said: list[str]) -> None:
     sentences = [*said, "They restarted at 5pm."]
@@ -28,6 +30,7 @@ def test_a_they_with_another_several_in_the_message_is_left_out(said: list[str])
      "The servers are fine."),
     (["I have two kids.", "They are fine."], "My kids are fine."),
     (["Tom and Ana are on call.", "They are fine."], "Tom and Ana are fine."),
+    (["My brothers are Tom and Sam.", "They are fine."], "My brothers are fine."),
 ])
 def test_the_same_several_said_again_is_no_other(said: list[str], told: str) -> None:
     assert with_pronouns_named(said, None)[-1] == told

@@ -41,6 +41,7 @@ _CAPITALISED = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
 #: Several things or people said anywhere in a statement ("the servers", "my kids").
 _PLURAL_ANYWHERE = re.compile(
     rf"(?<![\w'’])(?:the|my|our|these|those)\s+(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}\b", _I)
+_SAID_TO_BE = re.compile(r"\b(?:are|were)\s+$", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
 _PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
 
@@ -75,10 +76,15 @@ def others_beside(message: list[str], several: str) -> bool:
     """Whether ``message``, the statements of one message so far, says several other than
     ``several``, which the last of them says, that a "they" after it may as well be: after
     "The servers are down. Tom and Ana are on it." the "they" of "They restarted at 5pm"
-    was read as Tom and Ana."""
+    was read as Tom and Ana, and after "My parents visited Tom and Ana." that of "They
+    live in Porto" as the parents."""
     head = several.split()[-1].casefold()
     others = {found[0].split()[-1].casefold() for said in message
               for found in _PLURAL_ANYWHERE.finditer(said)}
+    # Names said to be them ("My parents are Tom and Ana") are no others.
+    others |= {found[0].split()[-1].casefold() for said in message
+               for found in _NAMES_JOINED.finditer(said)
+               if not _SAID_TO_BE.search(said, 0, found.start())}
     others |= {group.split()[-1].casefold() for said in message[:-1]
                if (group := several_before(said)) is not None}
     return bool(others - {head})
