@@ -28,8 +28,10 @@ _TAKES_BOTH = (r"(?:(?:have|had|haven['’]t|hadn['’]t)\s+(?:(?:never|just|alr
                r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
                r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared"
                r"|marry|married|wed|wedded|engaged|divorce|divorced|separate|separated)\b")
-_BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?=(?:on|in|at|from|off|away|out"
-                       r"|based)\b)")
+#: "both" after the verb says only that each is there: "He and I are both on call", read
+#: as what takes both, lost the user's share.
+_BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?:both\s+)?(?=(?:on|in|at|from"
+                       r"|off|away|out|based)\b)")
 _AND_I = re.compile(rf"\s+and\s+I\s+(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}))", _I)
 #: Words after a subject that are no verb: "He and my wife and I", "He and Tom too".
 _NO_VERB = r"(?:and|or|but|nor|too|as|either|neither|together|with|from|of|each)\b"
@@ -62,7 +64,7 @@ _BECAME_A_PAIR = re.compile(
 #: the fact no longer says. Nor "both", said of one: "He and I both work at Globex"
 #: stored "User: I both work at Globex". A "too" before a phrase after a comma goes as
 #: well: "... work at Globex too, in Porto" stored "Tom works at Globex too, in Porto".
-_ALSO = re.compile(r"^(?:both\s+)?(?:also\s+)?", _I)
+_ALSO = re.compile(r"^(?:both(?:\s+of\s+us)?\s+)?(?:also\s+)?", _I)
 _TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=\s*,|[.!]*$)", _I)
 #: The two of them said again after what they do: kept, "He and I work at the hospital,
 #: both of us" stored "User works at the hospital, both of us", and "them" in "..., the
@@ -84,7 +86,8 @@ _SAID_ALIKE = frozenset({
 #: has both left". Same as whom, both of what, the fact no longer says.
 _SIDE_BY_SIDE = re.compile(
     r"\b(?:the\s+same|different|similar|in\s+common|apart|alike|jointly|take\s+turns"
-    r"|alternate|(?:have|had|are|were|can|could|will|would|do|did)\s+both)\b", _I)
+    r"|alternate|(?:have|had|are|were|can|could|will|would|do|did)\s+both"
+    r"(?!\s+(?:on|in|at|from|off|away|out|based)\b))\b", _I)
 #: The two of them named again by "their" or "them": said of one, "He and Tom live in
 #: Porto with their kids" stored "Tom lives in Porto with their kids", and "She and Tom
 #: enjoy themselves" "Tom enjoys themselves", whose "their" is no longer whose.
