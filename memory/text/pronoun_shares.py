@@ -28,10 +28,10 @@ _TAKES_BOTH = (r"(?:(?:have|had|haven['’]t|hadn['’]t)\s+(?:(?:never|just|alr
                r"(?:are|were|met|meet|talk|talked|argue|argued|fight|fought|date|dated"
                r"|split|broke|hang|hung|agree|agreed|disagree|disagreed|share|shared"
                r"|marry|married|wed|wedded|engaged|divorce|divorced|separate|separated)\b")
-#: "both" after the verb says only that each is there: "He and I are both on call", read
-#: as what takes both, lost the user's share.
-_BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?:both\s+)?(?=(?:on|in|at|from"
-                       r"|off|away|out|based)\b)")
+#: "both" or "also" after the verb says only that each is there: "He and I are both on
+#: call" and "She and Tom are also in Porto", read as what takes both, lost the share.
+_BOTH_ARE_SOMEWHERE = (r"(?:(?P<are>are)|(?P<were>were))\s+(?:(?:both|also)\s+){0,2}"
+                       r"(?=(?:on|in|at|from|off|away|out|based)\b)")
 _AND_I = re.compile(rf"\s+and\s+I\s+(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}))", _I)
 #: Words after a subject that are no verb: "He and my wife and I", "He and Tom too".
 _NO_VERB = r"(?:and|or|but|nor|too|as|either|neither|together|with|from|of|each)\b"
