@@ -108,6 +108,11 @@ def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
      "Delete User's password from the shared doc"),
     ("My PIN is 1234.", "Remove my PIN 1234 from memory and from the CRM.",
      "Remove User's PIN from the CRM"),
+    # memory with no "from" of its own: read as one place, the password was still held
+    ("My password is hunter2.", "Delete my password hunter2 from the shared doc and memory.",
+     "Delete User's password from the shared doc"),
+    ("My PIN is 1234.", "Remove my PIN 1234 from the CRM and your notes, please.",
+     "Remove User's PIN from the CRM, please"),
 ])
 def test_the_task_kept_for_the_other_place_holds_no_value(told: str, said: str,
                                                            task: str) -> None:

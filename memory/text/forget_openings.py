@@ -55,6 +55,9 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 _IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w))"
 _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
               r"|records?|files?)\b)")
+#: Memory named with no "from" before it, in words that name nothing else ("memory",
+#: "your notes").
+_MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
 _COURTESY_END = r"(?:,?\s+(?:please|pls|thanks|thank\s+you))*\W*"
@@ -73,10 +76,12 @@ FORGET_NAMED = re.compile(
 
 #: A request to delete a thing from memory and from a place of the speaker's ("Delete my
 #: address from memory and from the CRM"), in either order.
+#: The second may be memory with no "from" of its own ("from the shared doc and memory"):
+#: read as one place, the password went on being held.
 _TWO_PLACES = re.compile(
     FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
-    rf"\s+(?P<first>from\s+{_IN_CLAUSE}+?),?\s+and\s+(?:also\s+)?(?P<second>from\s+{_IN_CLAUSE}+?)"
-    rf"(?P<end>{_COURTESY_END})$", _I)
+    rf"\s+(?P<first>from\s+{_IN_CLAUSE}+?),?\s+and\s+(?:also\s+)?"
+    rf"(?P<second>from\s+{_IN_CLAUSE}+?|{_MEMORY_ALONE})(?P<end>{_COURTESY_END})$", _I)
 _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 #: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
 #: "555-0101", "a@b.com").
@@ -129,7 +134,7 @@ def places_apart(sentence: str) -> list[str]:
     both = _TWO_PLACES.match(sentence.strip())
     if both is None:
         return [_secret_left_out(sentence)]
-    places = [both["first"], both["second"]]
+    places = [both["first"], re.sub(r"^(?!from\s)", "from ", both["second"], flags=_I)]
     in_memory = [_FROM_MEMORY.match(place) is not None for place in places]
     if in_memory.count(True) != 1:
         # "... from the CRM and from the ATM" is a task on both, holding no secret either
