@@ -9,6 +9,7 @@ from offline_helpers import chat, core_after, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.asked_requests import as_request
+from tiermem.memory.text.forget_openings import places_apart
 
 
 @pytest.mark.parametrize(("told", "asked"), [
@@ -150,6 +151,11 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's password from the shared doc, please"),
     ("My PIN is 1111.", "Delete my PIN 1111 from the CRM and from the ATM.",
      "Delete User's PIN from the CRM and from the ATM"),
+    # a key is a secret when its kind says so, as "API key" does: the task stored it
+    ("My API key is sk-123.", "Remove my API key sk-123 from the repo.",
+     "Remove User's API key from the repo"),
+    ("My SSH key is zebra.", "Delete my SSH key zebra from the server.",
+     "Delete User's SSH key from the server"),
 ])
 def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
                                                        task: str) -> None:
@@ -164,3 +170,10 @@ def test_the_email_address_is_the_email_held(request_: str) -> None:
     # email stayed; the street address held beside it is no part of it
     assert core_after("My email is a@b.com. My address is 12 Oak St.", request_) == [
         "User's address is 12 Oak St."]
+
+
+def test_a_key_of_no_secret_kind_stays_in_the_task() -> None:
+    assert places_apart("Remove my house key from the hook.") == [
+        "Remove my house key from the hook."]
+    assert places_apart("Remove my key ring from the drawer.") == [
+        "Remove my key ring from the drawer."]

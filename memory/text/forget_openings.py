@@ -88,6 +88,18 @@ _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 _A_VALUE_WORD = re.compile(r"[\d@]")
 #: A thing whose next word is its value, whatever it looks like ("my password swordfish").
 _SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$", _I)
+#: The word before "key" that makes it a secret ("my API key"), not a thing ("my house key").
+_SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licence|auth"
+                              r"|recovery|product|encryption)$", _I)
+
+
+def _names_a_secret(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` names a secret: kept in a task as said, "Remove my API key
+    sk-123 from the repo" stored the key."""
+    if _SECRET_WORD.match(words[at]):
+        return True
+    return (words[at].casefold() == "key" and at > 0
+            and _SECRET_KEY_KIND.match(words[at - 1]) is not None)
 #: A word after a secret's name that names another thing with it ("my password manager",
 #: "my PIN pad"), not the secret's value: cut there, the task named only the password.
 _NAMES_WITH_IT = re.compile(r"^(?:manager|vault|hint|reset|policy|pad|code|field|prompt"
@@ -102,7 +114,7 @@ def _value_left_out(request: str) -> str:
     just asked memory to be rid of."""
     words = request.split()
     for at in range(3, len(words)):
-        if _A_VALUE_WORD.search(words[at]) or (_SECRET_WORD.match(words[at - 1])
+        if _A_VALUE_WORD.search(words[at]) or (_names_a_secret(words, at - 1)
                                                and not _NAMES_WITH_IT.match(words[at])):
             return _LEADING_TO_IT.sub("", " ".join(words[:at]))
     return request
@@ -120,7 +132,10 @@ def _secret_left_out(sentence: str) -> str:
     """``sentence`` without the secret it gives, when it deletes one from a place that is
     not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
     task = _ONE_PLACE.match(sentence.strip())
-    if task is None or not any(_SECRET_WORD.match(word) for word in task["request"].split()):
+    if task is None:
+        return sentence
+    words = task["request"].split()
+    if not any(_names_a_secret(words, at) for at in range(len(words))):
         return sentence
     lead = sentence.strip()[:task.start("request")]
     return f"{lead}{_value_left_out(task['request'])} {task['place']}{task['end'] or '.'}"
