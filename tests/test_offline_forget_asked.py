@@ -177,3 +177,19 @@ def test_a_key_of_no_secret_kind_stays_in_the_task() -> None:
         "Remove my house key from the hook."]
     assert places_apart("Remove my key ring from the drawer.") == [
         "Remove my key ring from the drawer."]
+
+
+@pytest.mark.parametrize(("held", "request_", "kept"), [
+    ("My email is a@b.com. My address is 12 Oak St.", "Forget my e-mail.",
+     ["User's address is 12 Oak St."]),
+    ("My email is a@b.com. My address is 12 Oak St.", "Forget my e-mail address.",
+     ["User's address is 12 Oak St."]),
+    ("My e-mail is a@b.com. My address is 12 Oak St.", "Forget my email.",
+     ["User's address is 12 Oak St."]),
+    ("My email is a@b.com. My PIN is 1234.", "Forget my e-mail and my PIN.", []),
+    ("My email is a@b.com.", "Forget my e-mail, it's c@d.com now.", ["User's email is c@d.com"]),
+])
+def test_the_email_spelled_with_a_hyphen_is_the_email_held(held: str, request_: str,
+                                                            kept: list[str]) -> None:
+    # spelled otherwise than the fact held, the request matched nothing and the email stayed
+    assert core_after(held, request_) == kept

@@ -30,6 +30,7 @@ from tiermem.memory.text.plan_values import (
     new_contact_in,
     new_value_in,
     remembered_value,
+    spelled_as_held,
     time_held,
     told_of,
 )
@@ -168,7 +169,9 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
 
 def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
     """The request ``lead`` + ``thing`` as the facts ``held`` name the thing: the one fact
-    that gives the time of "my alarm time", the bank of "my bank details"."""
+    that gives the time of "my alarm time", the bank of "my bank details", the email of
+    "my e-mail"."""
+    thing = spelled_as_held(thing, held)
     timed = time_held(thing, held)
     if timed is not None:
         return f"Forget that {timed}."
@@ -274,6 +277,7 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
 def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
     """``request``, naming the thing as the fact held does, and the statement of the new
     value ``remark`` tells of it (``told_of``); None when it tells none."""
+    request = spelled_as_held(request, held)
     opening = FORGET_NAMED.match(request)
     told = told_of(_named_in(request), remark, held) if opening is not None else None
     if opening is None or told is None:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "gives_a_value", "held_of", "new_contact_in", "new_value_in",
-           "remembered_value", "time_held", "told_of", "value_kind", "value_told"]
+           "remembered_value", "spelled_as_held", "time_held", "told_of", "value_kind",
+           "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -186,6 +187,28 @@ def as_held(named: str, held: Iterable[str]) -> str:
             thing <= subject for subject in subjects):
         return named
     return named[:trailing.start()]
+
+
+def spelled_as_held(named: str, held: Iterable[str]) -> str:
+    """``named`` with a word spelled as the facts ``held`` spell it, with a hyphen or
+    without: "my email" of "my e-mail" when "User's email is a@b.com" is held. Spelled
+    otherwise, the request matched no fact, and the email stayed."""
+    forms: dict[str, set[str]] = {}
+    for fact in held:
+        for word in _A_WORD.findall(fact):
+            forms.setdefault(word.replace("-", "").casefold(), set()).add(word.casefold())
+
+    def as_held_word(said: re.Match[str]) -> str:
+        word = said.group()
+        held_forms = forms.get(word.replace("-", "").casefold(), set())
+        if not held_forms or word.casefold() in held_forms:
+            return word
+        return min(held_forms)
+
+    return _A_WORD.sub(as_held_word, named)
+
+
+_A_WORD = re.compile(r"\w+(?:-\w+)*")
 
 
 def time_held(named: str, held: Iterable[str]) -> str | None:
