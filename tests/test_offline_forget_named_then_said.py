@@ -90,6 +90,12 @@ def test_a_value_after_a_place_or_time_is_no_value_of_the_thing(said: str, kept:
     ("Forget my password and remember it's hunter3.", ["User's password is hunter3"]),
     ("Forget my password and remember that it is hunter3 now.", ["User's password is hunter3"]),
     ("Forget my password and remember it's old.", []),
+    # what the new value is for is no part of its kind: read with it, hunter3 was lost
+    ("Forget my password and remember it's hunter3 for the VPN.",
+     ["User's password is hunter3 for the VPN"]),
+    ("Forget my password, it's hunter3 for the VPN now.",
+     ["User's password is hunter3 for the VPN"]),
+    ("Forget my password, it's Complicated for my team.", []),
 ])
 def test_remembering_what_it_is_now_is_said_of_the_thing_named(said: str,
                                                                now: list[str]) -> None:

@@ -87,6 +87,9 @@ def new_contact_in(request: str, plan: str) -> str | None:
 #: with the words on the change itself ("now", "actually", "instead") left out.
 _IT_IS = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually|really)\s+)?"
                     r"(?P<value>\S.*?)(?:,?\s+(?:now|instead|actually|these\s+days))?\W*$", _I)
+#: What a value told is for, said after it ("hunter3 for the VPN"): no part of its kind,
+#: yet read with it the value was of none, and "... remember it's hunter3 for the VPN" lost it.
+_WHAT_FOR = re.compile(r"\s+for\s+(?:the|my|our)\s+\w.*$", _I)
 #: Where one clause of a remark gives way to the next ("it's 555-0199 now, call me").
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s+")
 #: A clause that sets aside the old value ("not 1234"), not one that tells another.
@@ -136,7 +139,7 @@ def value_told(remark: str) -> str | None:
     clauses = _CLAUSE_BREAK.split(remark)
     for end in range(len(clauses), 0, -1):
         told = _IT_IS.match(", ".join(clauses[:end]))
-        if told is not None and value_kind(told["value"]):
+        if told is not None and value_kind(_WHAT_FOR.sub("", told["value"])):
             return told["value"]
         if gives_a_value(clauses[end - 1]) and not _NOT_THAT.match(clauses[end - 1]):
             # "it's hunter3, no, hunter4": which value is meant is not for a rule to guess
@@ -259,12 +262,13 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
         return None
     said = held_of(thing, held)
     kinds = {kind for _, kind in said if kind is not None}
-    if value_kind(new_one) not in (kinds or {"code", "name"}):
+    value = _WHAT_FOR.sub("", new_one)
+    if value_kind(value) not in (kinds or {"code", "name"}):
         return None
-    if not gives_a_value(new_one) and "name" not in kinds:
+    if not gives_a_value(value) and "name" not in kinds:
         # a capital alone ("it's Important") tells a name only of a thing held by one
         return None
-    if _ONE_CAPITAL.match(new_one) and _CHANGE_SAID.search(remark) is None:
+    if _ONE_CAPITAL.match(value) and _CHANGE_SAID.search(remark) is None:
         # and with no word of the change: "Forget my boss, it's Complicated." of a boss
         # held as Ann stored "User's boss is Complicated", where "it's Maria now" of a
         # sister held as Ana tells her new name
