@@ -193,3 +193,12 @@ def test_the_email_spelled_with_a_hyphen_is_the_email_held(held: str, request_: 
                                                             kept: list[str]) -> None:
     # spelled otherwise than the fact held, the request matched nothing and the email stayed
     assert core_after(held, request_) == kept
+
+
+@pytest.mark.parametrize(("held", "request_"), [
+    ("My email is a@b.com. My work address is 9 Elm Rd.", "Forget my work email address."),
+    ("My address is 3 Pine St.", "Forget my email address."),
+])
+def test_an_email_address_not_held_forgets_no_street_address(held: str, request_: str) -> None:
+    # "address" after "email" kept in the request, the street address held matched it
+    assert core_after(held, request_) == core_after(held)

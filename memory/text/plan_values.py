@@ -186,10 +186,16 @@ def as_held(named: str, held: Iterable[str]) -> str:
     subjects = [{word.casefold() for word in subject.split()}
                 for subject, _ in held_of(named, held)]
     thing = asked - {trailing.group().strip().casefold()}
-    if any(asked <= subject for subject in subjects) or not any(
-            thing <= subject for subject in subjects):
+    if any(asked <= subject for subject in subjects):
+        return named
+    # "address" after "email" names no other thing, held or not: kept when no work email
+    # is held, "Forget my work email address" forgot the work address held
+    if not _MAIL_ADDRESS.search(named) and not any(thing <= subject for subject in subjects):
         return named
     return named[:trailing.start()]
+
+
+_MAIL_ADDRESS = re.compile(r"mail\s+address$", _I)
 
 
 def spelled_as_held(named: str, held: Iterable[str]) -> str:
