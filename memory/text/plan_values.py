@@ -103,9 +103,11 @@ _A_TIME = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|m
 #: One word that holds a digit or an @ ("555-0199", "hunter3", "bob@example.com").
 _A_CODE = re.compile(r"^\S*[\d@]\S*$")
 #: Capitalized words or numbers only ("Rome", "12 Oak St", "Mercedes-Benz"), not "10 years
-#: old", nor a word stressed whose part after a hyphen is not capitalized: "Forget my car,
-#: it's a Write-off now." stored "User's car is a Write-off".
-_A_NAME = re.compile(r"^(?:(?:\d[\w/-]*|[A-Z][\w.'’]*(?:-[A-Z\d][\w.'’]*)*)\s*)+$")
+#: old", nor a word stressed whose last part after a hyphen is not capitalized: "Forget my
+#: car, it's a Write-off now." stored "User's car is a Write-off". A part between may be
+#: lower case, as in "Stratford-upon-Avon", which a rule on every part lost.
+_A_NAME = re.compile(r"^(?:(?:\d[\w/-]*|[A-Z][\w.'’]*(?:(?:-[\w.'’]+)*-[A-Z\d][\w.'’]*)?)"
+                     r"\s*)+$")
 #: An article before a capitalized word ("a Tesla", "an Audi").
 _ARTICLE_BEFORE_NAME = re.compile(r"^(?:an?|the)\s+(?=[A-Z])")
 #: A word of the change itself ("it's Maria now", "it's actually Maria").
