@@ -3,10 +3,13 @@ new one, which is news, is stored in its place."""
 
 from __future__ import annotations
 
+import timeit
+
 import pytest
 from offline_helpers import core_after
 
 from tiermem.memory.text.forget_requests import each_named_apart
+from tiermem.memory.text.plan_values import value_kind
 
 
 @pytest.mark.parametrize(("held", "said", "now"), [
@@ -180,3 +183,15 @@ def test_a_name_with_a_lower_case_part_between_is_still_a_name() -> None:
 def test_a_thing_of_a_list_is_named_as_the_facts_held_name_it(
         held: list[str], said: str, kept: list[str]) -> None:
     assert core_after(*held, said) == kept
+
+
+def test_a_long_capitalized_word_is_found_no_name_in_steady_time() -> None:
+    # A word allowed to end anywhere, each letter doubled the ways to try: six letters
+    # more took some 64 times as long. Compared as a ratio of the quickest of runs side
+    # by side, a busy machine slows both alike.
+    def quickest(value: str) -> float:
+        return min(timeit.repeat(lambda: value_kind(value), number=1, repeat=5))
+
+    short, long = "ABCDEFGHIJKL x", "ABCDEFGHIJKLMNOPQR x"
+    assert value_kind(long) is None
+    assert quickest(long) / quickest(short) < 16

@@ -106,8 +106,10 @@ _A_CODE = re.compile(r"^\S*[\d@]\S*$")
 #: old", nor a word stressed whose last part after a hyphen is not capitalized: "Forget my
 #: car, it's a Write-off now." stored "User's car is a Write-off". A part between may be
 #: lower case, as in "Stratford-upon-Avon", which a rule on every part lost.
-_A_NAME = re.compile(r"^(?:(?:\d[\w/-]*|[A-Z][\w.'’]*(?:(?:-[\w.'’]+)*-[A-Z\d][\w.'’]*)?)"
-                     r"\s*)+$")
+#: Each word ends at a space: let a word end anywhere, a long capitalized word took time
+#: that doubled with each letter to be found no name ("it's ABCDEFGHIJKLMNOPQRSTUVWXYZ x").
+_NAME_WORD = r"(?:\d[\w/-]*|[A-Z][\w.'’]*(?:(?:-[\w.'’]+)*-[A-Z\d][\w.'’]*)?)"
+_A_NAME = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD})*\s*$")
 #: An article before a capitalized word ("a Tesla", "an Audi").
 _ARTICLE_BEFORE_NAME = re.compile(r"^(?:an?|the)\s+(?=[A-Z])")
 #: A word of the change itself ("it's Maria now", "it's actually Maria").
