@@ -114,6 +114,9 @@ def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
      "Delete User's password from the shared doc"),
     ("My PIN is 1234.", "Remove my PIN 1234 from the CRM and your notes, please.",
      "Remove User's PIN from the CRM, please"),
+    ("My password is hunter2.",
+     "Delete my password hunter2 from the shared doc and memory, thank you so much.",
+     "Delete User's password from the shared doc, thank you so much"),
 ])
 def test_the_task_kept_for_the_other_place_holds_no_value(told: str, said: str,
                                                            task: str) -> None:
@@ -151,6 +154,8 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's password from the shared doc, please"),
     ("My PIN is 1111.", "Delete my PIN 1111 from the CRM and from the ATM.",
      "Delete User's PIN from the CRM and from the ATM"),
+    ("My PIN is 1111.", "Delete my PIN 1111 from the CRM, thanks a lot!",
+     "Delete User's PIN from the CRM, thanks a lot"),
     # a key is a secret when its kind says so, as "API key" does: the task stored it
     ("My API key is sk-123.", "Remove my API key sk-123 from the repo.",
      "Remove User's API key from the repo"),

@@ -60,7 +60,8 @@ _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|s
 _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
-_COURTESY_END = r"(?:,?\s+(?:please|pls|thanks|thank\s+you))*\W*"
+_COURTESY_END = (r"(?:,?\s+(?:please|pls|(?:thanks|thank\s+you)"
+                 r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch))?))*\W*")
 _FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
