@@ -114,6 +114,10 @@ def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
      "Delete User's password from the shared doc"),
     ("My PIN is 1234.", "Remove my PIN 1234 from the CRM and your notes, please.",
      "Remove User's PIN from the CRM, please"),
+    # "the ..." after memory is the other place: read as a thing, the task was
+    # "Delete the shared doc"
+    ("My password is hunter2.", "Delete my password hunter2 from memory and the shared doc.",
+     "Delete User's password from the shared doc"),
     ("My password is hunter2.",
      "Delete my password hunter2 from the shared doc and memory, thank you so much.",
      "Delete User's password from the shared doc, thank you so much"),

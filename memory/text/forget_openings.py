@@ -78,11 +78,14 @@ FORGET_NAMED = re.compile(
 #: A request to delete a thing from memory and from a place of the speaker's ("Delete my
 #: address from memory and from the CRM"), in either order.
 #: The second may be memory with no "from" of its own ("from the shared doc and memory"):
-#: read as one place, the password went on being held.
+#: read as one place, the password went on being held. After memory, "the ..." is the
+#: other place ("from memory and the shared doc"): read as a thing, "Delete the shared
+#: doc" was kept as the task.
 _TWO_PLACES = re.compile(
     FORGET_OPENING + rf"(?P<request>(?:delete|erase|remove)\s+(?:my|our)\s+\w{_IN_CLAUSE}*?)"
     rf"\s+(?P<first>from\s+{_IN_CLAUSE}+?),?\s+and\s+(?:also\s+)?"
-    rf"(?P<second>from\s+{_IN_CLAUSE}+?|{_MEMORY_ALONE})(?P<end>{_COURTESY_END})$", _I)
+    rf"(?P<second>from\s+{_IN_CLAUSE}+?|{_MEMORY_ALONE}|the\s+{_IN_CLAUSE}+?)"
+    rf"(?P<end>{_COURTESY_END})$", _I)
 _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 #: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
 #: "555-0101", "a@b.com").
