@@ -3,8 +3,6 @@ new one, which is news, is stored in its place."""
 
 from __future__ import annotations
 
-import timeit
-
 import pytest
 from offline_helpers import core_after
 
@@ -186,12 +184,9 @@ def test_a_thing_of_a_list_is_named_as_the_facts_held_name_it(
 
 
 def test_a_long_capitalized_word_is_found_no_name_in_steady_time() -> None:
-    # A word allowed to end anywhere, each letter doubled the ways to try: six letters
-    # more took some 64 times as long. Compared as a ratio of the quickest of runs side
-    # by side, a busy machine slows both alike.
-    def quickest(value: str) -> float:
-        return min(timeit.repeat(lambda: value_kind(value), number=1, repeat=5))
-
-    short, long = "ABCDEFGHIJKL x", "ABCDEFGHIJKLMNOPQR x"
+    # A word allowed to end anywhere was tried every way it could be cut: each letter
+    # doubled the work, so 64 letters would run for ages and meet the suite's timeout.
+    # Cut at spaces only, it is found no name at once.
+    long = "".join(chr(ord("A") + i % 26) for i in range(64)) + " x"
     assert value_kind(long) is None
-    assert quickest(long) / quickest(short) < 16
+    assert value_kind(long + " now") is None
