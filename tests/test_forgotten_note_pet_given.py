@@ -1,8 +1,8 @@
 """A pet someone of the user's gets for another is not theirs: "My sister got Tom a dog
 named Rex.", "My sister bought her son a dog named Rex." and "My sister got a dog named
-Rex for her son." say no "User's sister's dog is named Rex", while "My sister got a dog
-named Rex.", "... for her birthday." or "... for Christmas." still does, as "I got a dog
-named Rex for me." says the user's."""
+Rex for her son." or "... for Mom." say no "User's sister's dog is named Rex", while "My
+sister got a dog named Rex.", "... for her birthday." or "... for Christmas." still
+does, as "I got a dog named Rex for me." says the user's."""
 
 from __future__ import annotations
 
@@ -22,6 +22,9 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("My sister bought a puppy for Tom. His name is Rex.", SISTERS_DOG),
     ("I got Tom a puppy. His name is Rex.", "User has a dog named Rex"),
     ("My sister got a dog named Rex for me.", "User's sister has a dog named Rex"),
+    ("I got a dog named Rex for Grandma.", "User has a dog named Rex"),
+    ("I got a puppy named Rex for Mom.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for Dad.", SISTERS_DOG),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     assert not says(text, fact)

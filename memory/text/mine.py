@@ -193,8 +193,9 @@ _THE_SPEAKER = frozenset({"me", "us", "myself", "ourselves"})
 
 def _got_for_another(text: str, at: int) -> bool:
     """Whether the kind at ``at`` is said to be got for someone, who has it then: "a dog
-    named Rex for her son", "a puppy for Tom", "My sister got a dog for me"; not "a dog
-    for her birthday", "for Christmas", "for Tom's birthday", nor "I got a dog for us"."""
+    named Rex for her son", "a puppy for Tom", "for Mom", "My sister got a dog for me";
+    not "a dog for her birthday", "for Christmas", "for Tom's birthday", nor "I got a dog
+    for us"."""
     given_for = _GIVEN_FOR.match(text, at)
     if given_for is None:
         return False
@@ -202,10 +203,11 @@ def _got_for_another(text: str, at: int) -> bool:
     if first.casefold() in _THE_SPEAKER:
         return _SPEAKER_GETS.search(text, 0, at) is None
     if first[:1].isupper() and first != "I":
-        # A capital word is someone only as a first name: "for May" is a time to come.
+        # A capital word is someone only as a first name or a kin word ("for Mom"): "for
+        # May" is a time to come.
         if first.endswith(("'s", "’s")):
             return _given_to(rest)
-        return is_first_name(first)
+        return is_first_name(first) or relation_of(first.casefold()) not in (None, *_PETS)
     return _given_to([first, *rest])
 
 
