@@ -1,8 +1,8 @@
 """A pet someone of the user's gets for another is not theirs: "My sister got Tom a dog
 named Rex.", "My sister bought her son a dog named Rex." and "My sister got a dog named
-Rex for her son." or "... for Mom." say no "User's sister's dog is named Rex", while "My
-sister got a dog named Rex.", "... for her birthday." or "... for Christmas." still
-does, as "I got a dog named Rex for me." says the user's."""
+Rex for her son.", "... for Mom." or "... for Tom's birthday." say no "User's sister's
+dog is named Rex", while "My sister got a dog named Rex.", "... for her birthday." or
+"... for Christmas." still does, as "I got a dog named Rex for me." says the user's."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("I got a dog named Rex for Grandma.", "User has a dog named Rex"),
     ("I got a puppy named Rex for Mom.", "User has a dog named Rex"),
     ("My sister got a dog named Rex for Dad.", SISTERS_DOG),
+    ("My sister got a dog named Rex for Tom's birthday.", SISTERS_DOG),
+    ("I got a dog named Rex for Anna's birthday.", "User has a dog named Rex"),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     assert not says(text, fact)
@@ -36,7 +38,8 @@ def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     ("My sister got a dog named Rex for her birthday.", SISTERS_DOG),
     ("We adopted a puppy. His name is Rex.", "User has a dog named Rex"),
     ("My sister got a dog named Rex for Christmas.", SISTERS_DOG),
-    ("My sister got a dog named Rex for Tom's birthday.", SISTERS_DOG),
+    ("My sister got a dog named Rex for Mother's Day.", SISTERS_DOG),
+    ("My sister got a dog named Rex for Valentine's Day.", SISTERS_DOG),
     ("I got a dog named Rex for Christmas.", "User has a dog named Rex"),
     ("I adopted a puppy named Rex for Christmas.", "User has a dog named Rex"),
     ("I got a dog named Rex for May.", "User has a dog named Rex"),

@@ -194,7 +194,7 @@ _THE_SPEAKER = frozenset({"me", "us", "myself", "ourselves"})
 def _got_for_another(text: str, at: int) -> bool:
     """Whether the kind at ``at`` is said to be got for someone, who has it then: "a dog
     named Rex for her son", "a puppy for Tom", "for Mom", "My sister got a dog for me";
-    not "a dog for her birthday", "for Christmas", "for Tom's birthday", nor "I got a dog
+    not "a dog for her birthday", "for Christmas", "for Mother's Day", nor "I got a dog
     for us"."""
     given_for = _GIVEN_FOR.match(text, at)
     if given_for is None:
@@ -204,9 +204,11 @@ def _got_for_another(text: str, at: int) -> bool:
         return _SPEAKER_GETS.search(text, 0, at) is None
     if first[:1].isupper() and first != "I":
         # A capital word is someone only as a first name or a kin word ("for Mom"): "for
-        # May" is a time to come.
+        # May" is a time to come. "for Tom's birthday" is a gift to Tom, as "for Tom's
+        # son" is to the son, but "for Mother's Day" to no one.
         if first.endswith(("'s", "’s")):
-            return _given_to(rest)
+            return (is_first_name(first[:-2])
+                    or _given_to([word.casefold() for word in rest]))
         return is_first_name(first) or relation_of(first.casefold()) not in (None, *_PETS)
     return _given_to([first, *rest])
 
