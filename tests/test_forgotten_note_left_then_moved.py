@@ -41,6 +41,10 @@ def test_the_place_left_is_a_home_the_move_left() -> None:
      "User moved from Berlin"),
     ("I lived in Berlin. My parents lived in Hamburg before moving to Munich.",
      "User moved from Berlin"),
+    ("I lived in Berlin; she lived in Hamburg before moving to Munich.",
+     "User moved from Berlin"),
+    ("I lived in Berlin, but my parents stayed in Hamburg before moving to Munich.",
+     "User moved from Berlin"),
 ])
 def test_leaving_alone_or_another_way_round_says_no_such_move(text: str, fact: str) -> None:
     assert not says(text, fact)
@@ -67,8 +71,10 @@ def test_leaving_when_the_user_moved_is_their_move() -> None:
     "I left Berlin and then finally moved to Munich.",
     "I grew up in Berlin but moved to Munich.",
     "I worked and lived in Berlin for years before moving to Munich.",
+    "I lived in Berlin as a student before moving to Munich.",
+    "I lived with my grandparents in Berlin as a kid before moving to Munich.",
+    "I lived in Berlin where Tom worked before moving to Munich.",
 ])
 def test_a_home_left_before_a_move_says_the_move_from_it_alone(text: str) -> None:
     assert says(text, "User moved from Berlin")
     assert not says(text, "User moved from Munich")
-

@@ -155,9 +155,12 @@ def places_reached(text: str) -> set[str]:
     return concepts(" ".join(_CAPITALISED.findall(without_places_left(after))))
 
 
-#: Someone else a clause goes on with: "Tom lived", "my parents lived", "she moved".
-_ANOTHER_GOES_ON = (r"(?:\b(?:he|she|they)|\b(?!I\b)(?-i:[A-Z])\w*|\b(?:my|his|her|their)\s+\w+)"
-                    r"\s+\w+(?:ed|s)\b")
+#: Someone else a clause of its own goes on with: "..., and Tom lived", "; my parents
+#: lived", "but she moved"; not "in Berlin as a student" nor "where Tom worked", where
+#: the speaker is still the one who goes on.
+_ANOTHER_GOES_ON = (r"(?:[,;]|\b(?:and|but)\b)\s+(?:(?:then|so)\s+)?"
+                    r"(?:he|she|they|(?!I\b)(?-i:[A-Z])\w*|(?:my|his|her|their)\s+\w+)"
+                    r"\s+\w{2,}(?:ed|s)\b")
 #: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved",
 #: "I lived in Berlin for years before moving"; not another's ("then she moved", "...
 #: and Tom lived in Hamburg before moving"), a plan ("I might move") or a denial ("I
