@@ -48,16 +48,25 @@ def beside_me(part: str) -> set[str]:
 
 #: The user's own, said apart from anyone beside them: "my dog", "mine is Rex".
 _USERS_ALONE = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
+#: Where another's own opens after the user's: "... and his is Max", "Tom's is Max".
+_ANOTHERS_OWN = re.compile(r"\b(?:(?i:his|hers|her|their|theirs)\b|[A-Z][\w-]*['’]s\b)")
+#: Naming words the other's own may lean on without saying them again: "mine is named
+#: Rex and his is Max" names Tom's dog Max.
+_NAMING = frozenset(concepts("named called name"))
 
 
 def the_users_alone(part: str) -> set[str]:
     """The concepts a subject of someone named beside the user (``part``) says only after
-    the user's own: "dog" and "Rex" of "Tom and I walked my dog Rex", which is no dog of
-    Tom's; none of "Tom and I both have a dog named Rex"."""
+    the user's own and before another's: "dog" and "Rex" of "Tom and I walked my dog
+    Rex", which is no dog of Tom's, and "Rex" of "..., mine is named Rex and his is Max",
+    where Max is still Tom's; none of "Tom and I both have a dog named Rex"."""
     own = _USERS_ALONE.search(part)
     if own is None or not beside_me(part):
         return set()
-    return concepts(part[own.start():]) - concepts(part[:own.start()])
+    theirs = _ANOTHERS_OWN.search(part, own.end())
+    end = theirs.start() if theirs else len(part)
+    return (concepts(part[own.start():end]) - concepts(part[:own.start()])
+            - concepts(part[end:]) - _NAMING)
 
 
 #: "... for me and my wife ...", where someone of the user's may open a statement of
