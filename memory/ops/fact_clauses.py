@@ -1,7 +1,7 @@
 """What of a statement says a forgotten fact as the fact does, for ``says``
 (memory/ops/fact_said.py): the concepts of its clauses but those saying the fact's relation
 of something else (``of_the_fact``), and the fact's names it says as something else
-(``named_otherwise``). Pure functions over strings.
+(``named_otherwise``) or denies it is (``names_denied``). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tiermem.memory.text.said_of import (
 )
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["named_otherwise", "of_the_fact"]
+__all__ = ["named_otherwise", "names_denied", "of_the_fact"]
 
 
 def named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
@@ -51,6 +51,19 @@ def named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
             part) else left - places_left(part)
         otherwise |= reached - places_reached(part)
     return otherwise
+
+
+#: A name denied where it is said: "isn't Tom", "is not named Rex", "wasn't called Rex".
+_DENIED_NAME = re.compile(r"\b(?:is|was|are|were)(?:n['’]t|\s+not)\s+(?:(?:named|called)\s+)?"
+                          r"(?P<name>[A-Z][\w'’-]*)")
+
+
+def names_denied(part: str, names: set[str]) -> set[str]:
+    """The fact's ``names`` that ``part`` says something is not, though what comes before
+    the denial holds the fact's words: "My name isn't Tom", "My dog isn't named Rex" or
+    "Tom's cat isn't named Rex" names no Tom or Rex as the fact does."""
+    return names & {word for denied in _DENIED_NAME.finditer(part)
+                    for word in concepts(denied["name"])}
 
 
 def of_the_fact(part: str, fact: str, relation: set[str], names: set[str],

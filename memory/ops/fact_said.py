@@ -9,7 +9,7 @@ import re
 from functools import partial
 from itertools import pairwise
 
-from tiermem.memory.ops.fact_clauses import named_otherwise, of_the_fact
+from tiermem.memory.ops.fact_clauses import named_otherwise, names_denied, of_the_fact
 from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
 from tiermem.memory.ops.fact_statements import (
     beside_me,
@@ -153,7 +153,8 @@ def says(text: str, fact: str) -> bool:
         return False
     # "My sister wants a dog named Rex": her wish comes after the word for her, which says
     # only whose the fact is, so a statement of the fact opens past it.
-    read = partial(asserted_concepts, wanted=wanted - kin or wanted, read_cues=not hedged(fact),
+    hedged_fact = hedged(fact)
+    read = partial(asserted_concepts, wanted=wanted - kin or wanted, read_cues=not hedged_fact,
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
                    moving=a_move_of_its_own(fact), leaving=bool(left))
     together: set[str] = set()
@@ -196,6 +197,8 @@ def says(text: str, fact: str) -> bool:
         said &= of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
         said -= named_otherwise(part, names, left, timed, liked, reached)
+        if not hedged_fact:
+            said -= names_denied(part, names)
         # "I live in Berlin" or "I lived in Berlin" shares "residence" with "User moved
         # from Berlin" or "User moved to Berlin" but says no move, the user maybe born
         # there; "... Then I moved to Munich." after it left the place lived in.
