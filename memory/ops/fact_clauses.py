@@ -1,7 +1,8 @@
 """What of a statement says a forgotten fact as the fact does, for ``says``
 (memory/ops/fact_said.py): the concepts of its clauses but those saying the fact's relation
 of something else (``of_the_fact``), and the fact's names it says as something else
-(``named_otherwise``) or denies it is (``names_denied``). Pure functions over strings.
+(``named_otherwise``) or denies it is (``names_denied``), and the user's own name said as
+theirs (``names_of_the_user``). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tiermem.memory.text.said_of import (
 )
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["named_otherwise", "names_denied", "of_the_fact"]
+__all__ = ["named_otherwise", "names_denied", "names_of_the_user", "of_the_fact"]
 
 
 def named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
@@ -64,6 +65,30 @@ def names_denied(part: str, names: set[str]) -> set[str]:
     "Tom's cat isn't named Rex" names no Tom or Rex as the fact does."""
     return names & {word for denied in _DENIED_NAME.finditer(part)
                     for word in concepts(denied["name"])}
+
+
+#: What the user's own name comes right after: "I'm Tom", "my name is Tom", "call me Tom".
+_GOES_BY = re.compile(r"(?:\b(?:I\s+am|I['’]m|am|name\s+is|name['’]s|name\s+was|called|named"
+                      r"|call(?:s|ed)?\s+me|go(?:es)?\s+by|this\s+is|it['’]s)"
+                      r"(?:\s+(?:just|actually|also|still))?\s+|^\W*)$", re.IGNORECASE)
+#: The user's own name opening a part alone: "Tom here", "Tom speaking".
+_NAME_HERE = re.compile(r"\s+(?:here|speaking)\b|\W*$", re.IGNORECASE)
+_CAPITALISED = re.compile(r"\b[A-Z][\w-]*(?:['’]s\b)?")
+
+
+def names_of_the_user(part: str) -> set[str]:
+    """The concepts of the names ``part`` gives the user as their own: "Tom" of "I'm Tom",
+    "My name is Tom" or "Tom here", none of "I'm Tom's dad", "I named my son Tom", "Tom saw
+    a cat" or "I moved to Munich with Tom"."""
+    own: set[str] = set()
+    for name in _CAPITALISED.finditer(part):
+        if name[0].endswith(("'s", "’s")) or name[0] == "I":
+            continue
+        opens = not part[:name.start()].strip(" ,\"'“")
+        if _GOES_BY.search(part, 0, name.start()) and not (
+                opens and not _NAME_HERE.match(part, name.end())):
+            own |= concepts(name[0])
+    return own
 
 
 def of_the_fact(part: str, fact: str, relation: set[str], names: set[str],

@@ -9,7 +9,12 @@ import re
 from functools import partial
 from itertools import pairwise
 
-from tiermem.memory.ops.fact_clauses import named_otherwise, names_denied, of_the_fact
+from tiermem.memory.ops.fact_clauses import (
+    named_otherwise,
+    names_denied,
+    names_of_the_user,
+    of_the_fact,
+)
 from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
 from tiermem.memory.ops.fact_statements import (
     beside_me,
@@ -145,6 +150,8 @@ def says(text: str, fact: str) -> bool:
     # "We" after a name is the user and them, of a fact tying the user to someone.
     of_user = whose is not None and whose.user and not whose.relations
     tied = of_user and not alone
+    # A fact of the user's own name alone: "User is Tom", "User is named Tom".
+    users_name = of_user and bool(names) and not (wanted - names - _NAMING)
     # The one named a fact of someone else is of ("Tom" of "Tom uses vim").
     named_subject = concepts(whose.name) if whose and not whose.user and whose.name else set()
     # "My dog is called Rex." or "There is a dog named Rex." says nothing of Tom's dog: a
@@ -199,6 +206,9 @@ def says(text: str, fact: str) -> bool:
         said -= named_otherwise(part, names, left, timed, liked, reached)
         if not hedged_fact:
             said -= names_denied(part, names)
+        # "I'm Tom's dad" or "I named my son Tom" gives the user no name Tom.
+        if users_name:
+            said -= names - names_of_the_user(part)
         # "I live in Berlin" or "I lived in Berlin" shares "residence" with "User moved
         # from Berlin" or "User moved to Berlin" but says no move, the user maybe born
         # there; "... Then I moved to Munich." after it left the place lived in.

@@ -1,0 +1,24 @@
+"""The user's own name is said only as theirs: "I'm Tom." or "My name is Tom." says "User
+is Tom", while "I'm Tom's dad.", "Tom saw a cat named Rex.", "... moved to Munich with
+Tom." or "I named my son Tom." names someone else Tom."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.fact_said import says
+
+
+@pytest.mark.parametrize(("text", "fact", "said"), [
+    ("I'm Tom's dad.", "User is Tom", False),
+    ("Tom saw a cat named Rex.", "User is Tom", False),
+    ("I left Berlin and moved to Munich with Tom.", "User is Tom", False),
+    ("I named my son Tom.", "User is named Tom", False),
+    ("I'm Tom.", "User is Tom", True),
+    ("Hi, I'm Tom Smith.", "User is Tom", True),
+    ("Tom here, quick question.", "User is Tom", True),
+    ("My name is Tom.", "User is named Tom", True),
+    ("I named my son Tom.", "User's son is named Tom", True),
+])
+def test_the_users_name_only_as_theirs(text: str, fact: str, said: bool) -> None:
+    assert says(text, fact) is said
