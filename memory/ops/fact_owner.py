@@ -174,6 +174,10 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
         # "Everyone has a dog, mine is Rex": others, no one named Everyone; ``read``
         # tells what of it is the user's.
         own = None
+    if (whose is not None and whose.user and whose.relations and own is not None
+            and not own.user and own.kin):
+        # "Tom's son is Rex" is Tom's son, not the user's, whatever either is named.
+        return None
     if is_question(sentence) or not may_be_one(whose, own) or (
             whose is not None and whose.user and not whose.relations
             and (_ALL_BUT_ME.search(sentence) or _ANOTHERS_OWN.search(sentence))):

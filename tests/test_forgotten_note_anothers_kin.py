@@ -1,0 +1,19 @@
+"""Someone named's kin is none of the user's: "Tom's son is Rex." says neither "User's son
+is named Tom" nor "User's son is named Rex", while "My son is Rex." still does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.fact_said import says
+
+
+@pytest.mark.parametrize(("text", "fact", "said"), [
+    ("Tom's son is Rex.", "User's son is named Tom", False),
+    ("Tom's son is Rex.", "User's son is named Rex", False),
+    ("Tom's sister is Ana.", "User's sister is named Ana", False),
+    ("My son is Rex.", "User's son is named Rex", True),
+    ("Ana is my sister.", "User's sister is named Ana", True),
+])
+def test_a_named_ones_kin_is_not_the_users(text: str, fact: str, said: bool) -> None:
+    assert says(text, fact) is said
