@@ -42,6 +42,8 @@ _CAPITALISED = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
 _PLURAL_ANYWHERE = re.compile(
     rf"(?<![\w'’])(?:the|my|our|these|those)\s+(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}\b", _I)
 _SAID_TO_BE = re.compile(r"\b(?:are|were)\s+$", _I)
+#: What parts the several of a subject: "The servers and the pods", "Tom, Ana and Sam".
+_PARTED = re.compile(r"\s*,?\s+and\s+|\s*,\s*", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
 _PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
 
@@ -78,7 +80,9 @@ def others_beside(message: list[str], several: str) -> bool:
     "The servers are down. Tom and Ana are on it." the "they" of "They restarted at 5pm"
     was read as Tom and Ana, and after "My parents visited Tom and Ana." that of "They
     live in Porto" as the parents."""
-    head = several.split()[-1].casefold()
+    # Each of the several is no other: "The servers and the pods are down." counted the
+    # servers as another group beside the pods, and what was done to them all was lost.
+    themselves = {one.split()[-1].casefold() for one in _PARTED.split(several) if one}
     others = {found[0].split()[-1].casefold() for said in message
               for found in _PLURAL_ANYWHERE.finditer(said)}
     # Names said to be them ("My parents are Tom and Ana") are no others.
@@ -87,4 +91,4 @@ def others_beside(message: list[str], several: str) -> bool:
                if not _SAID_TO_BE.search(said, 0, found.start())}
     others |= {group.split()[-1].casefold() for said in message[:-1]
                if (group := several_before(said)) is not None}
-    return bool(others - {head})
+    return bool(others - themselves)
