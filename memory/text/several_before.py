@@ -42,6 +42,11 @@ _CAPITALISED = re.compile(r"(?<![\w'’])(?-i:[A-Z][a-z-]+)")
 _PLURAL_ANYWHERE = re.compile(
     rf"(?<![\w'’])(?:the|my|our|these|those)\s+(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}\b", _I)
 _SAID_TO_BE = re.compile(r"\b(?:are|were)\s+$", _I)
+#: Spans of time, said as plural nouns ("for the next two weeks") but never who a "they"
+#: is: counted as another several, "Tom and Ana are on call for the next two weeks. They
+#: know the DB." left out what they know.
+_SPANS = frozenset({"seconds", "minutes", "hours", "days", "nights", "weeks", "weekends",
+                    "months", "years", "mornings", "evenings"})
 #: What parts the several of a subject: "The servers and the pods", "Tom, Ana and Sam".
 _PARTED = re.compile(r"\s*,?\s+and\s+|\s*,\s*", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
@@ -84,7 +89,7 @@ def others_beside(message: list[str], several: str) -> bool:
     # servers as another group beside the pods, and what was done to them all was lost.
     themselves = {one.split()[-1].casefold() for one in _PARTED.split(several) if one}
     others = {found[0].split()[-1].casefold() for said in message
-              for found in _PLURAL_ANYWHERE.finditer(said)}
+              for found in _PLURAL_ANYWHERE.finditer(said)} - _SPANS
     # Names said to be them ("My parents are Tom and Ana") are no others.
     others |= {found[0].split()[-1].casefold() for said in message
                for found in _NAMES_JOINED.finditer(said)
