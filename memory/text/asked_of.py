@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.relations import relation_of
+
 __all__ = ["with_asks_apart"]
 
 #: "Ask Tom, he ...", "Ask Tom about the DB - she ...": the request, then the clause
@@ -63,10 +66,23 @@ def with_asks_apart(sentences: list[str]) -> list[str]:
             apart.append(sentence)
             continue
         ending = "" if clause.rstrip()[-1:] in ".!?" else "."
-        if (asked := _ASKED_BY_NAME.match(found["ask"])) is not None:
+        if ((asked := _ASKED_BY_NAME.match(found["ask"])) is not None
+                and not _asked_about_someone(found["ask"])):
             clause = f"{asked['who']}{clause[len(found['pronoun']):]}"
         apart += [f"{found['ask']}.", f"{clause[:1].upper()}{clause[1:]}{ending}"]
     return apart
+
+
+def _asked_about_someone(ask: str) -> bool:
+    """Whether ``ask`` asks about a person ("Ask Tom about Ana", "... about his wife"),
+    whom the pronoun after it may as well be: said as the one asked, "Ask Tom about Ana,
+    she runs the DB." stored "Tom runs the DB"."""
+    about = _ASKED_ABOUT.search(ask)
+    if about is None:
+        return False
+    words = re.findall(r"[\w'’-]+", about["topic"])
+    return any((word[:1].isupper() and is_first_name(word))
+               or relation_of(word.casefold()) is not None for word in words)
 
 
 def _with_it_said(clause: str, ask: str) -> str | None:
