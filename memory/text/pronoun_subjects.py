@@ -26,7 +26,7 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.several_before import others_beside, several_before
+from tiermem.memory.text.several_before import each_of, others_beside, several_before
 from tiermem.memory.text.statements import read_statement
 
 __all__ = ["unnamed_pronouns", "with_pronouns_named"]
@@ -176,7 +176,8 @@ def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[
     # as the servers, "I work with Tom and Ana. They are on call." kept "They are on call".
     # So in a report: "They said the deploy failed" kept as said named no one who said it.
     several = several_before(before[-1]) if before else None
-    if several is not None and not others_beside(told or said_last, several):
+    if (several is not None and not others_beside(told or said_last, several)
+            and not _reports_of_one_of(sentence, said_from, several)):
         return f"{several}{sentence[said_from:]}"
     if _says_of_its_own(sentence, said_from):
         return sentence
@@ -191,6 +192,16 @@ def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[
         return None
     [person] = named.values()
     return f"{person}{sentence[said_from:]}" if _of_several(person) else None
+
+
+def _reports_of_one_of(sentence: str, said_from: int, several: str) -> bool:
+    """Whether ``sentence`` reports what was said of one of ``several``, whom its "they"
+    then hardly is: "They said Tom is out." after "I work with Tom and Ana." stored "Tom
+    and Ana said Tom is out", Tom as the one who told it."""
+    if not _says_of_its_own(sentence, said_from):
+        return False
+    said = {word.casefold() for word in re.findall(r"[\w-]+", sentence[said_from:])}
+    return bool(each_of(several) & said)
 
 
 def _of_several(person: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["others_beside", "several_before"]
+__all__ = ["each_of", "others_beside", "several_before"]
 
 _I = re.IGNORECASE
 #: One of several joined by "and": "my wife", "the DB", "Tom". Not a name owning what
@@ -87,7 +87,7 @@ def others_beside(message: list[str], several: str) -> bool:
     live in Porto" as the parents."""
     # Each of the several is no other: "The servers and the pods are down." counted the
     # servers as another group beside the pods, and what was done to them all was lost.
-    themselves = {one.split()[-1].casefold() for one in _PARTED.split(several) if one}
+    themselves = each_of(several)
     others = {found[0].split()[-1].casefold() for said in message
               for found in _PLURAL_ANYWHERE.finditer(said)} - _SPANS
     # Names said to be them ("My parents are Tom and Ana") are no others.
@@ -97,3 +97,9 @@ def others_beside(message: list[str], several: str) -> bool:
     others |= {group.split()[-1].casefold() for said in message[:-1]
                if (group := several_before(said)) is not None}
     return bool(others - themselves)
+
+
+def each_of(several: str) -> set[str]:
+    """The last word of each one ``several`` joins, casefolded: "The servers and the
+    pods" is {"servers", "pods"}, "Tom, Ana and Sam" {"tom", "ana", "sam"}."""
+    return {one.split()[-1].casefold() for one in _PARTED.split(several) if one}
