@@ -61,10 +61,11 @@ _BECAME_A_PAIR = re.compile(
     r"(?:alike|the\s+same|(?-i:[a-z]+(?<!ou)s))\b", _I)
 #: What says the two of them are told of besides others ("also", "too"): kept in one's
 #: share, "She and Tom also live in Porto" stored "Tom also lives in Porto", besides whom
-#: the fact no longer says. Nor "both", said of one: "He and I both work at Globex"
-#: stored "User: I both work at Globex". A "too" before a phrase after a comma goes as
-#: well: "... work at Globex too, in Porto" stored "Tom works at Globex too, in Porto".
-_ALSO = re.compile(r"^(?:both(?:\s+of\s+us)?\s+)?(?:also\s+)?", _I)
+#: the fact no longer says. Nor "both" or "each", said of one: "He and I both work at
+#: Globex" stored "User: I both work at Globex". A "too" before a phrase after a comma
+#: goes as well: "... work at Globex too, in Porto" stored "Tom works at Globex too, in
+#: Porto".
+_ALSO = re.compile(r"^(?:(?:both|each)(?:\s+of\s+us)?\s+)?(?:also\s+)?", _I)
 _TOO = re.compile(r"(?:\s*,)?\s+(?:too|as\s+well)(?=\s*,|[.!]*$)", _I)
 #: The two of them said again after what they do: kept, "He and I work at the hospital,
 #: both of us" stored "User works at the hospital, both of us", and "them" in "..., the
