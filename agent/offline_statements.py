@@ -253,7 +253,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if statement.change == "retraction":
             facts = held()
             denied = retracted(statement.denied, list(facts), statement.about,
-                               every=names_what_to_forget(sentence))
+                               every=names_what_to_forget(sentence), said=sentence)
             taken_back = False
             if forgets_the_last(sentence):
                 # "Forget that." names nothing: it is the fact just told, when only one

@@ -4,7 +4,9 @@
 retraction is about (``about``: memory/text/owners.py; "My sister is not allergic to
 shellfish anymore" leaves the user's allergies), those holding the most of what it denies
 (at least 60%), and among those the ones with the least else besides (all of them for a
-request that names what to forget); ``still_held(fact, denied)`` is what such a fact
+request that names what to forget). Given what was ``said``, a name inside a fact ("Pine"
+of "3 Pine St.") meets a word of it only when the two are the same word: by stem, "Pine"
+would be the "pin" of "Forget my PIN". ``still_held(fact, denied)`` is what such a fact
 listing several items still says without the denied ones. ``denied`` is the concepts
 (memory/text/wording.py) a retraction read by memory/text/statements.py says are no
 longer true. Pure functions over strings.
@@ -77,8 +79,28 @@ def reporting_denied(sentence: str) -> frozenset[str]:
     return frozenset({_REPORTING}) if _WORKS_FOR.search(sentence) else frozenset()
 
 
-def _own_concepts(fact: str, denied: frozenset[str]) -> set[str]:
-    own = concepts(fact) - {"user"}
+#: A name inside a fact: a capitalized word after its first, whole (not the "Pine" of
+#: "Pine-3"); "PIN" and "SSN", in capitals, are things, not names.
+_NAME = re.compile(r"(?<=\s)[A-Z][a-z]+(?!\w|[-./:_]\w)")
+
+
+def _unstemmed_names(fact: str, said: str | None) -> tuple[str, set[str]]:
+    """``fact`` without the names ``said`` does not hold word for word, and those names,
+    each whole: stemmed, a street's "Pine" met "Forget my PIN" and a shop's "Home" an
+    address."""
+    if said is None:
+        return fact, set()
+    words = {word.casefold() for word in re.findall(r"\w+", said)}
+    names = [match for match in _NAME.finditer(fact) if match[0].casefold() not in words]
+    for match in reversed(names):
+        fact = fact[:match.start()] + fact[match.end():]
+    # a stopword capitalized ("The" of a title) stays out, as it does in concepts()
+    return fact, {match[0].casefold() for match in names if concepts(match[0])}
+
+
+def _own_concepts(fact: str, denied: frozenset[str], said: str | None = None) -> set[str]:
+    unnamed, names = _unstemmed_names(fact, said)
+    own = (concepts(unnamed) | names) - {"user"}
     if _WORKPLACE in denied and any(_ANY_WORKPLACE in denied or concepts(work["place"]) & denied
                                     for work in _WORKS_AT.finditer(fact)):
         own |= {_WORKPLACE, _ANY_WORKPLACE} & denied
@@ -86,10 +108,11 @@ def _own_concepts(fact: str, denied: frozenset[str]) -> set[str]:
 
 
 def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None,
-              every: bool = False) -> list[str]:
+              every: bool = False, said: str | None = None) -> list[str]:
     """The facts a retraction denying ``denied`` of ``about`` retires (none if nothing
     matches well); with ``every``, each that holds enough of it, as a request naming what
-    to forget ("Forget my sister") asks for all of them, not the best match alone."""
+    to forget ("Forget my sister") asks for all of them, not the best match alone. With
+    ``said``, the words of the request, a name in a fact counts only as the same word."""
     if not denied:
         return []
     scored = []
@@ -106,7 +129,7 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
         if (quoted is not None and about is not None and (about.relations or about.name)
                 and not concepts(quoted["verb"]) <= denied):
             continue  # "My wife isn't vegan" denies nothing of what she thinks the user is
-        own = _own_concepts(fact, denied)
+        own = _own_concepts(fact, denied, said)
         held = len(denied & own)
         if own and held >= _MIN_DENIED_SHARE * len(denied):
             scored.append(((held / len(denied), held / len(own)), fact))
