@@ -49,6 +49,19 @@ def test_a_bare_denial_after_a_comma_of_what_someone_is_is_told_in_full(
 
 
 @pytest.mark.parametrize(("said", "kept"), [
+    # the joining word was told as part of who: "But staging isn't down"
+    ("Prod is down, but staging isn't.", ["Prod is down", "Staging isn't down"]),
+    ("Prod is down, though staging isn't.", ["Prod is down", "Staging isn't down"]),
+    # which "is" staging is denied cannot be told: "Staging isn't in Paris is down" was kept
+    ("The server that is in Paris is down, staging isn't.",
+     ["The server that is in Paris is down"]),
+])
+def test_a_bare_denial_after_a_comma_is_told_in_full_only_of_who_and_what(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
     ("I work at Acme. Tom doesn't.", ["User works at Acme"]),
     ("I work at Acme; Tom doesn't.", ["User works at Acme"]),
     ("Tom doesn't.", []),

@@ -243,12 +243,17 @@ def without_denial_after_comma(text: str) -> str:
 #: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
 _BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
                          re.IGNORECASE)
-#: ", the DB isn't (anymore)": who, and "be" denied.
+#: ", the DB isn't (anymore)": who, and "be" denied; a word joining it ("but staging
+#: isn't") is no part of who.
 _BEING_DENIED = re.compile(
-    r"^\s*(?P<who>[^,]+?)\s+(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
+    r"^\s*(?:(?:but|though|although|while|whereas|yet|and)\s+)?"
+    r"(?P<who>[^,]+?)\s+(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
     r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
 #: A word saying whose, which told of another would name the wrong owner ("his job").
 _THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
+#: Another "be" in what is said: "The server that is in Paris is down" cannot tell which
+#: one staging is denied.
+_ANOTHER_BEING = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 
 
 def denial_after_comma_in_full(text: str) -> str | None:
@@ -260,7 +265,8 @@ def denial_after_comma_in_full(text: str) -> str | None:
     if not comma or without_denial_after_comma(text) == text:
         return None
     being, denied = _BEING_SAID.match(head.strip()), _BEING_DENIED.match(tail)
-    if being is None or denied is None or _THIRD_PERSON_WHOSE.search(being["what"]):
+    if (being is None or denied is None or _THIRD_PERSON_WHOSE.search(being["what"])
+            or _ANOTHER_BEING.search(being["what"])):
         return None
     who = denied["who"][:1].upper() + denied["who"][1:]
     return f"{who} {denied['denied']} {being['what']}{denied['more'] or ''}"
