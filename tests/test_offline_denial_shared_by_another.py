@@ -43,3 +43,15 @@ def test_a_share_of_anothers_denial_told_with_the_speakers_whose_is_kept(
 def test_a_share_of_a_denial_by_the_one_joined_to_it_is_told_in_full(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == sorted(kept)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "the DB today" was taken for who: "The DB today doesn't respond" was stored
+    ("The API doesn't respond, neither does the DB today.",
+     ["The API doesn't respond, neither does the DB today"]),
+    ("The API doesn't respond, neither does Redis today.",
+     ["The API doesn't respond, neither does Redis today"]),
+])
+def test_a_time_after_the_one_sharing_a_denial_is_no_part_of_who(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

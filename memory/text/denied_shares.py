@@ -40,7 +40,10 @@ def _neg_shared(someone: str) -> str:
 _NEG_SHARED = _neg_shared(SOMEONE)
 #: Joined to the denial it shares, "the DB" is someone too: "The API doesn't respond and
 #: the DB doesn't either" says the DB is down; read as "... and the DB doesn't", it was lost.
-_NEG_SHARED_JOINED = _neg_shared(rf"{SOMEONE}|the\s+[\w'’-]+(?:\s+[\w'’-]+)?")
+#: A time after it ("neither does the DB today") is no part of who.
+_NEG_SHARED_JOINED = _neg_shared(
+    rf"{SOMEONE}|the\s+[\w'’-]+"
+    r"(?:\s+(?!(?:today|tonight|now|yet|again|anymore|either)\b)[\w'’-]+)?")
 NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_NEG_SHARED}){AFTER}", _I)
 #: A comma or a spaced dash alone may join it too: "..., neither does my brother".
 NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:(?:,\s*|\s+)(?:and|but)\s+|\s*,\s*"
