@@ -38,7 +38,9 @@ not sure the backup ran", and an apology followed by a clause of its own ("I'm s
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
 ``denies_only(text)``: "Tom doesn't", "Ana isn't anymore": a denial, of someone, of
-what is not said, no ellipsis having filled it, so on its own it says nothing. Said as
+what is not said, no ellipsis having filled it, so on its own it says nothing ("Tom
+smokes and Ana doesn't" is a statement joined to one, not a denial of "Tom smokes and
+Ana"). Said as
 a sentence of its own, "The DB doesn't either" still says something: it shares the denial
 before it (``denies_nothing_said``). Set after
 a statement by a comma alone, ``without_denial_after_comma`` cuts it off; after one saying
@@ -206,9 +208,18 @@ _BARE_DENIAL = re.compile(
     r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", re.IGNORECASE)
 
 
+#: A statement and a bare denial joined, not one denial of "Tom smokes and Ana": "but"
+#: joins no one, and "Tom and Ana" would take "don't" (a joining word that opens it, "but
+#: Ana doesn't", is no part of who).
+_CLAUSES_JOINED = re.compile(
+    r"\w\s+(?:but\b|and\b.*\s(?:(?:does|is|was|has)n['’]?t|(?:does|is|has)\s+not)\b)",
+    re.IGNORECASE)
+
+
 def denies_only(text: str) -> bool:
     """Whether ``text`` denies, of someone, what it leaves unsaid (module docstring)."""
-    return _BARE_DENIAL.match(text.strip()) is not None
+    return (_BARE_DENIAL.match(text.strip()) is not None
+            and _CLAUSES_JOINED.search(text) is None)
 
 
 #: "Ana doesn't either": it shares a denial said before it.
