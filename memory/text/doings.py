@@ -43,14 +43,21 @@ def _plain_verb(verb: str) -> str | None:
     return word[:-1]
 
 
-def does_in_full(stated: str) -> str | None:
-    """What "I do too" says after ``stated``, someone's doing with a verb this module does
-    not list ("My wife jogs" -> "I jog"); None when it is not one, or says more of a person
-    than the speaker could take over."""
+def doing_of(stated: str) -> tuple[str, str] | None:
+    """The adverb (or "") and the doing in the plain form of ``stated``, someone's doing
+    with a verb this module does not list ("Tom often cycles to work" -> ("often ", "cycle
+    to work")); None when it is not one, or says more of a person than the speaker could
+    take over."""
     match = _DOES.match(stated.strip())
     if match is None or (match["noun"] is not None and relation_of(match["noun"]) is None):
         return None
     verb = _plain_verb(match["verb"])
     if verb is None or PERSONAL.search(match["rest"]):
         return None
-    return f"I {match['adverb'] or ''}{verb}{match['rest']}"
+    return match["adverb"] or "", f"{verb}{match['rest']}"
+
+
+def does_in_full(stated: str) -> str | None:
+    """What "I do too" says after ``stated`` (``doing_of``): "My wife jogs" -> "I jog"."""
+    doing = doing_of(stated)
+    return None if doing is None else f"I {doing[0]}{doing[1]}"

@@ -4,14 +4,18 @@ agent/offline_statements.py reads a denial joined to another statement of the sp
 ("I'm not vegan, I'm vegetarian") apart from it only when the denial is the speaker's
 own. A bare withdrawal ("I don't anymore", "I'm not anymore") names nothing: it ends the
 last thing the speaker just said, when that is of themselves ("I smoke") and fits the
-verb ("I don't" a doing, "I'm not" a being); of another ("Tom smokes", "My email is
-..."), it ends nothing, not even what was said of the speaker before it. Pure functions
-over strings; the regular expressions are compiled once at import.
+verb ("I don't" a doing, "I'm not" a being); of another ("My email is ..."), it ends
+nothing, not even what was said of the speaker before it, but after another's doing
+("Tom smokes, but I don't anymore") it ends the speaker's same doing ("User: I smoke"),
+which kept, said the user still smokes. Pure functions over strings; the regular
+expressions are compiled once at import.
 """
 
 from __future__ import annotations
 
 import re
+
+from tiermem.memory.text.doings import doing_of
 
 __all__ = ["denies_of_self", "withdrawn", "withdraws_bare"]
 
@@ -50,4 +54,15 @@ def withdrawn(sentence: str, told: list[str]) -> list[str]:
         return []
     doing = found["doing"] is not None
     return [fact for fact in told[-1:] if _OF_THE_USER.match(fact)
-            and (_BEING.match(fact) is None) == doing]
+            and (_BEING.match(fact) is None) == doing] or (
+        _same_doing_of_the_user(told[-1]) if told and doing else [])
+
+
+def _same_doing_of_the_user(fact: str) -> list[str]:
+    """How the user's own doing of what ``fact`` says one named does would be held: "User:
+    I smoke" and "User smokes" for "Tom smokes"; none for any other fact."""
+    named, _, doing_said = fact.strip().partition(" ")
+    doing = doing_of(fact)
+    if doing is None or not named.isalpha():
+        return []
+    return [f"User: I {doing[0]}{doing[1]}", f"User {doing_said}"]
