@@ -56,6 +56,8 @@ _ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+
 
 #: Relations of the user's that are animals, never someone a fact of another names.
 _PETS = frozenset({"dog", "cat", "pet"})
+#: The user's own said beside another's kin: "Tom's son is Rex and mine is Max".
+_USERS_OWN = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
 
 #: What is said to be another's: "Rex is theirs", "The dog was hers".
 _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
@@ -158,6 +160,7 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
     of the one ``whose`` the fact is; None of a question or of someone else, as the user's
     own pet of a kind ``had`` (the fact's but its names): "My dog" is no pet of Tom's."""
     own = owner_of(sentence)
+    anothers: set[str] = set()
     if _keeps_their_pet(sentence, own, whose) or _of_their_pet(own, whose, had):
         own = whose
     if (own is not None and own.user and whose is not None and not whose.user
@@ -176,13 +179,20 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
         own = None
     if (whose is not None and whose.user and whose.relations and own is not None
             and not own.user and own.kin):
-        # "Tom's son is Rex" is Tom's son, not the user's, whatever either is named.
-        return None
+        # "Tom's son is Rex" is Tom's son, not the user's, whatever either is named;
+        # "... and mine is Max" goes on to the user's own, the kin word serving both.
+        users_own = _USERS_OWN.search(sentence)
+        if users_own is None:
+            return None
+        anothers = (concepts(sentence[:users_own.start()])
+                    - concepts(sentence[users_own.start():])
+                    - concepts(" ".join(whose.relations)))
+        own = None
     if is_question(sentence) or not may_be_one(whose, own) or (
             whose is not None and whose.user and not whose.relations
             and (_ALL_BUT_ME.search(sentence) or _ANOTHERS_OWN.search(sentence))):
         return None
-    said = read(sentence)
+    said = read(sentence) - anothers
     # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
     # one in may be them (never the daughter's word for the son).
     if own is not None and whose is not None and may_be_kin(own.relations, whose.relations):
