@@ -19,6 +19,17 @@ from tiermem.memory.ops.fact_said import says
     ("Tom here, quick question.", "User is Tom", True),
     ("My name is Tom.", "User is named Tom", True),
     ("I named my son Tom.", "User's son is named Tom", True),
+    # A name given as a field, after a greeting, with a title or in full is still theirs.
+    ("Name: Tom", "User is named Tom", True),
+    ("My name: Tom.", "User is Tom", True),
+    ("Hey, Tom here.", "User is Tom", True),
+    ("Good morning, Tom speaking.", "User is Tom", True),
+    ("I'm Dr. Tom.", "User is Tom", True),
+    ("I'm Tom Smith.", "User is Tom Smith", True),
+    ("Tom Smith here.", "User is Tom Smith", True),
+    # "Tom here" going on is someone else beside the user.
+    ("Tom here is my boss.", "User is Tom", False),
+    ("Tom here has a dog.", "User is Tom", False),
 ])
 def test_the_users_name_only_as_theirs(text: str, fact: str, said: bool) -> None:
     assert says(text, fact) is said

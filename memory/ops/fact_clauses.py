@@ -67,26 +67,35 @@ def names_denied(part: str, names: set[str]) -> set[str]:
                     for word in concepts(denied["name"])}
 
 
-#: What the user's own name comes right after: "I'm Tom", "my name is Tom", "call me Tom".
+#: What the user's own name comes right after: "I'm Tom", "my name is Tom", "call me Tom",
+#: "Name: Tom", "I'm Dr. Tom".
 _GOES_BY = re.compile(r"(?:\b(?:I\s+am|I['’]m|am|name\s+is|name['’]s|name\s+was|called|named"
                       r"|call(?:s|ed)?\s+me|go(?:es)?\s+by|this\s+is|it['’]s)"
-                      r"(?:\s+(?:just|actually|also|still))?\s+|^\W*)$", re.IGNORECASE)
-#: The user's own name opening a part alone: "Tom here", "Tom speaking".
-_NAME_HERE = re.compile(r"\s+(?:here|speaking)\b|\W*$", re.IGNORECASE)
-_CAPITALISED = re.compile(r"\b[A-Z][\w-]*(?:['’]s\b)?")
+                      r"(?:\s+(?:just|actually|also|still|the|Dr|Mrs?|Ms)\b\.?)?\s+"
+                      r"|name\s*[:–—-]\s*|^\W*)$", re.IGNORECASE)
+#: The user's own name said alone, "Tom here" or "Tom speaking", ending its clause: not
+#: "Tom here is my boss", who is someone else.
+_NAME_HERE = re.compile(r"\s+(?:here|speaking)\b(?!\s*[\w(])", re.IGNORECASE)
+#: A name of one or more capital words: "Tom", "Tom Smith", "Tom's".
+_CAPITALISED = re.compile(r"\b[A-Z][\w-]*(?:\s+(?!I\b)[A-Z][\w-]*)*(?:['’]s\b)?")
 
 
 def names_of_the_user(part: str) -> set[str]:
     """The concepts of the names ``part`` gives the user as their own: "Tom" of "I'm Tom",
-    "My name is Tom" or "Tom here", none of "I'm Tom's dad", "I named my son Tom", "Tom saw
-    a cat" or "I moved to Munich with Tom"."""
+    "My name is Tom", "Name: Tom", "Tom here" or "Hi, Tom here", none of "I'm Tom's dad",
+    "I named my son Tom", "Tom saw a cat", "Tom here is my boss" or "I moved to Munich
+    with Tom"."""
     own: set[str] = set()
     for name in _CAPITALISED.finditer(part):
         if name[0].endswith(("'s", "’s")) or name[0] == "I":
             continue
-        opens = not part[:name.start()].strip(" ,\"'“")
-        if _GOES_BY.search(part, 0, name.start()) and not (
-                opens and not _NAME_HERE.match(part, name.end())):
+        before = part[:name.start()].strip(" \"'“")
+        here = _NAME_HERE.match(part, name.end()) is not None
+        # Opening the part, the name is the user's only as "Tom." or "Tom here"; after a
+        # greeting ("Hi, Tom here") only with "here" or "speaking".
+        alone = here or not part[name.end():].strip(" .!\"'”")
+        if (before and _GOES_BY.search(part, 0, name.start())) or (not before and alone) or (
+                here and before.endswith(",")):
             own |= concepts(name[0])
     return own
 
