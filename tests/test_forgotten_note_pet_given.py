@@ -2,7 +2,8 @@
 named Rex.", "My sister bought her son a dog named Rex." and "My sister got a dog named
 Rex for her son.", "... for Mom." or "... for Tom's birthday." say no "User's sister's
 dog is named Rex", while "My sister got a dog named Rex.", "... for her birthday." or
-"... for Christmas." still does, as "I got a dog named Rex for me." says the user's."""
+"... for Christmas." still does, as "I got a dog named Rex for me." or "... for Mom and
+me." says the user's."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("My sister got a dog named Rex for Dad.", SISTERS_DOG),
     ("My sister got a dog named Rex for Tom's birthday.", SISTERS_DOG),
     ("I got a dog named Rex for Anna's birthday.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for Tom and me.", "User's sister has a dog named Rex"),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     assert not says(text, fact)
@@ -45,6 +47,10 @@ def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     ("I got a dog named Rex for May.", "User has a dog named Rex"),
     ("I got a dog named Rex for me.", "User has a dog named Rex"),
     ("We got a dog named Rex for us.", "User has a dog named Rex"),
+    # Got for someone along with the speaker, who has it too.
+    ("I got a dog named Rex for Mom and me.", "User has a dog named Rex"),
+    ("I got a dog named Rex for Tom and me.", "User has a dog named Rex"),
+    ("I got a dog named Rex for my son and me.", "User has a dog named Rex"),
 ])
 def test_a_pet_taken_in_is_still_theirs(text: str, fact: str) -> None:
     assert says(text, fact)

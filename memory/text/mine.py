@@ -189,18 +189,20 @@ _SPEAKER_GETS = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:got|get|bought|adopted|r
                            re.IGNORECASE)
 #: The speaker as whom something is got for: "for me", "for us", "for myself".
 _THE_SPEAKER = frozenset({"me", "us", "myself", "ourselves"})
+#: Someone got it for along with the speaker, who has it too: "for Mom and me".
+_AND_THE_SPEAKER = re.compile(r"(?:[\w'’]+\s+){1,3}and\s+(?:me|us|myself)\b", re.IGNORECASE)
 
 
 def _got_for_another(text: str, at: int) -> bool:
     """Whether the kind at ``at`` is said to be got for someone, who has it then: "a dog
     named Rex for her son", "a puppy for Tom", "for Mom", "My sister got a dog for me";
     not "a dog for her birthday", "for Christmas", "for Mother's Day", nor "I got a dog
-    for us"."""
+    for us" or "for Mom and me", which the speaker has too."""
     given_for = _GIVEN_FOR.match(text, at)
     if given_for is None:
         return False
     first, *rest = given_for["whom"].split()
-    if first.casefold() in _THE_SPEAKER:
+    if first.casefold() in _THE_SPEAKER or _AND_THE_SPEAKER.match(text, given_for.start("whom")):
         return _SPEAKER_GETS.search(text, 0, at) is None
     if first[:1].isupper() and first != "I":
         # A capital word is someone only as a first name or a kin word ("for Mom"): "for
