@@ -211,6 +211,9 @@ def _got_for_another(text: str, at: int) -> bool:
         if first.endswith(("'s", "’s")):
             return (is_first_name(first[:-2])
                     or _given_to([word.casefold() for word in rest]))
+        # "for Mothers Day" or "for Kids Day", typed without the apostrophe, is a day.
+        if rest[:1] and rest[0].casefold() == "day":
+            return False
         return is_first_name(first) or relation_of(first.casefold()) not in (None, *_PETS)
     return _given_to([first, *rest])
 
