@@ -28,6 +28,8 @@ SISTERS_DOG = "User's sister's dog is named Rex"
     ("My sister got a dog named Rex for Dad.", SISTERS_DOG),
     ("My sister got a dog named Rex for Tom's birthday.", SISTERS_DOG),
     ("I got a dog named Rex for Anna's birthday.", "User has a dog named Rex"),
+    ("I got a dog named Rex for Mom's birthday.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for Grandma's birthday.", SISTERS_DOG),
     ("My sister got a dog named Rex for Tom and me.", "User's sister has a dog named Rex"),
 ])
 def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:

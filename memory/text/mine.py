@@ -206,15 +206,15 @@ def _got_for_another(text: str, at: int) -> bool:
         return _SPEAKER_GETS.search(text, 0, at) is None
     if first[:1].isupper() and first != "I":
         # A capital word is someone only as a first name or a kin word ("for Mom"): "for
-        # May" is a time to come. "for Tom's birthday" is a gift to Tom, as "for Tom's
-        # son" is to the son, but "for Mother's Day" to no one.
-        if first.endswith(("'s", "’s")):
-            return (is_first_name(first[:-2])
-                    or _given_to([word.casefold() for word in rest]))
+        # May" is a time to come. "for Tom's birthday" or "for Mom's birthday" is a gift
+        # to them, as "for Tom's son" is to the son, but "for Mother's Day" to no one.
         # "for Mothers Day" or "for Kids Day", typed without the apostrophe, is a day.
         if rest[:1] and rest[0].casefold() == "day":
             return False
-        return is_first_name(first) or relation_of(first.casefold()) not in (None, *_PETS)
+        possessive = first.endswith(("'s", "’s"))
+        whom = first[:-2] if possessive else first
+        return (is_first_name(whom) or relation_of(whom.casefold()) not in (None, *_PETS)
+                or (possessive and _given_to([word.casefold() for word in rest])))
     return _given_to([first, *rest])
 
 
