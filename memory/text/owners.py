@@ -12,9 +12,10 @@ of another person than the one a question asks about, so that it is no answer ab
 An owner is the user, someone of the user's named by a relation ("sister", "boss",
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
 brother Tom"), or someone or something named by capitalised words followed by a verb
-("Marco Rossi is ...", "Acme is ..."). The speaker's belief ("I think my wife is vegan",
-"User is pretty sure User's brother ...") is of the one the clause after it is about,
-unless that clause speaks of the speaker too ("I think my boss said I'm fired").
+("Marco Rossi is ...", "Acme is ...", "Tom smokes"). The speaker's belief ("I think my
+wife is vegan", "User is pretty sure User's brother ...") is of the one the clause after
+it is about, unless that clause speaks of the speaker too ("I think my boss said I'm
+fired").
 Anything else ("The database is ...", "We ...", "She ...") is unclear: None, which may be
 anyone's. The words for someone of the user's, and which of them may be one person, are
 memory/text/relations.py's, the words that end a subject memory/text/subject_words.py's.
@@ -220,9 +221,17 @@ def owner_of(text: str) -> Owner | None:
             called = list(takewhile(_named, words[len(name) + 1:])) if kin else []
             return Owner(False, name=" ".join(name), words=every, kin=kin,
                          kin_name=" ".join(called).casefold() or None)
-    if name and len(words) > len(name) and words[len(name)].casefold() in SUBJECT_ENDS | TAKING_IN:
+    if name and len(words) > len(name) and (words[len(name)].casefold() in SUBJECT_ENDS | TAKING_IN
+                                            or _said_of_another(words[len(name)])):
         return Owner(False, name=" ".join(name), words=every)
     return None
+
+
+def _said_of_another(word: str) -> bool:
+    """Whether ``word``, after a name, may be a verb in the third person ("Tom smokes",
+    "Ana drinks coffee"): the user's own withdrawal ("I don't smoke anymore") is no word
+    of that one's, though no verb in ``SUBJECT_ENDS`` ends the subject."""
+    return word.isalpha() and word.islower() and word.endswith("s") and not word.endswith("ss")
 
 
 def owner_asked(question: str) -> Owner | None:

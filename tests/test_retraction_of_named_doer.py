@@ -1,0 +1,43 @@
+"""Someone named who does something ("Tom smokes") keeps that fact when the user withdraws
+the same of themself ("I don't smoke anymore"): the verb after the name is no verb of
+being, yet the fact is still that one's, not the user's."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.owners import owner_of
+
+
+@pytest.mark.parametrize(("fact", "withdrawal", "left"), [
+    ("Tom smokes.", "I don't smoke anymore.", ["Tom smokes", "User doesn't smoke anymore"]),
+    ("Tom plays golf.", "I don't play golf anymore.",
+     ["Tom plays golf", "User doesn't play golf anymore"]),
+    ("Ana drinks coffee.", "I quit coffee.", ["Ana drinks coffee", "User: I quit coffee"]),
+    ("Tom Smith runs marathons.", "I don't run marathons anymore.",
+     ["Tom Smith runs marathons", "User doesn't run marathons anymore"]),
+    # A company's fact is none of the user's job either.
+    ("Globex pays well.", "I no longer work at Globex.",
+     ["Globex pays well", "User: I no longer work at Globex"]),
+])
+def test_the_users_withdrawal_leaves_a_named_ones_doing(
+        fact: str, withdrawal: str, left: list[str]) -> None:
+    assert core_after(fact, withdrawal) == sorted(left)
+
+
+def test_their_own_withdrawal_still_retires_it() -> None:
+    assert core_after("Tom smokes.", "Tom doesn't smoke anymore.") == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Tom smokes", "tom"), ("Ana drinks coffee", "ana"), ("Tom Smith plays golf", "tom smith"),
+])
+def test_a_name_before_a_verb_in_the_third_person_owns_the_fact(text: str, name: str) -> None:
+    owner = owner_of(text)
+    assert owner is not None and not owner.user and owner.name == name
+
+
+@pytest.mark.parametrize("text", ["Tom and Ana smoke", "The dog barks"])
+def test_no_name_before_the_verb_stays_unclear(text: str) -> None:
+    assert owner_of(text) is None
