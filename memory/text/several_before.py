@@ -15,19 +15,37 @@ import re
 __all__ = ["each_of", "others_beside", "several_before"]
 
 _I = re.IGNORECASE
-#: One of several joined by "and": "my wife", "the DB", "Tom". Not a name owning what
-#: follows ("Tom and Ana's kids"), nor "I", which with another is "we".
-_ONE_OF_SEVERAL = r"(?:(?:my|our|the|his|her)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+)(?![\w'’]))"
-_JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
 #: A plural noun, not one ending in "s" of its own ("status", "boss", "analysis").
 _PLURAL = r"(?:[a-z][\w-]*(?<![sui])s|children|people|men|women)"
+#: What a plural subject is followed by: a verb, never another plural noun ("the read
+#: replicas lag", not "the read"), a name or acronym ("the on call SRE"), nor "and"
+#: ("My kids and Tom's kids", not "My kids").
+_FOLLOWED_BY_VERB = (r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['’]t|doesn['’]t"
+                     rf"|and|or)\b)(?!{_PLURAL}\b)(?-i:[a-z]))")
+#: A verb said only after a plural subject, which ends it: "Tom and the on call engineer
+#: are on it".
+_PLURAL_VERB = (r"(?=\s+(?:are|were|have|had|do|did|will|would|can|could|should|must|may"
+                r"|might|aren['’]t|weren['’]t|haven['’]t|don['’]t|didn['’]t|won['’]t|can['’]t)\b)")
+#: What one of several is said as after "the", "my" or a name's: a few words up to a verb
+#: ("the web server are"), or up to a plural noun or acronym ("the worker pods", "the
+#: primary DB"), or else the one word ("the DB").
+_WORD_OF_ONE = r"(?!(?:and|or)\b)[\w-]+"
+_SAID_AS = (rf"(?:(?:{_WORD_OF_ONE}\s+){{0,3}}?{_WORD_OF_ONE}{_PLURAL_VERB}"
+            rf"|(?:(?=[a-z]){_WORD_OF_ONE}\s+){{0,2}}?(?:{_PLURAL}|(?-i:[A-Z]{{2,}}s?))\b"
+            r"|[a-z][\w-]*)")
+#: One of several joined by "and": "my wife", "the worker pods", "Tom's kids", "Tom". Not
+#: "I", which with another is "we".
+_ONE_OF_SEVERAL = (rf"(?:(?:(?:my|our|the|his|her)|(?-i:[A-Z][a-z-]+)['’]s)\s+{_SAID_AS}"
+                   r"|(?-i:[A-Z][a-z-]+)(?![\w'’]))")
+_JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
 #: Several as the subject opening a statement, before a verb not said of one ("The status
 #: is red" is no several).
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    rf"(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL})"
-    r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['’]t|doesn['’]t)\b)(?-i:[a-z]))",
-    _I)
+    rf"(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}){_FOLLOWED_BY_VERB}", _I)
+#: A name's own said after another name ("Tom and Ana's kids"): the kids of both, or Tom
+#: and the kids, whom a "they" after it may as well be.
+_OWNED_BY_BOTH = re.compile(r"(?-i:[A-Z][a-z-]+),?\s+and\s+(?-i:[A-Z][a-z-]+)['’]s\b")
 #: Several the user has: "I have two kids", "We've got a son and a daughter".
 _HAD = re.compile(
     r"^\s*(?P<who>i|we)(?:\s+(?:also\s+)?(?:have|had)|['’]ve)\s+(?:got\s+)?"
@@ -57,7 +75,7 @@ def several_before(sentence: str) -> str | None:
     """The several ``sentence`` says, as the subject of a statement after it ("The
     servers", "My kids", "Tom and Ana"); None when it says none, or more than one group."""
     if (opening := _OPENING.match(sentence)) is not None:
-        return opening["several"]
+        return None if _OWNED_BY_BOTH.search(opening["several"]) else opening["several"]
     if (had := _HAD.match(sentence)) is not None:
         whose = "My" if had["who"].casefold() == "i" else "Our"
         if had["plural"]:
