@@ -35,6 +35,9 @@ _SOMEONE_ELSE = {"he": re.compile(r"\b(?:him|her|hers|herself)\b", re.IGNORECASE
 _ASKED_ABOUT = re.compile(
     r"\babout\s+(?P<topic>(?!(?:it|this|that|them|her|him)\b)\S.*?)(?=\s+(?:if|when"
     r"|whenever|once|unless|because|since|while|before|after|until)\b|\s*$)", re.IGNORECASE)
+#: Several asked about, of which an "it" is one: "Ask Tom about the DB and Ana, he runs
+#: it." stored "Tom runs the DB and Ana".
+_SEVERAL_ASKED_ABOUT = re.compile(r"\s(?:and|or|&)\s|,", re.IGNORECASE)
 _IT = re.compile(r"\b(?P<it>it|its)\b", re.IGNORECASE)
 #: A name said in the clause, whom a "her" or "his" after it may be: "he works with Ana on
 #: her project". Read as no one named, what Tom does was not stored.
@@ -96,7 +99,7 @@ def _with_it_said(clause: str, ask: str) -> str | None:
     # "its" said as the topic would need an owner's mark, and a topic saying "it" itself
     # would leave the "it" unread.
     if (about is None or any(it["it"].casefold() != "it" for it in its)
-            or _IT.search(about["topic"])):
+            or _IT.search(about["topic"]) or _SEVERAL_ASKED_ABOUT.search(about["topic"])):
         return None
     # Every "it" is the topic: "he runs it and fixes it" left apart as one sentence, the
     # request and all, stored nothing of what he does.
