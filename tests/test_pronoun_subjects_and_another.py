@@ -70,8 +70,8 @@ def test_one_named_before_still_shares_it() -> None:
 @pytest.mark.parametrize("said", ["He and my wife and I live in Porto.",
                                   "He and my old friend work at Acme.",
                                   "He and Tom Smith work at Acme.", "She and Tom too.",
-                                  "She and Tom each own a car.", "He and Tom usually."])
+                                  "He and Tom usually."])
 def test_no_verb_is_made_of_what_is_none(said: str) -> None:
     """Read as verbs, "and", "friend" and "Smith" would be said of one: "My wife ands I live
-    in Porto", "My old friends work at Acme", "Tom eaches own a car"."""
+    in Porto", "My old friends work at Acme"."""
     assert with_pronouns_named([said], None) == []

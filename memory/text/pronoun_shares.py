@@ -42,9 +42,11 @@ _ADVERB = (r"(?:also|still|now|just|already|recently|finally|never|often|always|
            r"|rally|tally|bully)\b)[a-z]+ly)")
 #: Someone named beside a pronoun that names no one: "She and Tom moved to Porto", whose
 #: share of Tom's, left out with hers, was lost. Not "Tom's wife", nor what takes both.
+#: A "both" or "each" before the verb says of the two alike: "She and Tom each work at
+#: Globex" read "each" as no verb and lost Tom's job.
 _AND_ONE = re.compile(
     r"\s+and\s+(?P<who>(?:my|our)\s+[a-z][\w-]*|(?-i:[A-Z][a-z-]+))(?![\w'’])\s+"
-    rf"(?:both\s+)?(?P<adverb>{_ADVERB}\s+)?"
+    rf"(?:(?:both|each)\s+)?(?P<adverb>{_ADVERB}\s+)?"
     rf"(?:{_BOTH_ARE_SOMEWHERE}|(?!{_TAKES_BOTH}|{_NO_VERB}|{_ADVERB}\b)"
     r"(?P<verb>(?-i:[a-z]+n['’]t|[a-z]+)(?![\w'’])))", _I)
 #: What is done by the two of them to or with each other: said of one, "She and Tom know
