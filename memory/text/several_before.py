@@ -15,8 +15,12 @@ import re
 __all__ = ["each_of", "others_beside", "several_before"]
 
 _I = re.IGNORECASE
-#: A plural noun, not one ending in "s" of its own ("status", "boss", "analysis").
-_PLURAL = r"(?:[a-z][\w-]*(?<![sui])s|children|people|men|women)"
+#: A plural noun, not one ending in "s" of its own ("status", "boss", "analysis"), nor a
+#: word of how or when: read as one, "The servers always crash. They are old." stored
+#: "The servers always are old".
+_PLURAL = (r"(?:(?!(?:always|sometimes|perhaps|nowadays|afterwards|besides|towards"
+           r"|backwards|whereas|as|has|does|was|yes|ours|yours|theirs|hers|its)\b)"
+           r"[a-z][\w-]*(?<![sui])s|children|people|men|women)")
 #: What a plural subject is followed by: a verb, never another plural noun ("the read
 #: replicas lag", not "the read"), a name or acronym ("the on call SRE"), nor "and"
 #: ("My kids and Tom's kids", not "My kids").
@@ -42,7 +46,7 @@ _JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_S
 #: is red" is no several).
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    rf"(?:[a-z][\w-]*\s+){{0,2}}{_PLURAL}){_FOLLOWED_BY_VERB}", _I)
+    rf"(?:[a-z][\w-]*\s+){{0,2}}?{_PLURAL}){_FOLLOWED_BY_VERB}", _I)
 #: A name's own said after another name ("Tom and Ana's kids"): the kids of both, or Tom
 #: and the kids, whom a "they" after it may as well be.
 _OWNED_BY_BOTH = re.compile(r"(?-i:[A-Z][a-z-]+),?\s+and\s+(?-i:[A-Z][a-z-]+)['’]s\b")
