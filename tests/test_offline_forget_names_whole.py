@@ -39,3 +39,21 @@ def test_what_is_named_is_still_forgotten(said: str, forget: str) -> None:
 def test_without_the_words_said_a_name_matches_by_stem_as_before() -> None:
     assert retracted(frozenset({"pin"}), [ADDRESS]) == [ADDRESS]
     assert retracted(frozenset({"pin"}), [ADDRESS], every=True, said="Forget my PIN.") == []
+
+
+@pytest.mark.parametrize(("said", "forget"), [
+    ("My Car Keys are in the drawer.", "Forget where my car key is."),
+    ("I go to the Lakers games.", "Forget the Laker games."),
+    ("My Phone Number is 555-0100.", "Forget my phone numbers."),
+])
+def test_a_name_meets_the_same_word_in_the_singular_or_plural(said: str, forget: str) -> None:
+    assert core_after(said, forget) == []
+
+
+@pytest.mark.parametrize(("said", "forget", "now"), [
+    ("I live on Pines Road.", "Forget my pin.", ["User lives on Pines Road"]),
+    ("My address is 3 Pine St.", "Forget my pins.", [ADDRESS]),
+])
+def test_a_plural_is_no_way_around_the_whole_word(said: str, forget: str,
+                                                  now: list[str]) -> None:
+    assert core_after(said, forget) == now

@@ -5,11 +5,11 @@ retraction is about (``about``: memory/text/owners.py; "My sister is not allergi
 shellfish anymore" leaves the user's allergies), those holding the most of what it denies
 (at least 60%), and among those the ones with the least else besides (all of them for a
 request that names what to forget). Given what was ``said``, a name inside a fact ("Pine"
-of "3 Pine St.") meets a word of it only when the two are the same word: by stem, "Pine"
-would be the "pin" of "Forget my PIN". ``still_held(fact, denied)`` is what such a fact
-listing several items still says without the denied ones. ``denied`` is the concepts
-(memory/text/wording.py) a retraction read by memory/text/statements.py says are no
-longer true. Pure functions over strings.
+of "3 Pine St.") meets a word of it only when the two are the same word, singular or
+plural: by stem, "Pine" would be the "pin" of "Forget my PIN". ``still_held(fact,
+denied)`` is what such a fact listing several items still says without the denied ones.
+``denied`` is the concepts (memory/text/wording.py) a retraction read by
+memory/text/statements.py says are no longer true. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -84,14 +84,26 @@ def reporting_denied(sentence: str) -> frozenset[str]:
 _NAME = re.compile(r"(?<=\s)[A-Z][a-z]+(?!\w|[-./:_]\w)")
 
 
+def _singular(word: str) -> str:
+    """``word`` without a plural ending: "Car Keys" in a fact is the "car key" of a request
+    to forget, and "the Lakers" its "Laker games", while "Pine" stays apart from "pin"."""
+    if word.endswith(_SIBILANT_PLURALS):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+_SIBILANT_PLURALS = ("sses", "xes", "zes", "ches", "shes")
+
+
 def _unstemmed_names(fact: str, said: str | None) -> tuple[str, set[str]]:
     """``fact`` without the names ``said`` does not hold word for word, and those names,
     each whole: stemmed, a street's "Pine" met "Forget my PIN" and a shop's "Home" an
     address."""
     if said is None:
         return fact, set()
-    words = {word.casefold() for word in re.findall(r"\w+", said)}
-    names = [match for match in _NAME.finditer(fact) if match[0].casefold() not in words]
+    words = {_singular(word.casefold()) for word in re.findall(r"\w+", said)}
+    names = [match for match in _NAME.finditer(fact)
+             if _singular(match[0].casefold()) not in words]
     for match in reversed(names):
         fact = fact[:match.start()] + fact[match.end():]
     # a stopword capitalized ("The" of a title) stays out, as it does in concepts()
