@@ -211,3 +211,12 @@ def test_the_email_spelled_with_a_hyphen_is_the_email_held(held: str, request_: 
 def test_an_email_address_not_held_forgets_no_street_address(held: str, request_: str) -> None:
     # "address" after "email" kept in the request, the street address held matched it
     assert core_after(held, request_) == core_after(held)
+
+
+@pytest.mark.parametrize("request_", ["Forget my PIN, thank you so much.",
+                                      "Forget my PIN, thanks a lot!",
+                                      "Drop my PIN, thank you very much.",
+                                      "Drop my PIN from memory, thanks a lot.",
+                                      "Can you forget my PIN, thanks a lot?"])
+def test_warm_thanks_close_the_request_as_thanks_do(request_: str) -> None:
+    assert core_after("My PIN is 1234.", request_) == []

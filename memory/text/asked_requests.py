@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.forget_requests import asks_to_forget
 from tiermem.memory.text.sentences import split_sentences
 
@@ -24,7 +25,7 @@ _ASKED = re.compile(
     r"(?:(?:can|could|would)\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)*"
     r"|will\s+you\s+(?:(?:please|pls|kindly|just|now)\s+)+)"
     r"(?P<request>\w.*?)"
-    r"(?:,?\s+(?:please|pls|for\s+me|thanks))*\s*\?+\W*$", _I)
+    rf"(?:,?\s+(?:please|pls|for\s+me|{THANKS}))*\s*\?+\W*$", _I)
 
 
 #: A verb that asks to forget with the memory named ("Drop my phone number from memory"),
@@ -33,7 +34,7 @@ _ASKED = re.compile(
 _FROM_MEMORY = re.compile(
     r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)(?:drop|wipe|clear|purge)\s+"
     r"(?=(?:my|our)\s+\w[^.!?]*\s(?:from|out\s+of|off)\s+(?:your\s+|the\s+)?"
-    r"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|thanks))*"
+    rf"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|{THANKS}))*"
     # a remark on what goes may follow ("..., it's old"): it is still the request
     r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$"
     # with no memory named, only of what memory holds of the speaker, said alone ("Drop my
@@ -41,7 +42,8 @@ _FROM_MEMORY = re.compile(
     # "Clear my email, it's full", of an inbox, where "my email address" is the address
     r"|(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:password|passcode|passphrase|pin|address"
     r"|(?:phone|mobile|cell|card|account|passport|social\s+security)\s+number|number|ssn"
-    r"|iban|birthday|date\s+of\s+birth)(?:,?\s+(?:please|pls|thanks))*"
+    r"|iban|birthday|date\s+of\s+birth)"
+    rf"(?:,?\s+(?:please|pls|{THANKS}))*"
     r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$)", _I)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "WHAT_I_SAID", "places_apart"]
+__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "THANKS", "WHAT_I_SAID", "places_apart"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -58,10 +58,12 @@ _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|s
 #: Memory named with no "from" before it, in words that name nothing else ("memory",
 #: "your notes").
 _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
+#: Thanks closing a request, however warm: "so much" left behind was read as a word of
+#: what to forget, and the request matched nothing.
+THANKS = r"(?:thanks|thank\s+you)(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch))?"
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
-_COURTESY_END = (r"(?:,?\s+(?:please|pls|(?:thanks|thank\s+you)"
-                 r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch))?))*\W*")
+_COURTESY_END = rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*"
 _FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"

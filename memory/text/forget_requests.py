@@ -19,6 +19,7 @@ from tiermem.memory.text.forget_openings import (
     FORGET_NAMED,
     FORGET_OPENING,
     NOT_KEPT,
+    THANKS,
     WHAT_I_SAID,
     places_apart,
 )
@@ -129,7 +130,7 @@ _KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|(?:in|from)\s+(?:(?:your|the|
 #: Words closing a request naming what to forget that say how it is asked ("please",
 #: "anymore", "for good"), not what goes.
 _SAID_WITH_IT = re.compile(r"(?:,?\s+(?:please|pls|any\s*more|anywhere|anyway|for\s+good"
-                           r"|forever|from\s+now\s+on|now|thanks|thank\s+you))+(?=\W*$)", _I)
+                           rf"|forever|from\s+now\s+on|now|{THANKS}))+(?=\W*$)", _I)
 
 
 def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
