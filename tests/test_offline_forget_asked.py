@@ -165,6 +165,11 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's API key from the repo"),
     ("My SSH key is zebra.", "Delete my SSH key zebra from the server.",
      "Delete User's SSH key from the server"),
+    # cut after "secret", the task asked to remove "my AWS secret", not the key
+    ("My AWS secret key is AKIA999.", "Remove my AWS secret key AKIA999 from the wiki.",
+     "Remove User's AWS secret key from the wiki"),
+    ("My PIN number is 4321.", "Delete my PIN number 4321 from the CRM.",
+     "Delete User's PIN number from the CRM"),
 ])
 def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
                                                        task: str) -> None:

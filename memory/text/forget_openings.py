@@ -107,9 +107,10 @@ def _names_a_secret(words: list[str], at: int) -> bool:
     return (words[at].casefold() == "key" and at > 0
             and _SECRET_KEY_KIND.match(words[at - 1]) is not None)
 #: A word after a secret's name that names another thing with it ("my password manager",
-#: "my PIN pad"), not the secret's value: cut there, the task named only the password.
+#: "my PIN pad") or the rest of its name ("my secret key"), not the secret's value: cut
+#: there, the task named only the password, or "my AWS secret" for the key.
 _NAMES_WITH_IT = re.compile(r"^(?:manager|vault|hint|reset|policy|pad|code|field|prompt"
-                            r"|generator|file|list|entry)$", _I)
+                            r"|generator|file|list|entry|key|token|phrase|number)$", _I)
 #: Words that only lead up to the value left out ("my card ending 4242", "my PIN as 1234").
 _LEADING_TO_IT = re.compile(r"(?:\s+(?:ending|in|with|as|of|is|=|:))+$", _I)
 
