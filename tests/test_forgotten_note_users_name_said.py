@@ -33,3 +33,13 @@ from tiermem.memory.ops.fact_said import says
 ])
 def test_the_users_name_only_as_theirs(text: str, fact: str, said: bool) -> None:
     assert says(text, fact) is said
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    # Every word of the fact but its verb is a name, yet it names a gym, not the user.
+    ("My gym is Iron Works and my dentist is Dr. Lee", "User works out at Iron Works"),
+    ("My gym is Iron Works.", "User works out at Iron Works"),
+    ("I train at Gold Gym.", "User trains at Gold Gym"),
+])
+def test_a_fact_all_names_but_its_verb_is_no_name_of_the_users(text: str, fact: str) -> None:
+    assert says(text, fact)

@@ -74,6 +74,9 @@ _A_MOVE = frozenset(concepts("moved relocated emigrated"))
 #: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
 #: "User attends Lincoln Elementary", and "I am called Tom" "User is named Tom".
 _NAMING = frozenset(concepts("named called name"))
+#: How a fact of the user's own name opens: "User is Tom", "User is named Tom", "User's
+#: name is Tom"; "User works out at Iron Works" names a gym, though its words are all names.
+_USERS_NAME = re.compile(r"^User(?:\s+is(?:\s+(?:named|called))?|['’]s\s+name\s+is)\s")
 _SAID_ALIKE = (frozenset(concepts("attend attends go goes")), _NAMING)
 
 
@@ -151,7 +154,8 @@ def says(text: str, fact: str) -> bool:
     of_user = whose is not None and whose.user and not whose.relations
     tied = of_user and not alone
     # A fact of the user's own name alone: "User is Tom", "User is named Tom".
-    users_name = of_user and bool(names) and not (wanted - names - _NAMING)
+    users_name = (of_user and bool(names) and not (wanted - names - _NAMING)
+                  and _USERS_NAME.match(fact.strip()) is not None)
     # The one named a fact of someone else is of ("Tom" of "Tom uses vim").
     named_subject = concepts(whose.name) if whose and not whose.user and whose.name else set()
     # "My dog is called Rex." or "There is a dog named Rex." says nothing of Tom's dog: a
