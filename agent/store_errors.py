@@ -47,7 +47,8 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     if isinstance(exc, StoreLockedError):
         orphaned = getattr(exc, "orphaned_backend", None)  # PostgreSQL's AgentLockedError
         if orphaned is not None:
-            text = (f"{exc.situation}, which has exited, but its database session has not "
+            gone = "no longer has it open" if exc.this_process else "has exited"
+            text = (f"{exc.situation}, which {gone}, but its database session has not "
                     f"ended; end it with `SELECT pg_terminate_backend({orphaned})` and try "
                     f"again")
         else:

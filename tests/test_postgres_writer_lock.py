@@ -295,3 +295,48 @@ def test_an_agent_dropped_without_close_lets_this_process_open_it_again(
         with HierarchicalMemory(store=postgres_dsn, agent="alice",
                                 embedder=HashingEmbedder()) as again:
             assert [f.text for f in again.core] == ["User likes green tea"]
+
+
+def test_a_session_this_process_no_longer_has_open_is_waited_for_with_why(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # What a memory whose connection broke (or one dropped) leaves while the server keeps its
+    # session: no memory can be closed, so the wait is explained, then the session named.
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(writer_lock, "QUIET_WAIT_MS", 10)
+    caplog.set_level(logging.WARNING, logger="tiermem")
+    left_behind = _holding_for(postgres_dsn, os.getpid())
+    try:
+        refused = _refused_naming(left_behind, postgres_dsn)
+    finally:
+        left_behind.close()
+    said = [r.getMessage() for r in caplog.records if r.name == writer_lock.__name__]
+    assert len(said) == 1 and (
+        f"a memory this process opened there is closed or dropped, but its database session "
+        f"(server process {refused.orphaned_backend}) has not ended yet") in said[0]
+    assert refused.this_process and str(refused).endswith(
+        f"; no memory of this process has it open, but its database session has not ended; "
+        f"end it with `SELECT pg_terminate_backend({refused.orphaned_backend})` and try "
+        f"again, or open it with read_only=True to inspect it")
+    assert "close() that memory" not in str(refused)
+
+
+def test_the_command_line_says_this_process_left_the_session(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(writer_lock, "QUIET_WAIT_MS", 10)
+    left_behind = _holding_for(postgres_dsn, os.getpid())
+    try:
+        session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
+        assert session is not None
+        assert main(["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]) == 1
+    finally:
+        left_behind.close()
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f", which no longer has it open, but its database session has not ended; end it "
+            f"with `SELECT pg_terminate_backend({session[0]})` and try again") in err
+    assert "has exited" not in err
+    assert stored_agents(postgres_dsn) == ["alice"]

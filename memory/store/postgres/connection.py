@@ -71,18 +71,20 @@ class AgentLockedError(StoreLockedError):
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
         self.situation = f"{where} is open for writing by {who}"
-        if this_process:
-            advice = ("close() that memory (or end its with block) before opening the agent "
-                      "again, or open it with read_only=True to inspect it")
-        elif orphaned_backend is not None:
-            advice = (f"that process has exited, but its database session has not ended; end "
+        held_open = this_process and orphaned_backend is None
+        gone = ("no memory of this process has it open" if this_process
+                else "that process has exited")
+        if orphaned_backend is not None:
+            advice = (f"{gone}, but its database session has not ended; end "
                       f"it with `SELECT pg_terminate_backend({orphaned_backend})` and try "
                       f"again, or open it with read_only=True to inspect it")
+        elif held_open:
+            advice = ("close() that memory (or end its with block) before opening the agent "
+                      "again, or open it with read_only=True to inspect it")
         else:
             advice = ("close that session (or wait for it to exit) and try again, or open it "
                       "with read_only=True to inspect it")
-        StoreError.__init__(
-            self, f"{self.situation}{THIS_PROCESS if this_process else ''}; {advice}")
+        StoreError.__init__(self, f"{self.situation}{THIS_PROCESS if held_open else ''}; {advice}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.path, self.holder_host, self.holder_pid, self.since,

@@ -69,12 +69,13 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
         host, pid, since, backend, scope = holder if holder is not None else (None,) * 5
         here = host == socket.gethostname() and scope == process_scope()
         mine = here and pid == os.getpid()
-        orphaned = here and pid is not None and not mine and not _process_exists(pid)
+        # A session whose client is gone: its writer exited, or (``mine``) no memory of this
+        # process has it open any more; the server ends it, so it is waited for.
+        orphaned = here and pid is not None and (
+            _dropped_here(backend) if mine else not _process_exists(pid))
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
-        elif mine and _dropped_here(conn, agent, backend):
-            pass
-        elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend)):
+        elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend, mine)):
             raise AgentLockedError(where, host, pid, since, backend if orphaned else None,
                                    this_process=mine)
     # Known before its pid is recorded, so another thread that reads the pid as this
@@ -90,16 +91,14 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
         (agent, socket.gethostname(), os.getpid(), process_scope()))
 
 
-def _dropped_here(conn: psycopg.Connection, agent: int, backend: int | None) -> bool:
-    """Whether the lock held by this very process was a memory's dropped without close(),
-    then taken: such a memory sits in reference cycles, so its session ends only when the
-    collector frees it. One still open keeps the lock, refused at once."""
+def _dropped_here(backend: int | None) -> bool:
+    """Whether no memory of this very process still has open the session ``backend`` that
+    holds the lock: one dropped without close() sits in reference cycles, so its session is
+    closed only when the collector frees it; one whose connection broke is closed too, while
+    the server may keep its session a while. One still open keeps the lock."""
     gc.collect()
-    if any(not session.closed and session.info.backend_pid == backend
-           for session in list(_writer_sessions)):
-        return False
-    # Its session was closed as it was freed; the server lets the lock go within moments.
-    return _wait_for_lock(conn, agent, ORPHAN_WAIT_MS)
+    return not any(not session.closed and session.info.backend_pid == backend
+                   for session in list(_writer_sessions))
 
 
 def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
@@ -125,7 +124,7 @@ def process_scope() -> str | None:
 
 
 def _wait_for_dead_writer(conn: psycopg.Connection, agent: int, where: str, pid: int,
-                          backend: int | None) -> bool:
+                          backend: int | None, mine: bool = False) -> bool:
     """Wait for the lock of a writer that exited (``ORPHAN_WAIT_MS`` in all); whether it was
     taken. The server normally ends such a session within moments: a wait that lasts longer
     than ``QUIET_WAIT_MS`` is explained while it lasts, not suffered in silence."""
@@ -134,9 +133,10 @@ def _wait_for_dead_writer(conn: psycopg.Connection, agent: int, where: str, pid:
         return True
     if quiet >= ORPHAN_WAIT_MS:
         return False
-    log.warning("%s: its last writer, process %s of this host, has exited, but its database "
-                "session (server process %s) has not ended yet; waiting up to %s s more for "
-                "the server to end it", where, pid, backend,
+    gone = ("a memory this process opened there is closed or dropped" if mine
+            else f"its last writer, process {pid} of this host, has exited")
+    log.warning("%s: %s, but its database session (server process %s) has not ended yet; "
+                "waiting up to %s s more for the server to end it", where, gone, backend,
                 f"{(ORPHAN_WAIT_MS - quiet) / 1000:g}")
     return _wait_for_lock(conn, agent, ORPHAN_WAIT_MS - quiet)
 
