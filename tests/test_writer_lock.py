@@ -202,6 +202,27 @@ def test_a_home_this_process_still_has_open_is_refused_with_close_it(tmp_path: P
     assert "wait for it to exit" not in said
 
 
+def test_a_holder_that_records_this_pid_from_another_process_table_is_not_this_process(
+        tmp_path: Path) -> None:
+    # Two containers sharing a home each run tiermem as pid 1: the holder's recorded pid
+    # is this process's own, though no memory of this process holds the home.
+    home = tmp_path / "agent"
+    home.mkdir()
+
+    def hold_as_parent() -> bytes:
+        fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.pwrite(fd, str(os.getppid()).encode(), 0)
+        return b"held"
+
+    with _forked_child(hold_as_parent) as said, pytest.raises(StoreLockedError) as refused:
+        assert said == b"held"
+        SQLiteStore(home)
+    assert not refused.value.this_process
+    assert "close() that memory" not in str(refused.value)
+    assert "close that session (or wait for it to exit)" in str(refused.value)
+
+
 def test_a_lock_file_removed_between_its_open_and_its_lock_is_not_held(tmp_path: Path) -> None:
     """A failed restore removes the home it made, lock file and all, while it holds the
     lock. A process that opened that lock file just before, and locks it once the restore

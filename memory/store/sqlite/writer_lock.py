@@ -52,7 +52,8 @@ class WriterLock:
             os.register_at_fork(after_in_child=_drop_inherited_locks)
             _fork_hook_installed = True
         fd, holder = self._take()
-        if fd is None and self._held_here():
+        held_here = fd is None and self._held_here()
+        if held_here:
             # A memory dropped without close() is part of reference cycles (its tiers and
             # stores point back at it), so its lock goes only when the collector frees
             # them: collected now, a dropped one lets go; one still in use keeps it.
@@ -61,8 +62,10 @@ class WriterLock:
         if fd is None:
             if holder is not None and not process_alive(holder):
                 raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
+            # The recorded pid alone may be this one's number in another process table (two
+            # containers sharing the home): only a lock this process holds is its own.
             raise StoreLockedError(str(self.path.parent), holder,
-                                   this_process=holder == os.getpid())
+                                   this_process=held_here and holder == os.getpid())
         self._file = io.FileIO(fd, "r+")
         self.owner_pid = os.getpid()
         _held.add(self)
