@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -319,6 +320,12 @@ def test_a_session_this_process_no_longer_has_open_is_waited_for_with_why(
         f"end it with `SELECT pg_terminate_backend({refused.orphaned_backend})` and try "
         f"again, or open it with read_only=True to inspect it")
     assert "close() that memory" not in str(refused)
+
+
+def test_the_logger_the_readme_names_for_the_wait_is_the_one_that_warns() -> None:
+    # A caller who filters or shows that logger's warnings must find the wait's explanation.
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    assert f"a warning of the `{writer_lock.log.name}` logger" in readme
 
 
 def test_the_command_line_says_this_process_left_the_session(
