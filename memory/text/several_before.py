@@ -30,23 +30,30 @@ _FOLLOWED_BY_VERB = (r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['
 #: are on it".
 _PLURAL_VERB = (r"(?=\s+(?:are|were|have|had|do|did|will|would|can|could|should|must|may"
                 r"|might|aren['’]t|weren['’]t|haven['’]t|don['’]t|didn['’]t|won['’]t|can['’]t)\b)")
+#: Where some are, said after them: "the servers in us-east-1".
+_PLACE = r"\s+(?:in|on|at|of|from|near)\s+(?:the\s+)?[\w.-]+"
 #: What one of several is said as after "the", "my" or a name's: a few words up to a verb
-#: ("the web server are"), or up to a plural noun or acronym ("the worker pods", "the
-#: primary DB"), or else the one word ("the DB").
+#: ("the web server are"), or up to a plural noun or acronym and where they are ("the
+#: worker pods", "the primary DB", "the servers in us-east-1"), or else the one word.
 _WORD_OF_ONE = r"(?!(?:and|or)\b)[\w-]+"
 _SAID_AS = (rf"(?:(?:{_WORD_OF_ONE}\s+){{0,3}}?{_WORD_OF_ONE}{_PLURAL_VERB}"
             rf"|(?:(?=[a-z]){_WORD_OF_ONE}\s+){{0,2}}?(?:{_PLURAL}|(?-i:[A-Z]{{2,}}s?))\b"
+            rf"(?:{_PLACE}(?=\s*,|\s+and\s))?"
             r"|[a-z][\w-]*)")
 #: One of several joined by "and": "my wife", "the worker pods", "Tom's kids", "Tom". Not
 #: "I", which with another is "we".
 _ONE_OF_SEVERAL = (rf"(?:(?:(?:my|our|the|his|her)|(?-i:[A-Z][a-z-]+)['’]s)\s+{_SAID_AS}"
                    r"|(?-i:[A-Z][a-z-]+)(?![\w'’]))")
 _JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
+#: Where some are, followed by others joined to them: "The servers in the EU region and
+#: the DB are down." is not said of the servers alone, whom a "they" after it was read as.
+_NOT_ONE_OF_SEVERAL = (r"(?!\s+(?:in|on|at|of|from|near)\s+(?:[\w.-]+\s+){0,3}?[\w.-]+"
+                       r"(?:\s*,|\s+and\s+(?:the|my|our|his|her)\b))")
 #: Several as the subject opening a statement, before a verb not said of one ("The status
 #: is red" is no several).
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    rf"(?:[a-z][\w-]*\s+){{0,2}}?{_PLURAL}){_FOLLOWED_BY_VERB}", _I)
+    rf"(?:[a-z][\w-]*\s+){{0,2}}?{_PLURAL}){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
 #: A name's own said after another name ("Tom and Ana's kids"): the kids of both, or Tom
 #: and the kids, whom a "they" after it may as well be.
 _OWNED_BY_BOTH = re.compile(r"(?-i:[A-Z][a-z-]+),?\s+and\s+(?-i:[A-Z][a-z-]+)['’]s\b")
@@ -71,6 +78,7 @@ _SPANS = frozenset({"seconds", "minutes", "hours", "days", "nights", "weeks", "w
                     "months", "years", "mornings", "evenings"})
 #: What parts the several of a subject: "The servers and the pods", "Tom, Ana and Sam".
 _PARTED = re.compile(r"\s*,?\s+and\s+|\s*,\s*", _I)
+_UNPLACED = re.compile(rf"{_PLACE}$", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
 _PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
 
@@ -123,5 +131,7 @@ def others_beside(message: list[str], several: str) -> bool:
 
 def each_of(several: str) -> set[str]:
     """The last word of each one ``several`` joins, casefolded: "The servers and the
-    pods" is {"servers", "pods"}, "Tom, Ana and Sam" {"tom", "ana", "sam"}."""
-    return {one.split()[-1].casefold() for one in _PARTED.split(several) if one}
+    pods" is {"servers", "pods"}, "Tom, Ana and Sam" {"tom", "ana", "sam"}; where they
+    are is not them ("the nodes in us-east-1" is "nodes")."""
+    return {_UNPLACED.sub("", one).split()[-1].casefold()
+            for one in _PARTED.split(several) if one}
