@@ -49,6 +49,9 @@ _ASKED_BY_NAME = re.compile(r"\s*ask\s+(?P<who>(?-i:[A-Z][a-z-]+)(?:\s+(?-i:[A-Z
                             r"(?:\s+about\b.*)?$", re.IGNORECASE)
 #: What puts a firm or a place after it ("at Globex"), no one a "her" may be.
 _PLACED = re.compile(r"\b(?:at|in|near|from|into)\s+$", re.IGNORECASE)
+#: How far before a name "at" is looked for: searched from the start, each name of a long
+#: request rescanned all before it.
+_REACH = 40
 
 
 def with_asks_apart(sentences: list[str]) -> list[str]:
@@ -111,6 +114,6 @@ def _names_one_unnamed(clause: str, pronoun: str) -> bool:
     """Whether ``clause``, opened by ``pronoun``, names by "him" or "her" someone it does
     not name first ("she knows him", "he runs her team")."""
     names = [name.start() for name in _NAME.finditer(clause, len(pronoun))
-             if not _PLACED.search(clause, 0, name.start())]
+             if not _PLACED.search(clause, max(0, name.start() - _REACH), name.start())]
     return any(not any(start < other.start() for start in names)
                for other in _SOMEONE_ELSE[pronoun.casefold()].finditer(clause))

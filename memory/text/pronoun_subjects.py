@@ -99,6 +99,9 @@ _ONLY_CALLED = re.compile(r"\s+(?:is|was)\s+(?:(?:so|very|really|quite|pretty|tr
 _SAME_ONE = re.compile(r"\s+(?:is|was)\s+|\s*,?\s*", _I)
 #: The user saying they have someone, before "a daughter".
 _HAVE = re.compile(r"\bi(?:\s+(?:also\s+)?(?:have|had)|['’]ve)\s+(?:got\s+)?$", _I)
+#: How far before a name the words said right before it ("at", "I have") are looked for:
+#: searched from the start, each name of a long message rescanned all before it.
+_REACH = 40
 _PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
 #: What puts a firm or a place, never a person, after it: "at Acme", "in Lisbon". Not
 #: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
@@ -285,7 +288,7 @@ def _places(sentences: list[str]) -> set[str]:
     return {found["name"].casefold() for sentence in sentences
             for found in _PERSON.finditer(sentence)
             if found["name"] is not None and not is_first_name(found["name"].split()[0])
-            and _IN_PLACE.search(sentence[:found.start()]) is not None}
+            and _IN_PLACE.search(sentence, _reach(found), found.start()) is not None}
 
 
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
@@ -303,7 +306,7 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             sex = "he" if relation in _HIS else "she" if relation in _HERS else None
             whose = found["whose"].casefold()
             if whose in ("a", "an"):
-                if _HAVE.search(sentence, 0, found.start()) is None:
+                if _HAVE.search(sentence, _reach(found), found.start()) is None:
                     continue  # "I met a nurse": no one of the user's
                 whose = "my"  # "I have a daughter. She is 5.": she is the user's
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
@@ -318,7 +321,7 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
         if (owned := _someone_of_a_name(sentence, found)) is not None:
             people.append(owned)
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
-              and not _put_as_a_place(sentence[:found.start()], found["name"])
+              and not _put_as_a_place(sentence[_reach(found):found.start()], found["name"])
               and (sentence[:found.start()].strip()
                    or _SUBJECT_GOES_ON.match(sentence, found.end())
                    or (_NAME_ALONE.match(sentence, found.end())
@@ -334,6 +337,11 @@ def _same_one(sentence: str, ended: int, start: int) -> bool:
     """Whether what ``sentence`` says from ``ended`` to ``start`` says the one named before
     and the one after are the same person ("is", a comma); False with no one before."""
     return ended >= 0 and _SAME_ONE.fullmatch(sentence, ended, start) is not None
+
+
+def _reach(found: re.Match[str]) -> int:
+    """Where to look from for the words said right before ``found``."""
+    return max(0, found.start() - _REACH)
 
 
 def _put_as_a_place(before: str, name: str) -> bool:
@@ -360,7 +368,8 @@ def _someone_of_a_name(sentence: str, found: re.Match[str]
     mark = name[-2:] if name[-2:] in ("'s", "’s") else name[-1:] if name[-1:] in "'’" else ""
     owned = _OWNED_BY_NAME.match(sentence, found.end() - len(mark)) if mark else None
     relation = None if owned is None else relation_of(owned["noun"].casefold())
-    if owned is None or relation is None or _PLACED.search(sentence[:found.start()]):
+    if owned is None or relation is None or _PLACED.search(sentence, _reach(found),
+                                                           found.start()):
         return None
     sex = "he" if relation in _HIS else "she" if relation in _HERS else None
     return f"{name} {owned['noun']}", True, sex

@@ -81,6 +81,9 @@ _PARTED = re.compile(r"\s*,?\s+and\s+|\s*,\s*", _I)
 _UNPLACED = re.compile(rf"{_PLACE}$", _I)
 #: What puts a firm or a place after it, whose name is no one a "they" may be.
 _PLACED = re.compile(r"(?:at|in|near|from|for|to|into)\s+$", _I)
+#: How far before a name "at" or "are" is looked for: searched from the start, each name
+#: of a long message rescanned all before it.
+_REACH = 40
 
 
 def several_before(sentence: str) -> str | None:
@@ -103,7 +106,7 @@ def several_before(sentence: str) -> str | None:
     # all three.
     others = [name for name in _CAPITALISED.finditer(sentence)
               if name.start() > 0 and not joined[0].start() <= name.start() < joined[0].end()
-              and not _PLACED.search(sentence, 0, name.start())]
+              and not _PLACED.search(sentence, max(0, name.start() - _REACH), name.start())]
     first_word_a_name = sentence.lstrip()[:1].isupper() and not re.match(
         r"\s*(?:i|we|my|our|the|a|an)\b", sentence, _I) and joined[0].start() > 0
     return None if others or first_word_a_name else joined[0][0]
@@ -123,7 +126,7 @@ def others_beside(message: list[str], several: str) -> bool:
     # Names said to be them ("My parents are Tom and Ana") are no others.
     others |= {found[0].split()[-1].casefold() for said in message
                for found in _NAMES_JOINED.finditer(said)
-               if not _SAID_TO_BE.search(said, 0, found.start())}
+               if not _SAID_TO_BE.search(said, max(0, found.start() - _REACH), found.start())}
     others |= {group.split()[-1].casefold() for said in message[:-1]
                if (group := several_before(said)) is not None}
     return bool(others - themselves)
