@@ -91,7 +91,7 @@ def store_option(given: str | None) -> str | None:
 def checked_dsn(dsn: str, source: str) -> str:
     """``dsn`` when it can be read as a DSN; else a usage error naming ``source``."""
     try:
-        from tiermem.memory.store.postgres.connection import dsn_problem
+        from tiermem.memory.store.postgres.dsn_checks import dsn_problem
     except ImportError:
         return dsn  # opening the store then says what to install
     problem = dsn_problem(dsn)

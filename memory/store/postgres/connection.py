@@ -9,7 +9,7 @@ import contextlib
 import re
 import secrets
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -19,7 +19,6 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from tiermem.memory.errors import (
     THIS_PROCESS,
     ConnectionLostError,
-    InvalidInputError,
     NewerSchemaError,
     OlderSchemaError,
     ReadOnlyError,
@@ -31,8 +30,9 @@ from tiermem.memory.errors import (
     StoreUnreachableError,
 )
 from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.postgres.dsn_checks import dsn_parts, first_line, not_valid
 from tiermem.memory.store.postgres.local_server import local_server_at
-from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
+from tiermem.memory.store.postgres.options import libpq_dsn
 from tiermem.memory.store.postgres.schema import (
     SCHEMA_VERSION,
     VECTOR_EXTENSION,
@@ -97,9 +97,9 @@ def connect(dsn: str) -> psycopg.Connection:
         conn = psycopg.connect(dsn, autocommit=True, application_name="tiermem")
     except psycopg.OperationalError as exc:
         raise StoreUnreachableError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
-                         f"{_first_line(exc)}; {_connect_advice(dsn, exc)}") from None
+                         f"{first_line(exc)}; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
-        raise StoreError(without_password(_not_valid(exc), dsn)) from None
+        raise StoreError(without_password(not_valid(exc), dsn)) from None
     return conn
 
 
@@ -113,11 +113,11 @@ def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
     missing = _NO_DATABASE.search(str(exc))
     if missing is not None or exc.sqlstate == pg_errors.InvalidCatalogName.sqlstate:
         name = (missing.group(1) if missing is not None
-                else _dsn_parts(dsn).get("dbname") or "DATABASE")
+                else dsn_parts(dsn).get("dbname") or "DATABASE")
         return (f"create it (`createdb {shlex.quote(name)}`, or `CREATE DATABASE "
                 f"{_identifier(name)}` in psql) or name a database that exists in the DSN "
                 f"(a local server from `tiermem pg start` has `postgres`)")
-    server = local_server_at(_dsn_parts(dsn).get("host", ""))
+    server = local_server_at(dsn_parts(dsn).get("host", ""))
     if server is None:
         return ("check that the server runs (a local one: `tiermem pg status`) and the DSN "
                 "is right")
@@ -132,61 +132,11 @@ def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
             f"the DSN is right")
 
 
-def _dsn_parts(dsn: str) -> dict[str, str]:
-    try:
-        parts = conninfo_to_dict(libpq_dsn(dsn))
-    except psycopg.ProgrammingError:
-        return {}
-    return {k: str(v) for k, v in parts.items() if v is not None}
-
-
 def _identifier(name: str) -> str:
     """``name`` as SQL writes it: quoted unless PostgreSQL would read it unchanged bare."""
     if re.fullmatch(r"[a-z_][a-z0-9_$]*", name):
         return name
     return '"' + name.replace('"', '""') + '"'
-
-
-def dsn_problem(dsn: str) -> str | None:
-    """What makes ``dsn`` unusable as written (None: nothing), found without connecting."""
-    try:
-        libpq, _ = split_dsn(dsn)
-        parts = conninfo_to_dict(libpq)
-    except InvalidInputError as exc:
-        return without_password(str(exc), dsn)
-    except psycopg.ProgrammingError as exc:
-        return without_password(_not_valid(exc), dsn)
-    # libpq reads these only when it connects, and then reports them as a failure to reach
-    # the server.
-    for key, fits, wanted in _CHECKED_PARTS:
-        value = parts.get(key)
-        if value is not None and not fits(str(value)):
-            return without_password(
-                f"the PostgreSQL DSN is not valid: {key} {str(value)!r} is not {wanted}; write "
-                f"it as postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one "
-                f"for a local server)", dsn)
-    return None
-
-
-def _ports(value: str) -> bool:
-    return all(p == "" or (p.isascii() and p.isdigit() and 0 < int(p) < 65536)
-               for p in value.split(","))
-
-
-_SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-#: DSN parts checked before connecting: the key, a test of its value, what it must be.
-_CHECKED_PARTS: tuple[tuple[str, Callable[[str], bool], str], ...] = (
-    ("port", _ports, "a port number from 1 to 65535 (or a comma list of them)"),
-    ("sslmode", lambda v: v in _SSL_MODES, "one of " + ", ".join(_SSL_MODES)),
-    ("connect_timeout", lambda v: v.strip().lstrip("-").isascii()
-     and v.strip().lstrip("-").isdigit(), "a whole number of seconds"),
-)
-
-
-def _not_valid(exc: Exception) -> str:
-    return (f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
-            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
-            f"local server)")
 
 
 def require_pgvector(conn: psycopg.Connection, where: str) -> None:
@@ -223,11 +173,11 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str, agent: str
             if applied_version(conn) > 0:
                 raise _upgrade_refused(conn, exc, where, agent, server) from None
             raise StoreError(
-                f"cannot create tiermem's tables in {where}: {_first_line(exc)}; the user "
+                f"cannot create tiermem's tables in {where}: {first_line(exc)}; the user "
                 f"needs CREATE on the database (and the `vector` extension installed by a "
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
-            raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
+            raise StoreError(f"{where} lacks what tiermem needs: {first_line(exc)}") from None
         except SchemaMismatchError as exc:
             raise StoreError(
                 f"cannot upgrade the schema of {where}, left at schema "
@@ -258,7 +208,7 @@ def _upgrade_refused(conn: psycopg.Connection, exc: pg_errors.InsufficientPrivil
         "SELECT (SELECT pg_get_userbyid(relowner) FROM pg_class"
         " WHERE oid = to_regclass('tiermem.messages')), current_user").fetchone() or (None, None)
     upgrading = f"cannot upgrade the schema of {where} from {applied_version(conn)} to " \
-                f"{SCHEMA_VERSION}: {_first_line(exc)}"
+                f"{SCHEMA_VERSION}: {first_line(exc)}"
     if owner is None or owner == role:
         return StoreError(f"{upgrading}; grant the role {role} what it was refused, or run "
                           f"`tiermem upgrade --agent {shlex.quote(agent)} --store DSN` once, "
@@ -287,7 +237,7 @@ def privilege_error(exc: pg_errors.InsufficientPrivilege, where: str) -> StoreEr
     """What to do when the connection's role may not read or write tiermem's tables."""
     return StoreError(
         f"the PostgreSQL role used for {where} lacks a privilege tiermem needs "
-        f"({_first_line(exc)}); connect as the role that created tiermem's tables, or have "
+        f"({first_line(exc)}); connect as the role that created tiermem's tables, or have "
         f"that role grant this one `USAGE ON SCHEMA tiermem` and `SELECT` on its tables to "
         f"read, plus `INSERT, UPDATE, DELETE` on the tables and `USAGE` on the sequences to "
         f"write")
@@ -378,7 +328,7 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
                               f"nothing was written. Free space on it and try again")
     if isinstance(exc, (pg_errors.DataCorrupted, pg_errors.IndexCorrupted)):
         return StoreCorruptError(f"PostgreSQL reports damaged data in {where}: "
-                                 f"{_first_line(exc)}; restore it from a backup or snapshot")
+                                 f"{first_line(exc)}; restore it from a backup or snapshot")
     if isinstance(exc, pg_errors.InsufficientPrivilege):
         return privilege_error(exc, where)
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
@@ -389,7 +339,7 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
         if closed:
             return StoreClosedError("this memory is closed; open it again to use it")
         return ConnectionLostError(f"lost the connection to PostgreSQL for {where}: "
-                                   f"{_first_line(exc)}; the last transaction was not "
+                                   f"{first_line(exc)}; the last transaction was not "
                                    f"committed", status_advice(dsn))
     return None
 
@@ -397,13 +347,7 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
 def status_advice(dsn: str) -> str:
     """How to look at the server of ``dsn``: the ``tiermem pg status`` that reaches it when
     it is a local server, since plain ``status`` looks at the default directory only."""
-    server = local_server_at(_dsn_parts(dsn).get("host", ""))
+    server = local_server_at(dsn_parts(dsn).get("host", ""))
     if server is None:
         return "`tiermem pg status` for a local one"
     return f"`tiermem pg status{server.dir_option}`"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
