@@ -41,3 +41,15 @@ def test_a_name_before_a_verb_in_the_third_person_owns_the_fact(text: str, name:
 @pytest.mark.parametrize("text", ["Tom and Ana smoke", "The dog barks"])
 def test_no_name_before_the_verb_stays_unclear(text: str) -> None:
     assert owner_of(text) is None
+
+
+def test_the_users_withdrawal_retires_a_fact_of_theirs_opening_with_a_capital() -> None:
+    # "Smoking hurts User's lungs" is the user's, though it opens as "Tom smokes" does.
+    assert core_after("Smoking hurts my lungs.", "I don't smoke anymore.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Smoking hurts User's lungs", "Milk upsets User's stomach", "Monday mornings stress Tom out",
+])
+def test_a_capital_before_such_a_word_owns_no_fact_that_speaks_of_another(text: str) -> None:
+    assert owner_of(text) is None

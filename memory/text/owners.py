@@ -222,16 +222,23 @@ def owner_of(text: str) -> Owner | None:
             return Owner(False, name=" ".join(name), words=every, kin=kin,
                          kin_name=" ".join(called).casefold() or None)
     if name and len(words) > len(name) and (words[len(name)].casefold() in SUBJECT_ENDS | TAKING_IN
-                                            or _said_of_another(words[len(name)])):
+                                            or _said_of_another(words, len(name))):
         return Owner(False, name=" ".join(name), words=every)
     return None
 
 
-def _said_of_another(word: str) -> bool:
-    """Whether ``word``, after a name, may be a verb in the third person ("Tom smokes",
+def _said_of_another(words: list[str], at: int) -> bool:
+    """Whether ``words[at]``, after a name, may be a verb in the third person ("Tom smokes",
     "Ana drinks coffee"): the user's own withdrawal ("I don't smoke anymore") is no word
-    of that one's, though no verb in ``SUBJECT_ENDS`` ends the subject."""
-    return word.isalpha() and word.islower() and word.endswith("s") and not word.endswith("ss")
+    of that one's, though no verb in ``SUBJECT_ENDS`` ends the subject. The shape is no
+    proof: "Monday mornings", "Smoking hurts" open with no one, so when the user or
+    someone named is said after it ("Milk upsets User's stomach", "... stress Tom out")
+    the fact may be theirs and stays unclear."""
+    word = words[at]
+    if not (word.isalpha() and word.islower() and word.endswith("s") and not word.endswith("ss")):
+        return False
+    return not any(later.casefold() in SPEAKER | MINE or _named(POSSESSIVE.sub("", later))
+                   for later in words[at + 1:])
 
 
 def owner_asked(question: str) -> Owner | None:
