@@ -20,6 +20,15 @@ from tiermem.memory.text.owners import owner_of
     # A company's fact is none of the user's job either.
     ("Globex pays well.", "I no longer work at Globex.",
      ["Globex pays well", "User: I no longer work at Globex"]),
+    # How often or when they did it keeps it theirs.
+    ("Tom rarely smokes.", "I don't smoke anymore.",
+     ["Tom rarely smokes", "User doesn't smoke anymore"]),
+    ("Tom often plays golf.", "I don't play golf anymore.",
+     ["Tom often plays golf", "User doesn't play golf anymore"]),
+    ("Tom played golf.", "I don't play golf anymore.",
+     ["Tom played golf", "User doesn't play golf anymore"]),
+    ("Tom Smith smoked for years.", "I don't smoke anymore.",
+     ["Tom Smith smoked for years", "User doesn't smoke anymore"]),
 ])
 def test_the_users_withdrawal_leaves_a_named_ones_doing(
         fact: str, withdrawal: str, left: list[str]) -> None:

@@ -227,6 +227,11 @@ def owner_of(text: str) -> Owner | None:
     return None
 
 
+#: Words of how often or how far one does something, between the doer and the verb.
+_HOW_OFTEN = frozenset({"often", "rarely", "seldom", "sometimes", "usually", "always", "never",
+                        "still", "also", "occasionally", "regularly", "mostly", "hardly"})
+
+
 def _said_of_another(words: list[str], at: int) -> bool:
     """Whether ``words[at]``, after a name, may be a verb in the third person ("Tom smokes",
     "Ana drinks coffee"): the user's own withdrawal ("I don't smoke anymore") is no word
@@ -234,8 +239,12 @@ def _said_of_another(words: list[str], at: int) -> bool:
     proof: "Monday mornings", "Smoking hurts" open with no one, so when the user or
     someone named is said after it ("Milk upsets User's stomach", "... stress Tom out")
     the fact may be theirs and stays unclear."""
-    word = words[at]
-    if not (word.isalpha() and word.islower() and word.endswith("s") and not word.endswith("ss")):
+    if words[at:at + 1] and words[at].casefold() in _HOW_OFTEN:  # "Tom rarely smokes"
+        at += 1
+    word = words[at] if at < len(words) else ""
+    # "Tom played golf" was done by Tom too.
+    done = word.endswith("ed") or (word.endswith("s") and not word.endswith("ss"))
+    if not (word.isalpha() and word.islower() and done):
         return False
     return not any(later.casefold() in SPEAKER | MINE or _named(POSSESSIVE.sub("", later))
                    for later in words[at + 1:])
