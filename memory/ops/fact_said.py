@@ -15,6 +15,11 @@ from tiermem.memory.ops.fact_clauses import (
     names_of_the_user,
     of_the_fact,
 )
+from tiermem.memory.ops.fact_names_given import (
+    apposed_name,
+    kinds_alike,
+    without_others_named,
+)
 from tiermem.memory.ops.fact_owner import of_whom, pet_named, reading
 from tiermem.memory.ops.fact_statements import (
     beside_me,
@@ -186,7 +191,7 @@ def says(text: str, fact: str) -> bool:
         # "Nobody but me and Tom knows Anna uses vim" is Anna's, not "Tom uses vim".
         # "I have a cat that is named Rex": the clause is the pet's, of a fact's kind.
         own_part = only_the_user(without_others_clauses(
-            part, own=wanted | named_subject | _kinds_alike(part, kinds))
+            part, own=wanted | named_subject | kinds_alike(part, kinds))
             if of_user or named_subject or (whose and whose.relations) else part)
         said, before_this = of_whom(own_part, whose, kin, read, wanted - names), before
         before = part
@@ -224,7 +229,7 @@ def says(text: str, fact: str) -> bool:
         named_kinds = kinds_named(part)
         # "Tom saw a cat named Rex": the word names the cat, not a user called Tom.
         if only_named and light & _NAMING:
-            said -= _NAMING - concepts(_without_others_named(part, named_kinds, names))
+            said -= _NAMING - concepts(without_others_named(part, named_kinds, names))
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
         # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
@@ -249,7 +254,7 @@ def says(text: str, fact: str) -> bool:
             # "My son is called Tom" names him, no pet.
             said -= {name for name, kind in named_kinds.items() if relation_of(kind) in
                      (None, *_PET_RELATIONS)} - kinds_owned(own_part, of_another=True).keys()
-        said |= _apposed_name(part, before_this) & names
+        said |= apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
             said -= names
@@ -287,12 +292,6 @@ def says(text: str, fact: str) -> bool:
     return said_by(together | lent | _names_lent(linked, names, wanted))
 
 
-#: A statement that is only someone of the user's: "my wife" of "I love June, my wife.".
-_ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
-#: The name a statement ends with: "I love June".
-_NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
-
-
 def _users(statement: str) -> bool:
     """Whether ``statement`` is the user's or of someone of theirs ("I met Tom and have a
     cat"), not of someone named nor of "he" or "she"."""
@@ -311,33 +310,6 @@ def _of_them_alone(statement: str, whose: Owner | None) -> bool:
     return (whose is not None and whose.user and bool(whose.relations) and own is not None
             and own.user and own.relations == whose.relations
             and not _PET_RELATIONS & set(own.relations))
-
-
-def _kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:
-    """The concepts of the kinds ``part`` gives a fact's names to that may be the fact's
-    own ``kinds``: "cat" of "I have a cat that is named Rex" for "User has a pet named
-    Rex"."""
-    return {word for name, kind in kinds_named(part).items()
-            if name in kinds and same_kind(kind, kinds[name]) for word in concepts(kind)}
-
-
-def _apposed_name(part: str, before: str) -> set[str]:
-    """The concepts of the name ``before`` ends with when ``part`` only says who that is
-    to the user: "I love June, my wife." names the user's wife June."""
-    only = _ONLY_MINE.fullmatch(part)
-    name = _NAME_LAST.search(before) if only and relation_of(only["relation"]) else None
-    return concepts(name.group(1)) if name else set()
-
-
-def _without_others_named(part: str, named_kinds: dict[str, str], names: set[str]) -> str:
-    """``part`` without where it gives one of a kind (``named_kinds``, its own) a name
-    that is none of a fact's ``names``: "Tom saw a cat" of "Tom saw a cat named Rex"."""
-    for kind in set(named_kinds.values()):
-        part = re.sub(rf"\b(?P<kind>{re.escape(kind)})\s+(?:(?:that|which|who)\s+)?"
-                      r"(?:(?:is|was)\s+)?(?:named|called)\s+(?P<name>[A-Z][\w'’-]*)",
-                      lambda naming: (naming[0] if concepts(naming["name"]) & names
-                                      else naming["kind"]), part)
-    return part
 
 
 def _lived_before(part: str, before: str, left: set[str]) -> set[str]:
