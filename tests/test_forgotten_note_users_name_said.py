@@ -43,3 +43,21 @@ def test_the_users_name_only_as_theirs(text: str, fact: str, said: bool) -> None
 ])
 def test_a_fact_all_names_but_its_verb_is_no_name_of_the_users(text: str, fact: str) -> None:
     assert says(text, fact)
+
+
+@pytest.mark.parametrize("text", [
+    "Hi, I'm Tom.", "I'm Tom.", "It's Tom.", "I go by Tom.", "This is Tom speaking.",
+    "I'm Tom, Ana's husband.", "I'm Tom Smith.", "Tom here.",
+])
+@pytest.mark.parametrize("fact", ["User is named Tom", "User is called Tom"])
+def test_the_users_name_given_says_they_are_named_so(text: str, fact: str) -> None:
+    assert says(text, fact)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm Tom's dad.", "I'm with Tom.", "It's Tom's turn.", "I go by Tom's place.",
+    "People call me when Tom is out.", "I'm not Tom.", "Don't call me Tom.",
+])
+@pytest.mark.parametrize("fact", ["User is named Tom", "User is called Tom"])
+def test_someone_else_named_names_the_user_nothing(text: str, fact: str) -> None:
+    assert not says(text, fact)

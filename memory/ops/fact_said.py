@@ -230,6 +230,10 @@ def says(text: str, fact: str) -> bool:
         # "Tom saw a cat named Rex": the word names the cat, not a user called Tom.
         if only_named and light & _NAMING:
             said -= _NAMING - concepts(without_others_named(part, named_kinds, names))
+            # "I'm Tom" or "This is Tom speaking" gives the user the name as "I am called
+            # Tom" does; "I'm Tom's dad" gave none and kept no name above.
+            if users_name and names <= said:
+                said |= light & _NAMING
         said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
         # "I have a cat named Rex" names the fact's pet Rex, "I saw a cat named Rex" none,
