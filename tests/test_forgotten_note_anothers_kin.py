@@ -20,6 +20,10 @@ from tiermem.memory.ops.fact_said import says
     ("Tom's son is Rex and mine is Max.", "User's son is named Rex", False),
     ("Tom's son is Rex and mine is Max.", "User's son is named Tom", False),
     ("Tom's sister is my sister too, she's Ana.", "User's sister is named Ana", True),
+    ("Tom's son is Rex and my kid is Max.", "User's son is named Max", True),
+    # "My" before no word for the kin goes on to no son of the user's.
+    ("Tom's son plays with my dog Max.", "User's son is named Max", False),
+    ("Tom's son is my age, he's Max.", "User's son is named Max", False),
 ])
 def test_a_named_ones_kin_is_not_the_users(text: str, fact: str, said: bool) -> None:
     assert says(text, fact) is said

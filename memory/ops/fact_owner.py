@@ -56,8 +56,9 @@ _ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+
 
 #: Relations of the user's that are animals, never someone a fact of another names.
 _PETS = frozenset({"dog", "cat", "pet"})
-#: The user's own said beside another's kin: "Tom's son is Rex and mine is Max".
-_USERS_OWN = re.compile(r"\b(?:my|mine)\b", re.IGNORECASE)
+#: The user's own said beside another's kin: "Tom's son is Rex and mine is Max", "... my
+#: son is Max"; the word after "my" must be one for the kin ("my dog Max" is no son).
+_USERS_OWN = re.compile(r"\b(?:mine\b|my\s+(?P<kin>[\w'’-]+))", re.IGNORECASE)
 
 #: What is said to be another's: "Rex is theirs", "The dog was hers".
 _ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
@@ -181,7 +182,10 @@ def of_whom(sentence: str, whose: Owner | None, kin: set[str],
             and not own.user and own.kin):
         # "Tom's son is Rex" is Tom's son, not the user's, whatever either is named;
         # "... and mine is Max" goes on to the user's own, the kin word serving both.
-        users_own = _USERS_OWN.search(sentence)
+        users_own = next((mine for mine in _USERS_OWN.finditer(sentence)
+                          if mine["kin"] is None or may_be_kin(
+                              (relation_of(mine["kin"].casefold()) or "",), whose.relations)),
+                         None)
         if users_own is None:
             return None
         anothers = (concepts(sentence[:users_own.start()])
