@@ -47,6 +47,10 @@ def test_a_pet_given_to_another_is_not_the_givers(text: str, fact: str) -> None:
     ("I got a dog named Rex for Mothers Day.", "User has a dog named Rex"),
     ("I got a dog named Rex for Fathers Day.", "User has a dog named Rex"),
     ("My sister got a dog named Rex for Kids Day.", SISTERS_DOG),
+    # Got for someone's sake is a reason, no gift to them.
+    ("I got a dog named Rex for Mom's sake.", "User has a dog named Rex"),
+    ("I got a dog named Rex for Tom's sake.", "User has a dog named Rex"),
+    ("My sister got a dog named Rex for Dad's sake.", SISTERS_DOG),
     ("I got a dog named Rex for Christmas.", "User has a dog named Rex"),
     ("I adopted a puppy named Rex for Christmas.", "User has a dog named Rex"),
     ("I got a dog named Rex for May.", "User has a dog named Rex"),

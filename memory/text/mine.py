@@ -208,8 +208,9 @@ def _got_for_another(text: str, at: int) -> bool:
         # A capital word is someone only as a first name or a kin word ("for Mom"): "for
         # May" is a time to come. "for Tom's birthday" or "for Mom's birthday" is a gift
         # to them, as "for Tom's son" is to the son, but "for Mother's Day" to no one.
-        # "for Mothers Day" or "for Kids Day", typed without the apostrophe, is a day.
-        if rest[:1] and rest[0].casefold() == "day":
+        # "for Mothers Day" or "for Kids Day", typed without the apostrophe, is a day;
+        # "for Mom's sake" a reason to get it, no gift.
+        if rest[:1] and rest[0].casefold() in {"day", "sake"}:
             return False
         possessive = first.endswith(("'s", "’s"))
         whom = first[:-2] if possessive else first
