@@ -263,9 +263,14 @@ def test_the_writer_asks_the_server_to_probe_a_silent_client(postgres_dsn: str) 
         reader.close()
 
 
+@pytest.mark.parametrize("pooled", [False, True], ids=["direct", "behind_a_pooler"])
 def test_an_agent_this_process_still_has_open_is_refused_with_close_it(
-        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, pooled: bool) -> None:
     # Waiting for the holder to exit is no advice when the holder is the refused process.
+    if pooled:
+        # A pooler (PgBouncer) tells the client a number of its own for the server process:
+        # the live memory's session is still no session left behind, to be terminated.
+        monkeypatch.setattr(psycopg.ConnectionInfo, "backend_pid", property(lambda info: 1))
     waits: list[int] = []
     monkeypatch.setattr(writer_lock, "_wait_for_lock",
                         lambda conn, agent, ms: bool(waits.append(agent)))

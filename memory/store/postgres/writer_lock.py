@@ -41,9 +41,11 @@ from tiermem.memory.store.postgres.schema import LOCK_CLASS
 
 log = logging.getLogger(__name__)
 
-#: The sessions holding a writer lock in this process, to tell a memory still open from one
-#: dropped unclosed.
-_writer_sessions: weakref.WeakSet[psycopg.Connection] = weakref.WeakSet()
+#: The sessions holding a writer lock in this process, each with its server process as the
+#: server reports it, to tell a memory still open from one dropped unclosed. Not the
+#: client's ``info.backend_pid``: behind a pooler (PgBouncer) that is the pooler's number.
+_writer_sessions: weakref.WeakKeyDictionary[psycopg.Connection, int] = (
+    weakref.WeakKeyDictionary())
 
 #: How long an opener waits for a writer lock whose holder has exited on this host.
 ORPHAN_WAIT_MS = 30_000
@@ -78,11 +80,13 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
         elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend, mine)):
             raise AgentLockedError(where, host, pid, since, backend if orphaned else None,
                                    this_process=mine)
+    row = conn.execute(
+        "SELECT pg_backend_pid(), " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
+        [part for setting in KEEPALIVE.items() for part in setting]).fetchone()
+    assert row is not None
     # Known before its pid is recorded, so another thread that reads the pid as this
     # process's finds the session still open, not dropped.
-    _writer_sessions.add(conn)
-    conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
-                 [part for setting in KEEPALIVE.items() for part in setting])
+    _writer_sessions[conn] = row[0]
     conn.execute(
         "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, process_scope) "
         "VALUES (%s, %s, %s, pg_backend_pid(), %s) ON CONFLICT (agent_id) DO UPDATE SET "
@@ -97,8 +101,8 @@ def _dropped_here(backend: int | None) -> bool:
     closed only when the collector frees it; one whose connection broke is closed too, while
     the server may keep its session a while. One still open keeps the lock."""
     gc.collect()
-    return not any(not session.closed and session.info.backend_pid == backend
-                   for session in list(_writer_sessions))
+    return not any(not session.closed and server_pid == backend
+                   for session, server_pid in list(_writer_sessions.items()))
 
 
 def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
