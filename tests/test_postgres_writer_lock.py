@@ -16,6 +16,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from memory_helpers import collector_off
+from pg_relay import cuttable_relay
 from psycopg.conninfo import make_conninfo
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -303,22 +304,29 @@ def test_an_agent_dropped_without_close_lets_this_process_open_it_again(
             assert [f.text for f in again.core] == ["User likes green tea"]
 
 
-def test_a_session_this_process_no_longer_has_open_is_waited_for_with_why(
-        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
-    # What a memory whose connection broke (or one dropped) leaves while the server keeps its
-    # session: no memory can be closed, so the wait is explained, then the session named.
+@pytest.fixture
+def said_soon(monkeypatch: pytest.MonkeyPatch,
+              caplog: pytest.LogCaptureFixture) -> Callable[[], list[str]]:
+    """Waits for a session left behind cut short (explained after 10 ms, given up after 50):
+    what the writer lock's logger said so far."""
     monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
     monkeypatch.setattr(writer_lock, "QUIET_WAIT_MS", 10)
     caplog.set_level(logging.WARNING, logger="tiermem")
+    return lambda: [r.getMessage() for r in caplog.records if r.name == writer_lock.__name__]
+
+
+def test_a_session_this_process_no_longer_has_open_is_waited_for_with_why(
+        postgres_dsn: str, said_soon: Callable[[], list[str]]) -> None:
+    # What a memory dropped unclosed leaves while the server keeps its session: no memory
+    # can be closed, so the wait is explained, then the session named.
     left_behind = _holding_for(postgres_dsn, os.getpid())
     try:
         refused = _refused_naming(left_behind, postgres_dsn)
     finally:
         left_behind.close()
-    said = [r.getMessage() for r in caplog.records if r.name == writer_lock.__name__]
+    said = said_soon()
     assert len(said) == 1 and (
-        f"a memory this process opened there is closed or dropped, but its database session "
+        f"a memory this process opened there was closed or dropped, but its database session "
         f"(server process {refused.orphaned_backend}) has not ended yet") in said[0]
     assert refused.this_process and str(refused).endswith(
         f"; no memory of this process has it open, but its database session has not ended; "
@@ -352,3 +360,24 @@ def test_the_command_line_says_this_process_left_the_session(
             f"with `SELECT pg_terminate_backend({session[0]})` and try again") in err
     assert "has exited" not in err
     assert stored_agents(postgres_dsn) == ["alice"]
+
+
+def test_a_session_of_a_memory_that_lost_its_connection_is_said_so(
+        postgres_dsn: str, said_soon: Callable[[], list[str]]) -> None:
+    # Opened again after ConnectionLostError, as that error advises, while the server has
+    # not yet noticed the client gone: the memory was neither closed nor dropped.
+    with cuttable_relay(postgres_dsn) as relay:
+        lost = PostgresBackend(relay.dsn, "alice")
+        relay.cut()
+        with pytest.raises(psycopg.OperationalError):
+            lost.conn.execute("SELECT 1")
+        assert lost.lost
+        with pytest.raises(AgentLockedError) as refused:
+            PostgresBackend(postgres_dsn, "alice")
+        lost.close()
+    said = said_soon()
+    assert len(said) == 1 and (
+        f"a memory this process opened there lost its connection to the server, but its "
+        f"database session (server process {refused.value.orphaned_backend}) has not ended "
+        f"yet") in said[0]
+    assert refused.value.this_process

@@ -105,6 +105,16 @@ def _dropped_here(backend: int | None) -> bool:
                    for session, server_pid in list(_writer_sessions.items()))
 
 
+def _how_let_go(backend: int | None) -> str:
+    """How the memory of this process whose session ``backend`` holds the lock let it go.
+    One that lost its connection is not closed, and its caller should not look for a
+    close() that never happened."""
+    if any(session.broken and server_pid == backend
+           for session, server_pid in list(_writer_sessions.items())):
+        return "lost its connection to the server"
+    return "was closed or dropped"
+
+
 def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
     """Whether some session holds ``agent``'s writer lock now."""
     row = conn.execute(
@@ -137,7 +147,7 @@ def _wait_for_dead_writer(conn: psycopg.Connection, agent: int, where: str, pid:
         return True
     if quiet >= ORPHAN_WAIT_MS:
         return False
-    gone = ("a memory this process opened there is closed or dropped" if mine
+    gone = (f"a memory this process opened there {_how_let_go(backend)}" if mine
             else f"its last writer, process {pid} of this host, has exited")
     log.warning("%s: %s, but its database session (server process %s) has not ended yet; "
                 "waiting up to %s s more for the server to end it", where, gone, backend,
