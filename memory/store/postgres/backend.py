@@ -1,7 +1,7 @@
 """``PostgresBackend``: one agent's memory in a PostgreSQL database (the storage contract).
 
 Opened for writing, it holds the agent's writer lock (an advisory lock, see
-memory/store/postgres/connection.py) on its own connection until ``close``.
+memory/store/postgres/writer_lock.py) on its own connection until ``close``.
 The outermost ``transaction()`` is one PostgreSQL transaction, inner ones are
 savepoints; hooks let in-memory state follow commits and rollbacks exactly as
 with SQLite.

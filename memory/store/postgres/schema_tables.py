@@ -349,7 +349,7 @@ UNDONE_EVICTIONS = undone_evictions()
 #: or in containers sharing their host's name (host networking), give pids of different
 #: process tables; the boot id and pid namespace of the writer tell them apart, so an
 #: opener waits only for a holder of its own process table that has exited
-#: (memory/store/postgres/connection.py). NULL: written by a version before this one.
+#: (memory/store/postgres/writer_lock.py). NULL: written by a version before this one.
 WRITER_SCOPE = "ALTER TABLE tiermem.writers ADD COLUMN process_scope TEXT;"
 
 #: Migration 13: an index of passages by a digest of their text, for the passages holding
