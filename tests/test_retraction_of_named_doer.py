@@ -29,6 +29,11 @@ from tiermem.memory.text.owners import owner_of
      ["Tom played golf", "User doesn't play golf anymore"]),
     ("Tom Smith smoked for years.", "I don't smoke anymore.",
      ["Tom Smith smoked for years", "User doesn't smoke anymore"]),
+    # Where or when they do it names no one else whose the fact may be.
+    ("Tom smokes in Berlin.", "I don't smoke anymore.",
+     ["Tom smokes in Berlin", "User doesn't smoke anymore"]),
+    ("Ana rarely drinks on Fridays.", "I don't drink anymore.",
+     ["Ana rarely drinks on Fridays", "User doesn't drink anymore"]),
 ])
 def test_the_users_withdrawal_leaves_a_named_ones_doing(
         fact: str, withdrawal: str, left: list[str]) -> None:

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import takewhile
 
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.openings import strip_markers
 
 # The words for someone of the user's live in their own module; re-exported, as callers
@@ -237,8 +238,9 @@ def _said_of_another(words: list[str], at: int) -> bool:
     "Ana drinks coffee"): the user's own withdrawal ("I don't smoke anymore") is no word
     of that one's, though no verb in ``SUBJECT_ENDS`` ends the subject. The shape is no
     proof: "Monday mornings", "Smoking hurts" open with no one, so when the user or
-    someone named is said after it ("Milk upsets User's stomach", "... stress Tom out")
-    the fact may be theirs and stays unclear."""
+    someone by a first name is said after it ("Milk upsets User's stomach", "... stress
+    Tom out") the fact may be theirs and stays unclear; a place or a thing ("Tom smokes
+    in Berlin", "Ana drinks on Fridays") is no one to own it."""
     if words[at:at + 1] and words[at].casefold() in _HOW_OFTEN:  # "Tom rarely smokes"
         at += 1
     word = words[at] if at < len(words) else ""
@@ -246,7 +248,7 @@ def _said_of_another(words: list[str], at: int) -> bool:
     done = word.endswith("ed") or (word.endswith("s") and not word.endswith("ss"))
     if not (word.isalpha() and word.islower() and done):
         return False
-    return not any(later.casefold() in SPEAKER | MINE or _named(POSSESSIVE.sub("", later))
+    return not any(later.casefold() in SPEAKER | MINE or is_first_name(POSSESSIVE.sub("", later))
                    for later in words[at + 1:])
 
 
