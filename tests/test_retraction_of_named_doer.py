@@ -67,3 +67,18 @@ def test_the_users_withdrawal_retires_a_fact_of_theirs_opening_with_a_capital() 
 ])
 def test_a_capital_before_such_a_word_owns_no_fact_that_speaks_of_another(text: str) -> None:
     assert owner_of(text) is None
+
+
+@pytest.mark.parametrize("fact", ["Recently started smoking.", "Just started smoking."])
+def test_a_word_of_when_opening_the_users_doing_is_no_one_else(fact: str) -> None:
+    # The user's own doing, said without "I": their withdrawal retires it.
+    assert core_after(fact, "I don't smoke anymore.") == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Yesterday Ana called", None), ("Recently moved to Lisbon", None),
+    ("Tom recently smoked", "tom"),
+])
+def test_a_word_of_when_is_no_part_of_a_name(text: str, name: str | None) -> None:
+    owner = owner_of(text)
+    assert (owner and owner.name) == name

@@ -39,7 +39,14 @@ from tiermem.memory.text.relations import (
     nouns_for,
     relation_of,
 )
-from tiermem.memory.text.subject_words import MINE, NO_NAMES, SPEAKER, SUBJECT_ENDS, TAKING_IN
+from tiermem.memory.text.subject_words import (
+    HOW_OR_WHEN,
+    MINE,
+    NO_NAMES,
+    SPEAKER,
+    SUBJECT_ENDS,
+    TAKING_IN,
+)
 
 __all__ = ["Owner", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "same_kin", "statements_apart"]
@@ -228,11 +235,6 @@ def owner_of(text: str) -> Owner | None:
     return None
 
 
-#: Words of how often or how far one does something, between the doer and the verb.
-_HOW_OFTEN = frozenset({"often", "rarely", "seldom", "sometimes", "usually", "always", "never",
-                        "still", "also", "occasionally", "regularly", "mostly", "hardly"})
-
-
 def _said_of_another(words: list[str], at: int) -> bool:
     """Whether ``words[at]``, after a name, may be a verb in the third person ("Tom smokes",
     "Ana drinks coffee"): the user's own withdrawal ("I don't smoke anymore") is no word
@@ -241,7 +243,7 @@ def _said_of_another(words: list[str], at: int) -> bool:
     someone by a first name is said after it ("Milk upsets User's stomach", "... stress
     Tom out") the fact may be theirs and stays unclear; a place or a thing ("Tom smokes
     in Berlin", "Ana drinks on Fridays") is no one to own it."""
-    if words[at:at + 1] and words[at].casefold() in _HOW_OFTEN:  # "Tom rarely smokes"
+    if words[at:at + 1] and words[at].casefold() in HOW_OR_WHEN:  # "Tom rarely smokes"
         at += 1
     word = words[at] if at < len(words) else ""
     # "Tom played golf" was done by Tom too.

@@ -7,7 +7,7 @@ one ("The", "She"). Plain word sets, casefolded.
 
 from __future__ import annotations
 
-__all__ = ["MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS", "TAKING_IN"]
+__all__ = ["HOW_OR_WHEN", "MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS", "TAKING_IN"]
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
 SUBJECT_ENDS = frozenset({
@@ -23,8 +23,17 @@ SUBJECT_ENDS = frozenset({
 TAKING_IN = frozenset({"adopted", "rescued", "bought", "got"})
 SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
 MINE = frozenset({"my", "user's", "mine"})
+#: Words of how often or when one does something, between the doer and the verb ("Tom
+#: rarely smokes") or opening a sentence whose doer goes unsaid ("Recently started
+#: smoking", the user's).
+HOW_OR_WHEN = frozenset({
+    "often", "rarely", "seldom", "sometimes", "usually", "always", "never", "still", "also",
+    "occasionally", "regularly", "mostly", "hardly", "recently", "lately", "finally", "just",
+    "yesterday", "today", "tonight", "now", "then", "again", "once", "suddenly", "eventually",
+    "apparently", "actually", "already", "newly",
+})
 #: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
-NO_NAMES = frozenset({
+NO_NAMES = HOW_OR_WHEN | frozenset({
     "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
     "you", "our", "ours", "your", "his", "her", "their", "its", "there", "here", "my", "i",
     "what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are",
