@@ -39,3 +39,12 @@ def test_core_holds_the_db_recovered() -> None:
     held = core_after("The servers in us-east-1 and the DB are down. They recovered.")
     assert ("The servers in us-east-1 and the DB recovered" in held,
             "The servers recovered" in held) == (True, False)
+
+
+@pytest.mark.parametrize("said", [
+    "The pods in staging are down and the team is on it.",
+    "The pods in us-east-1 are down, so we paged the on-call.",
+    "The pods in us-east-1 crashed, and the team restarted them.",
+])
+def test_others_said_after_their_verb_are_none_of_them(said: str) -> None:
+    assert with_pronouns_named([said, "They recovered."], None)[1] == "The pods recovered."

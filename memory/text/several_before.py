@@ -28,8 +28,9 @@ _FOLLOWED_BY_VERB = (r"(?=\s+(?!(?:is|was|has|does|isn['’]t|wasn['’]t|hasn['
                      rf"|and|or)\b)(?!{_PLURAL}\b)(?-i:[a-z]))")
 #: A verb said only after a plural subject, which ends it: "Tom and the on call engineer
 #: are on it".
-_PLURAL_VERB = (r"(?=\s+(?:are|were|have|had|do|did|will|would|can|could|should|must|may"
-                r"|might|aren['’]t|weren['’]t|haven['’]t|don['’]t|didn['’]t|won['’]t|can['’]t)\b)")
+_SAID_OF_SEVERAL = (r"(?:are|were|have|had|do|did|will|would|can|could|should|must|may"
+                    r"|might|aren['’]t|weren['’]t|haven['’]t|don['’]t|didn['’]t|won['’]t|can['’]t)")
+_PLURAL_VERB = rf"(?=\s+{_SAID_OF_SEVERAL}\b)"
 #: Where some are, said after them: "the servers in us-east-1".
 _PLACE = r"\s+(?:in|on|at|of|from|near)\s+(?:the\s+)?[\w.-]+"
 #: What one of several is said as after "the", "my" or a name's: a few words up to a verb
@@ -47,8 +48,11 @@ _ONE_OF_SEVERAL = (rf"(?:(?:(?:my|our|the|his|her)|(?-i:[A-Z][a-z-]+)['’]s)\s+
 _JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
 #: Where some are, followed by others joined to them: "The servers in the EU region and
 #: the DB are down." is not said of the servers alone, whom a "they" after it was read as.
-_NOT_ONE_OF_SEVERAL = (r"(?!\s+(?:in|on|at|of|from|near)\s+(?:[\w.-]+\s+){0,3}?[\w.-]+"
-                       r"(?:\s*,|\s+and\s+(?:the|my|our|his|her)\b))")
+#: A word of that place is no verb: "The pods in staging are down and the team is on it"
+#: is said of the pods alone.
+_WORD_OF_PLACE = rf"(?!(?:{_SAID_OF_SEVERAL}|\w+ed)\b)[\w.-]+"
+_NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\s+){{0,3}}?"
+                       rf"{_WORD_OF_PLACE}(?:\s*,|\s+and\s+(?:the|my|our|his|her)\b))")
 #: Several as the subject opening a statement, before a verb not said of one ("The status
 #: is red" is no several).
 _OPENING = re.compile(
