@@ -48,3 +48,24 @@ def test_core_holds_the_db_recovered() -> None:
 ])
 def test_others_said_after_their_verb_are_none_of_them(said: str) -> None:
     assert with_pronouns_named([said, "They recovered."], None)[1] == "The pods recovered."
+
+
+@pytest.mark.parametrize("said", [
+    "The pods in the staging cluster and Redis are down.",
+    "The pods in staging and two nodes are down.",
+    "The pods in the big old staging cluster and the DB are down.",
+])
+def test_others_after_a_long_place_are_asked_about(said: str) -> None:
+    sentences = [said, "They recovered."]
+    # Never "The pods recovered": the others are of them too.
+    assert (with_pronouns_named(sentences, None), unnamed_pronouns(sentences, None)) == (
+        sentences[:1], ["They"])
+
+
+@pytest.mark.parametrize(("said", "recovered"), [
+    ("The servers in us-east-1 and eu-west-1 are down.", "The servers recovered."),
+    ("The servers in Frankfurt and Paris are down.",
+     "The servers in Frankfurt and Paris recovered."),
+])
+def test_another_place_joins_no_one(said: str, recovered: str) -> None:
+    assert with_pronouns_named([said, "They recovered."], None)[1] == recovered

@@ -47,12 +47,15 @@ _ONE_OF_SEVERAL = (rf"(?:(?:(?:my|our|the|his|her)|(?-i:[A-Z][a-z-]+)['’]s)\s+
                    r"|(?-i:[A-Z][a-z-]+)(?![\w'’]))")
 _JOINED = rf"{_ONE_OF_SEVERAL}(?:\s*,\s*{_ONE_OF_SEVERAL})*,?\s+and\s+{_ONE_OF_SEVERAL}"
 #: Where some are, followed by others joined to them: "The servers in the EU region and
-#: the DB are down." is not said of the servers alone, whom a "they" after it was read as.
+#: the DB are down." is not said of the servers alone, whom a "they" after it was read as;
+#: nor is "... and Redis", "... and two nodes". Another place ("in us-east-1 and
+#: eu-west-1") joins no one.
 #: A word of that place is no verb: "The pods in staging are down and the team is on it"
 #: is said of the pods alone.
 _WORD_OF_PLACE = rf"(?!(?:{_SAID_OF_SEVERAL}|\w+ed)\b)[\w.-]+"
-_NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\s+){{0,3}}?"
-                       rf"{_WORD_OF_PLACE}(?:\s*,|\s+and\s+(?:the|my|our|his|her)\b))")
+_NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\s+){{0,5}}?"
+                       rf"{_WORD_OF_PLACE}(?:\s*,|\s+and\s+(?:(?:the|my|our|his|her|a|an|two"
+                       r"|three|four|five|several|some|\d+)\b|(?-i:[A-Z]))))")
 #: Several as the subject opening a statement, before a verb not said of one ("The status
 #: is red" is no several).
 _OPENING = re.compile(
