@@ -222,6 +222,15 @@ def test_an_email_address_not_held_forgets_no_street_address(held: str, request_
                                       "Forget my PIN, thanks a lot!",
                                       "Drop my PIN, thank you very much.",
                                       "Drop my PIN from memory, thanks a lot.",
-                                      "Can you forget my PIN, thanks a lot?"])
+                                      "Can you forget my PIN, thanks a lot?",
+                                      # "many" or "for everything" read as what to
+                                      # forget outweighed the PIN
+                                      "Forget my PIN, many thanks.",
+                                      "Forget my PIN, thanks so much for everything!",
+                                      "Forget my PIN, thanks for your help.",
+                                      "Forget my PIN, thanks a ton.",
+                                      "Drop my PIN from memory, many thanks.",
+                                      "Can you forget my PIN, thanks for everything?"])
 def test_warm_thanks_close_the_request_as_thanks_do(request_: str) -> None:
     assert core_after("My PIN is 1234.", request_) == []
+
