@@ -170,6 +170,12 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's AWS secret key from the wiki"),
     ("My PIN number is 4321.", "Delete my PIN number 4321 from the CRM.",
      "Delete User's PIN number from the CRM"),
+    # cut after "key", the task asked to remove the SSH key, not its passphrase
+    ("My SSH key passphrase is hunter2.",
+     "Delete my SSH key passphrase hunter2 from the wiki.",
+     "Delete User's SSH key passphrase from the wiki"),
+    ("My SSH key password is zebra.", "Delete my SSH key password zebra from the server.",
+     "Delete User's SSH key password from the server"),
 ])
 def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
                                                        task: str) -> None:

@@ -123,8 +123,11 @@ def _value_left_out(request: str) -> str:
     just asked memory to be rid of."""
     words = request.split()
     for at in range(3, len(words)):
+        # a secret named after another ("my SSH key passphrase") is the one meant: cut
+        # at the first, the task named the key
         if _A_VALUE_WORD.search(words[at]) or (_names_a_secret(words, at - 1)
-                                               and not _NAMES_WITH_IT.match(words[at])):
+                                               and not _NAMES_WITH_IT.match(words[at])
+                                               and not _names_a_secret(words, at)):
             return _LEADING_TO_IT.sub("", " ".join(words[:at]))
     return request
 
