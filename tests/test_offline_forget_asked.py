@@ -176,6 +176,12 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Delete User's SSH key passphrase from the wiki"),
     ("My SSH key password is zebra.", "Delete my SSH key password zebra from the server.",
      "Delete User's SSH key password from the server"),
+    # a phrase's words look like no value: all of them were kept in the task
+    ("My recovery phrase is apple banana cherry.",
+     "Remove my recovery phrase apple banana cherry from the wiki.",
+     "Remove User's recovery phrase from the wiki"),
+    ("My seed phrase is apple banana.", "Delete my seed phrase apple banana from the shared doc.",
+     "Delete User's seed phrase from the shared doc"),
 ])
 def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
                                                        task: str) -> None:

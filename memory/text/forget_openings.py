@@ -99,6 +99,9 @@ _SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$"
 #: The word before "key" that makes it a secret ("my API key"), not a thing ("my house key").
 _SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licence|auth"
                               r"|recovery|product|encryption)$", _I)
+#: The word before "phrase" that makes it a wallet's secret words ("my recovery phrase"),
+#: whose value is several plain words: none looked like a value, and all were stored.
+_SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", _I)
 
 
 def _names_a_secret(words: list[str], at: int) -> bool:
@@ -106,8 +109,8 @@ def _names_a_secret(words: list[str], at: int) -> bool:
     sk-123 from the repo" stored the key."""
     if _SECRET_WORD.match(words[at]):
         return True
-    return (words[at].casefold() == "key" and at > 0
-            and _SECRET_KEY_KIND.match(words[at - 1]) is not None)
+    kind = {"key": _SECRET_KEY_KIND, "phrase": _SECRET_PHRASE_KIND}.get(words[at].casefold())
+    return kind is not None and at > 0 and kind.match(words[at - 1]) is not None
 #: A word after a secret's name that names another thing with it ("my password manager",
 #: "my PIN pad") or the rest of its name ("my secret key"), not the secret's value: cut
 #: there, the task named only the password, or "my AWS secret" for the key.
