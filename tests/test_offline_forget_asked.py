@@ -182,6 +182,11 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's recovery phrase from the wiki"),
     ("My seed phrase is apple banana.", "Delete my seed phrase apple banana from the shared doc.",
      "Delete User's seed phrase from the shared doc"),
+    # "notes" read as memory's: the phrase held was forgotten, and no task kept
+    ("My seed phrase is apple banana.", "Delete my seed phrase apple banana from my notes app.",
+     "Delete User's seed phrase from User's notes app"),
+    ("My passphrase is hunter2.", "Delete my passphrase hunter2 from the notes app.",
+     "Delete User's passphrase from the notes app"),
 ])
 def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
                                                        task: str) -> None:

@@ -53,8 +53,10 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: A character of a clause, where a dot inside a word ("a@b.com") does not end it: read as
 #: an end, "Remove my email a@b.com from the CRM" lost the CRM and forgot the email held.
 _IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w))"
+#: An app named after memory's words ("my notes app") is the speaker's, not memory: read
+#: as memory, "Delete my seed phrase ... from my notes app" forgot the phrase held.
 _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
-              r"|records?|files?)\b)")
+              r"|records?|files?)\b(?!\s+(?:app|application)s?\b))")
 #: Memory named with no "from" before it, in words that name nothing else ("memory",
 #: "your notes").
 _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
