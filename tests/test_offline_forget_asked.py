@@ -160,6 +160,8 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Delete User's PIN from the CRM and from the ATM"),
     ("My PIN is 1111.", "Delete my PIN 1111 from the CRM, thanks a lot!",
      "Delete User's PIN from the CRM, thanks a lot"),
+    ("My PIN is 1234.", "Delete my PIN 1234 from the CRM, thanks for your patience.",
+     "Delete User's PIN from the CRM, thanks for your patience"),
     # a key is a secret when its kind says so, as "API key" does: the task stored it
     ("My API key is sk-123.", "Remove my API key sk-123 from the repo.",
      "Remove User's API key from the repo"),
@@ -247,7 +249,12 @@ def test_an_email_address_not_held_forgets_no_street_address(held: str, request_
                                       "Forget my PIN, thanks for your help.",
                                       "Forget my PIN, thanks a ton.",
                                       "Drop my PIN from memory, many thanks.",
-                                      "Can you forget my PIN, thanks for everything?"])
+                                      "Can you forget my PIN, thanks for everything?",
+                                      # what the user was thankful for outweighed the PIN
+                                      "Forget my PIN, thanks for your patience with me.",
+                                      "Forget my PIN, thanks for that.",
+                                      "Drop my PIN, thanks for your patience.",
+                                      "Can you forget my PIN, thanks for your time?"])
 def test_warm_thanks_close_the_request_as_thanks_do(request_: str) -> None:
     assert core_after("My PIN is 1234.", request_) == []
 

@@ -60,11 +60,13 @@ _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|s
 #: Memory named with no "from" before it, in words that name nothing else ("memory",
 #: "your notes").
 _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
-#: Thanks closing a request, however warm: "so much", "many" or "for everything" left
-#: behind was read as words of what to forget, and the request matched nothing.
+#: Thanks closing a request, however warm: "so much", "many" or "for your patience" left
+#: behind was read as words of what to forget, and the request matched nothing. Whatever
+#: follows "for your" is thanked for, never forgotten; "thanks for the team" may be a task.
 THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx)"
           r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton))?"
-          r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:your|the)\s+help|all\s+that))?")
+          r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:that|this)|(?:all\s+)?the\s+help"
+          r"|(?:all\s+)?your\s+[^,;.!?]*))?")
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
 _COURTESY_END = rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*"
