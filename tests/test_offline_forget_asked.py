@@ -184,6 +184,12 @@ def test_the_task_without_the_value_still_names_the_thing(told: str, said: str,
      "Remove User's recovery phrase from the wiki"),
     ("My seed phrase is apple banana.", "Delete my seed phrase apple banana from the shared doc.",
      "Delete User's seed phrase from the shared doc"),
+    # "password:" named no secret, and the value said after the colon was kept
+    ("My password is swordfish.", "Delete my password: swordfish from the wiki.",
+     "Delete User's password from the wiki"),
+    ("My recovery phrase is apple banana cherry.",
+     "Delete my recovery phrase: apple banana cherry from the wiki.",
+     "Delete User's recovery phrase from the wiki"),
     # "notes" read as memory's: the phrase held was forgotten, and no task kept
     ("My seed phrase is apple banana.", "Delete my seed phrase apple banana from my notes app.",
      "Delete User's seed phrase from User's notes app"),

@@ -124,11 +124,17 @@ _NAMES_WITH_IT = re.compile(r"^(?:manager|vault|hint|reset|policy|pad|code|field
 _LEADING_TO_IT = re.compile(r"(?:\s+(?:ending|in|with|as|of|is|=|:))+$", _I)
 
 
+def _words_of(request: str) -> list[str]:
+    """``request``'s words, a colon closing one a word of its own: "password:" was no
+    secret's name, and "Delete my password: swordfish from the wiki" stored the password."""
+    return re.sub(r"(?<=\w):(?=\s)", " :", request).split()
+
+
 def _value_left_out(request: str) -> str:
     """``request`` up to the value it gives of the thing ("delete my password" of "delete
     my password hunter2"): the task kept for the other place held the secret the user had
     just asked memory to be rid of."""
-    words = request.split()
+    words = _words_of(request)
     for at in range(3, len(words)):
         # a secret named after another ("my SSH key passphrase") is the one meant: cut
         # at the first, the task named the key
@@ -153,7 +159,7 @@ def _secret_left_out(sentence: str) -> str:
     task = _ONE_PLACE.match(sentence.strip())
     if task is None:
         return sentence
-    words = task["request"].split()
+    words = _words_of(task["request"])
     if not any(_names_a_secret(words, at) for at in range(len(words))):
         return sentence
     lead = sentence.strip()[:task.start("request")]
