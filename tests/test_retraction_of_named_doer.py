@@ -34,6 +34,11 @@ from tiermem.memory.text.owners import owner_of
      ["Tom smokes in Berlin", "User doesn't smoke anymore"]),
     ("Ana rarely drinks on Fridays.", "I don't drink anymore.",
      ["Ana rarely drinks on Fridays", "User doesn't drink anymore"]),
+    # A word of when before the name leaves the fact theirs.
+    ("Today Tom works from home.", "I don't work from home anymore.",
+     ["Today Tom works from home", "User doesn't work from home anymore"]),
+    ("Sometimes Ana drinks.", "I don't drink anymore.",
+     ["Sometimes Ana drinks", "User doesn't drink anymore"]),
 ])
 def test_the_users_withdrawal_leaves_a_named_ones_doing(
         fact: str, withdrawal: str, left: list[str]) -> None:
@@ -76,9 +81,10 @@ def test_a_word_of_when_opening_the_users_doing_is_no_one_else(fact: str) -> Non
 
 
 @pytest.mark.parametrize(("text", "name"), [
-    ("Yesterday Ana called", None), ("Recently moved to Lisbon", None),
-    ("Tom recently smoked", "tom"),
+    ("Yesterday Ana called", "ana"), ("Recently moved to Lisbon", None),
+    ("Tom recently smoked", "tom"), ("Today Tom works from home", "tom"),
 ])
 def test_a_word_of_when_is_no_part_of_a_name(text: str, name: str | None) -> None:
     owner = owner_of(text)
     assert (owner and owner.name) == name
+

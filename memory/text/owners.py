@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import takewhile
+from itertools import dropwhile, takewhile
 
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.openings import strip_markers
@@ -217,6 +217,8 @@ def owner_of(text: str) -> Owner | None:
         return _mine(words[1:], every)
     if first == "mine's":  # "Mine's a dog named Rex": the user's, as "Mine is" is
         return _mine(["is", *words[1:]], every)
+    # "Today Tom works from home" is Tom's: a word of when opens it before the one named.
+    words = list(dropwhile(lambda word: word.casefold() in HOW_OR_WHEN, words))
     name: list[str] = []
     for word in words[:3]:
         base = POSSESSIVE.sub("", word)
