@@ -39,6 +39,9 @@ from tiermem.memory.text.owners import owner_of
      ["Today Tom works from home", "User doesn't work from home anymore"]),
     ("Sometimes Ana drinks.", "I don't drink anymore.",
      ["Sometimes Ana drinks", "User doesn't drink anymore"]),
+    # Another named beside a doer known by a first name is no doer of the user's.
+    ("Tom smokes with Ana.", "I don't smoke anymore.",
+     ["Tom smokes with Ana", "User doesn't smoke anymore"]),
 ])
 def test_the_users_withdrawal_leaves_a_named_ones_doing(
         fact: str, withdrawal: str, left: list[str]) -> None:
@@ -51,6 +54,7 @@ def test_their_own_withdrawal_still_retires_it() -> None:
 
 @pytest.mark.parametrize(("text", "name"), [
     ("Tom smokes", "tom"), ("Ana drinks coffee", "ana"), ("Tom Smith plays golf", "tom smith"),
+    ("Tom smokes with Ana", "tom"),
 ])
 def test_a_name_before_a_verb_in_the_third_person_owns_the_fact(text: str, name: str) -> None:
     owner = owner_of(text)

@@ -244,7 +244,8 @@ def _said_of_another(words: list[str], at: int) -> bool:
     proof: "Monday mornings", "Smoking hurts" open with no one, so when the user or
     someone by a first name is said after it ("Milk upsets User's stomach", "... stress
     Tom out") the fact may be theirs and stays unclear; a place or a thing ("Tom smokes
-    in Berlin", "Ana drinks on Fridays") is no one to own it."""
+    in Berlin", "Ana drinks on Fridays") is no one to own it, nor one said with a doer
+    known by a first name ("Tom smokes with Ana")."""
     if words[at:at + 1] and words[at].casefold() in HOW_OR_WHEN:  # "Tom rarely smokes"
         at += 1
     word = words[at] if at < len(words) else ""
@@ -252,7 +253,9 @@ def _said_of_another(words: list[str], at: int) -> bool:
     done = word.endswith("ed") or (word.endswith("s") and not word.endswith("ss"))
     if not (word.isalpha() and word.islower() and done):
         return False
-    return not any(later.casefold() in SPEAKER | MINE or is_first_name(POSSESSIVE.sub("", later))
+    by_first_name = is_first_name(words[0])
+    return not any(later.casefold() in SPEAKER | MINE
+                   or (not by_first_name and is_first_name(POSSESSIVE.sub("", later)))
                    for later in words[at + 1:])
 
 
