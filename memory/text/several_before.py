@@ -61,6 +61,23 @@ _NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
     rf"(?:[a-z][\w-]*\s+){{0,2}}?{_PLURAL}){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
+#: A word of how one is or what one did, never part of what one of several is called:
+#: "The web server crashed and the DB are ..." joins no "web server crashed".
+_DID = (r"(?:is|was|has|had|does|did|got|went|came|left|took|broke|fell|ran|hit|its|his"
+        r"|her|their|seems?|looks?|keeps?|stays?|goes|gets?|became|remains?|down|up|out"
+        r"|off|back|over|again|too|now|still|already)")
+#: One of several said in more than one word before "and" or a comma, ended by no
+#: plural ("the web server", "the primary database"): read as only "the" and one word,
+#: "The web server and the DB are down." said no one a "they" after it is.
+_WORDED_ONE = (rf"(?:(?:my|our|the|his|her|(?-i:[A-Z][a-z-]+)['’]s)\s+"
+               rf"(?:(?!{_DID}\b)(?![a-z]+(?<![sui])s\b)[\w-]+\s+){{1,2}}?"
+               rf"(?!{_DID}\b)(?![a-z]+(?:ed|ing|ly)\b)[\w-]+(?=\s*,|\s+and\s)"
+               rf"|{_ONE_OF_SEVERAL})")
+#: Several so said, the first ones worded, as a subject a verb said only of several
+#: follows ("The web server and the DB are down").
+_WORDED_OPENING = re.compile(
+    rf"^\s*(?P<several>{_WORDED_ONE}(?:\s*,\s*{_WORDED_ONE})*,?\s+and\s+"
+    rf"{_ONE_OF_SEVERAL}){_PLURAL_VERB}", _I)
 #: A name's own said after another name ("Tom and Ana's kids"): the kids of both, or Tom
 #: and the kids, whom a "they" after it may as well be.
 _OWNED_BY_BOTH = re.compile(r"(?-i:[A-Z][a-z-]+),?\s+and\s+(?-i:[A-Z][a-z-]+)['’]s\b")
@@ -96,7 +113,7 @@ _REACH = 40
 def several_before(sentence: str) -> str | None:
     """The several ``sentence`` says, as the subject of a statement after it ("The
     servers", "My kids", "Tom and Ana"); None when it says none, or more than one group."""
-    if (opening := _OPENING.match(sentence)) is not None:
+    if (opening := _OPENING.match(sentence) or _WORDED_OPENING.match(sentence)) is not None:
         return None if _OWNED_BY_BOTH.search(opening["several"]) else opening["several"]
     if (had := _HAD.match(sentence)) is not None:
         whose = "My" if had["who"].casefold() == "i" else "Our"
