@@ -258,6 +258,12 @@ def says(text: str, fact: str) -> bool:
             # "My son is called Tom" names him, no pet.
             said -= {name for name, kind in named_kinds.items() if relation_of(kind) in
                      (None, *_PET_RELATIONS)} - kinds_owned(own_part, of_another=True).keys()
+        elif (pet := _users_pet(whose)) is not None:
+            # "Tom saw a dog named Rex" or "Tom has a dog. He is Rex." names no dog of
+            # the user's: only one the user has is theirs.
+            said -= {name for name, kind in named_kinds.items()
+                     if same_kind(kind, pet)} - owned.keys()
+            said -= kinds_met(own_part, {pet})
         said |= apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
@@ -305,6 +311,14 @@ def _users(statement: str) -> bool:
 
 #: Relations of the user's that are pets: "My sister's dog is named Rex" is the dog's.
 _PET_RELATIONS = frozenset({"dog", "cat", "pet"})
+
+
+def _users_pet(whose: Owner | None) -> str | None:
+    """The kind of pet a fact ``whose`` is of is, when it is the user's own ("dog" of
+    "User's dog is Rex"); None of anyone or anything else."""
+    if whose is None or not whose.user or len(whose.relations) != 1:
+        return None
+    return whose.relations[0] if whose.relations[0] in _PET_RELATIONS else None
 
 
 def _of_them_alone(statement: str, whose: Owner | None) -> bool:
