@@ -63,8 +63,13 @@ def names_denied(part: str, names: set[str]) -> set[str]:
     """The fact's ``names`` that ``part`` says something is not, though what comes before
     the denial holds the fact's words: "My name isn't Tom", "My dog isn't named Rex" or
     "Tom's cat isn't named Rex" names no Tom or Rex as the fact does."""
-    return names & {word for denied in _DENIED_NAME.finditer(part)
-                    for word in concepts(denied["name"])}
+    return names & _denied(part)
+
+
+def _denied(part: str) -> set[str]:
+    """The concepts of every name ``part`` says something is not: "Max" of "My dog isn't
+    Max"."""
+    return {word for denied in _DENIED_NAME.finditer(part) for word in concepts(denied["name"])}
 
 
 #: What the user's own name comes right after: "I'm Tom", "my name is Tom", "call me Tom",
@@ -117,7 +122,8 @@ def of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
         own = concepts(clause)
         if placing and own & names and named_apart(clause, fact, names):
             continue
-        named = names_in(clause, opens_sentence=opens_sentence and at == 0)
+        # "My dog isn't Max" names no other dog: it says the user's dog is none so named.
+        named = names_in(clause, opens_sentence=opens_sentence and at == 0) - _denied(clause)
         # "..., a new flat in Berlin, where we've lived for years" says it of Berlin.
         where = named_where(clause, clauses[at - 1]) if at else set()
         elsewhere = bool((named | where) - names) or (

@@ -277,13 +277,20 @@ _EACH = frozenset({"both", "each", "all"})
 
 def refers_back(statement: str, *, us: bool = False) -> bool:
     """Whether ``statement`` says a word for someone or something said before it ("Her
-    name is Anna", "I work there now"): what that said may be read with it. With ``us``
-    (of a fact tying the user to someone), "we" too, unless said of each ("We are both
-    married"): "I met Anna at a party. We got married last year." says the user married
-    Anna."""
+    name is Anna", "I work there now", "It's Rex"): what that said may be read with it.
+    With ``us`` (of a fact tying the user to someone), "we" too, unless said of each ("We
+    are both married"): "I met Anna at a party. We got married last year." says the user
+    married Anna."""
     words = _folded(statement)
     standing = _STANDING_FOR | _US if us and not _EACH.intersection(words) else _STANDING_FOR
-    return any(word.split("'")[0] in standing for word in words)
+    return (any(word.split("'")[0] in standing for word in words)
+            or _IT_NAMED.match(statement) is not None)
+
+
+#: "It" said to be a name, which names what was said before: "My dog isn't Max; it's
+#: Rex." Not "It's Rex's bowl", nor "it" of anything else ("It's raining").
+_IT_NAMED = re.compile(r"\W*it(?:['’]s|\s+(?:is|was))\s+(?:(?:named|called)\s+)?"
+                       r"(?-i:[A-Z])[\w-]*(?![\w'’-])", re.IGNORECASE)
 
 
 def said_of_each(statement: str) -> bool:
