@@ -1,6 +1,7 @@
 """The user's own name is said only as theirs: "I'm Tom." or "My name is Tom." says "User
 is Tom", while "I'm Tom's dad.", "Tom saw a cat named Rex.", "... moved to Munich with
-Tom." or "I named my son Tom." names someone else Tom."""
+Tom." or "I named my son Tom." names someone else Tom; "Everyone calls me Tom." says it
+too, though others say it (read as of others alone, it was no name of the user's)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def test_a_fact_all_names_but_its_verb_is_no_name_of_the_users(text: str, fact: 
 @pytest.mark.parametrize("text", [
     "Hi, I'm Tom.", "I'm Tom.", "It's Tom.", "I go by Tom.", "This is Tom speaking.",
     "I'm Tom, Ana's husband.", "I'm Tom Smith.", "Tom here.",
+    # Others calling the user by the name say it too.
+    "Everyone calls me Tom.", "My friends call me Tom.", "People have always called me Tom.",
 ])
 @pytest.mark.parametrize("fact", ["User is named Tom", "User is called Tom"])
 def test_the_users_name_given_says_they_are_named_so(text: str, fact: str) -> None:
@@ -57,6 +60,8 @@ def test_the_users_name_given_says_they_are_named_so(text: str, fact: str) -> No
 @pytest.mark.parametrize("text", [
     "I'm Tom's dad.", "I'm with Tom.", "It's Tom's turn.", "I go by Tom's place.",
     "People call me when Tom is out.", "I'm not Tom.", "Don't call me Tom.",
+    "Nobody calls me Tom.", "People don't call me Tom.", "I wish people called me Tom.",
+    "Everyone calls me Tom's dad.", "Everyone calls my son Tom.",
 ])
 @pytest.mark.parametrize("fact", ["User is named Tom", "User is called Tom"])
 def test_someone_else_named_names_the_user_nothing(text: str, fact: str) -> None:

@@ -1,6 +1,7 @@
 """The names a statement gives, read for whether it says a forgotten fact (``says`` in
 fact_said.py): the kind a name is given to, the name a relation of the user's is put
-beside, and a statement without names given to others of a kind.
+beside, the name others call the user, and a statement without names given to others of
+a kind.
 """
 
 from __future__ import annotations
@@ -15,6 +16,24 @@ from tiermem.memory.text.wording import concepts
 _ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
 #: The name a statement ends with: "I love June".
 _NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
+
+
+#: Others giving the user a name: "Everyone calls me Tom", "My friends call me Tom",
+#: "People have always called me Tom"; not "Nobody calls me Tom", "Don't call me Tom" nor
+#: "I wish they called me Tom", nor "Everyone calls me Tom's dad".
+_CALLED_ME = re.compile(
+    r"\W*(?:(?!(?:i|nobody|no|none|noone|not|never|don['’]t|doesn['’]t|didn['’]t|won['’]t"
+    r"|wouldn['’]t|can['’]t|cannot|rarely|seldom|hardly|wish|want|wants|would|should|could"
+    r"|will|may|might|if|when|whether|please)\b)[\w'’-]+\s+){1,4}?"
+    r"call(?:s|ed)?\s+me\s+(?P<name>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?![\w'’])"
+    r"(?:\s+too)?\s*[.!,]?\s*", re.IGNORECASE)
+
+
+def called_by_others(part: str) -> set[str]:
+    """The concepts of the name others are said to call the user in ``part``: "Tom" of
+    "Everyone calls me Tom."."""
+    called = _CALLED_ME.fullmatch(part)
+    return concepts(called["name"]) if called else set()
 
 
 def kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:

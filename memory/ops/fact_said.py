@@ -17,6 +17,7 @@ from tiermem.memory.ops.fact_clauses import (
 )
 from tiermem.memory.ops.fact_names_given import (
     apposed_name,
+    called_by_others,
     kinds_alike,
     without_others_named,
 )
@@ -193,6 +194,9 @@ def says(text: str, fact: str) -> bool:
         own_part = only_the_user(without_others_clauses(
             part, own=wanted | named_subject | kinds_alike(part, kinds))
             if of_user or named_subject or (whose and whose.relations) else part)
+        # "Everyone calls me Tom" is said by others, of the user's own name.
+        if users_name and names <= called_by_others(part):
+            return True
         said, before_this = of_whom(own_part, whose, kin, read, wanted - names), before
         before = part
         if said is None or spurns(part, fact):
