@@ -206,3 +206,15 @@ def test_a_smaller_core_limit_is_stored_with_its_evictions_or_not_at_all(
         assert (memory.config.core_limit, memory.core.used) == (2000, held)
     with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=40) as memory:
         assert memory.core.used <= 40 == memory.stored_config().core_limit
+
+
+def test_a_fusion_object_is_the_whole_setting_as_the_readme_says(home: Path) -> None:
+    """A weight the object leaves out takes its default, not the stored one (README,
+    "Settings"): the printed change shows both objects."""
+    chat(home, stdin="I am allergic to peanuts.\n")
+    assert tiermem(home, "config", "--agent", "a", "fusion", '{"lexical": 0.7}').returncode == 0
+    assert stored_fusion(home)["lexical"] == 0.7
+    done = tiermem(home, "config", "--agent", "a", "fusion", '{"method": "rrf"}')
+    assert done.returncode == 0, done.stderr
+    assert '"lexical": 0.7' in done.stdout and '"lexical": 0.6' in done.stdout
+    assert (stored_fusion(home)["lexical"], stored_fusion(home)["method"]) == (0.6, "rrf")
