@@ -203,8 +203,9 @@ def effective_config(
         raise InvalidConfigError(
             f"this memory is open read-only, so its core keeps the size its writer set "
             f"({stored.core_limit} {stored.core_limit_unit}), not {config.core_limit} "
-            f"{config.core_limit_unit}: a reader cannot evict to fit a smaller one; leave "
-            f"core_limit and core_limit_unit out, or open it for writing to change them",
+            f"{config.core_limit_unit}: a reader shows the core its writer keeps and cannot "
+            f"resize it; leave core_limit and core_limit_unit out, or open it for writing to "
+            f"change them",
             ("core_limit",))
     return config
 

@@ -178,6 +178,12 @@ def test_a_reader_keeps_the_core_size_its_writer_set(tmp_path: Path) -> None:
             make_memory(home, read_only=True, **asked)
     with make_memory(home, read_only=True) as reader:
         assert (reader.core.used, reader.core.limit) == (10, 10)
+    # A larger core, or another unit, is refused too, and not as one too small to fit.
+    for asked in ({"core_limit": 500}, {"core_limit_unit": "tokens"}):
+        with pytest.raises(InvalidConfigError) as refused:
+            make_memory(home, read_only=True, **asked)
+        assert "smaller" not in str(refused.value)
+        assert "cannot resize it" in str(refused.value)
     with make_memory(home, read_only=True, core_limit=10, core_limit_unit="facts") as reader:
         assert reader.core.used <= reader.core.limit
     # A damaged stored setting is still repaired by giving it, as its error says to.
