@@ -218,3 +218,17 @@ def test_a_fusion_object_is_the_whole_setting_as_the_readme_says(home: Path) -> 
     assert done.returncode == 0, done.stderr
     assert '"lexical": 0.7' in done.stdout and '"lexical": 0.6' in done.stdout
     assert (stored_fusion(home)["lexical"], stored_fusion(home)["method"]) == (0.6, "rrf")
+
+
+def test_a_snapshot_of_a_session_with_its_own_core_limit_keeps_the_stored_one(
+        home: Path, tmp_path: Path) -> None:
+    """`--core-limit` holds for the session only, so a `/snapshot` taken in it restores
+    the agent with the limit it keeps, not the session's."""
+    chat(home, stdin="I am allergic to peanuts.\n")
+    snapshot = tmp_path / "a.json"
+    chat(home, "--core-limit", "6", stdin=f"/snapshot {snapshot}\n")
+    assert json.loads(snapshot.read_text(encoding="utf-8"))["config"]["core_limit"] == 2000
+    restored = tiermem(home, "restore", str(snapshot), "--agent", "b")
+    assert restored.returncode == 0, restored.stderr
+    shown = tiermem(home, "config", "--agent", "b", "core_limit", "--json")
+    assert json.loads(shown.stdout)["settings"]["core_limit"] == 2000

@@ -61,7 +61,7 @@ from typing import Any, Protocol, TypeVar
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import InvalidInputError, SnapshotError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError, SnapshotError
 from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.ops.protocols import StoredMemory
 from tiermem.memory.ops.reindex import MemoryOpener
@@ -114,6 +114,9 @@ class SnapshottedMemory(StoredMemory, Protocol):
     def counters(self) -> dict[str, int]:
         ...
 
+    def stored_config(self) -> MemoryConfig:
+        ...
+
 
 def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
     replaced = Replaced()
@@ -164,6 +167,17 @@ def _say_replaced(replaced: Replaced) -> None:
                      "memory keeps them as they were", replaced)
 
 
+def _kept_config(memory: SnapshottedMemory) -> MemoryConfig:
+    """The settings the memory keeps for its next open, not a session's own (a chat's
+    ``--core-limit``, a reader's ``tau``): a snapshot restores the memory as stored. A
+    stored setting that cannot be read, which the session was opened to repair, gives way
+    to the session's."""
+    try:
+        return memory.stored_config()
+    except InvalidConfigError:
+        return memory.config
+
+
 def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: Replaced
             ) -> dict[str, Any]:
     """Everything of a snapshot but its tables, in the order a snapshot holds it; each
@@ -196,7 +210,7 @@ def _header(memory: SnapshottedMemory, include_vectors: bool, replaced: Replaced
         state[storable_text(setting.removeprefix("state."))] = storable_text(text)
     return {
         "format": SNAPSHOT_FORMAT,
-        "config": memory.config.as_json(),
+        "config": _kept_config(memory).as_json(),
         "settings": settings,
         "state": state,
         "include_vectors": include_vectors,
