@@ -28,14 +28,14 @@ from collections.abc import Callable
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.fragments import (
-    denial_after_comma_in_full,
-    denies_only,
-    qualifies,
-    without_denial_after_comma,
-)
+from tiermem.memory.text.fragments import qualifies
 from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.person import third_person
+from tiermem.memory.text.unsaid_denials import (
+    denial_after_comma_in_full,
+    denies_only,
+    without_denial_after_comma,
+)
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
 from tiermem.memory.types import Durability
 

@@ -66,7 +66,6 @@ from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import (
     corrects_nothing,
-    denies_nothing_said,
     doubted,
     is_aside,
     is_heading,
@@ -102,6 +101,7 @@ from tiermem.memory.text.sentences import (
     split_sentences,
     strip_terminator,
 )
+from tiermem.memory.text.unsaid_denials import denies_nothing_said
 from tiermem.memory.types import Durability
 
 # classify_durability is re-exported so callers find the whole extractor in one import.

@@ -1,0 +1,102 @@
+"""A denial of someone that leaves what it denies unsaid ("Tom doesn't", "Ana isn't
+anymore"), and what it says after the statement it is joined to.
+
+``denies_only(text)``: "Tom doesn't", "Ana isn't anymore": a denial, of someone, of
+what is not said, no ellipsis having filled it, so on its own it says nothing ("Tom
+smokes and Ana doesn't" is a statement joined to one, not a denial of "Tom smokes and
+Ana"). Said as
+a sentence of its own, "The DB doesn't either" still says something: it shares the denial
+before it (``denies_nothing_said``). Set after
+a statement by a comma alone, ``without_denial_after_comma`` cuts it off; after one saying
+what someone is, ``denial_after_comma_in_full`` tells it in full ("The DB isn't slow").
+Pure functions over strings, like the rest of memory/text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["denial_after_comma_in_full", "denies_nothing_said", "denies_only",
+           "without_denial_after_comma"]
+
+#: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
+#: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
+_BARE_DENIAL = re.compile(
+    r"^[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n['’]?t"
+    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not)"
+    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", re.IGNORECASE)
+
+
+#: A statement and a bare denial joined, not one denial of "Tom smokes and Ana": "but"
+#: joins no one, and "Tom and Ana" would take "don't" (a joining word that opens it, "but
+#: Ana doesn't", is no part of who).
+_CLAUSES_JOINED = re.compile(
+    r"\w\s+(?:but\b|and\b.*\s(?:(?:does|is|was|has)n['’]?t|(?:does|is|has)\s+not)\b)",
+    re.IGNORECASE)
+
+
+def denies_only(text: str) -> bool:
+    """Whether ``text`` denies, of someone, what it leaves unsaid (module docstring)."""
+    return (_BARE_DENIAL.match(text.strip()) is not None
+            and _CLAUSES_JOINED.search(text) is None)
+
+
+#: "Ana doesn't either": it shares a denial said before it.
+_EITHER = re.compile(r"\beither\W*$", re.IGNORECASE)
+
+
+def denies_nothing_said(text: str) -> bool:
+    """Whether ``text``, a sentence of its own, denies what it leaves unsaid and shares no
+    denial said before it: "Tom doesn't" after "I work at Acme" says nothing, where "Redis
+    doesn't either" after "The API doesn't respond" says Redis is down too, which cut off
+    would be lost."""
+    return denies_only(text) and _EITHER.search(text) is None
+
+
+#: A denial in what comes before a bare one, which the bare one then shares.
+_DENIED = re.compile(r"n['’]t\b|\b(?:not|never|no\s+longer|neither|nor)\b", re.IGNORECASE)
+
+
+def without_denial_after_comma(text: str) -> str:
+    """``text`` without a bare denial set after it by a comma alone ("User works at Acme,
+    Tom doesn't" is "User works at Acme"), which no joining word marks as a clause of its
+    own; ``text`` when it has none, too little before it to state anything ("Well, Tom
+    doesn't"), or a denial before it, which it shares ("The API doesn't respond, the DB
+    doesn't" says the DB is down too: cut off, that would be lost)."""
+    head, comma, tail = text.rpartition(",")
+    if (comma and len(head.split()) >= 2 and denies_only(tail)
+            and not _DENIED.search(head)):
+        return head.rstrip()
+    return text
+
+
+#: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
+_BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
+                         re.IGNORECASE)
+#: ", the DB isn't (anymore)": who, and "be" denied; a word joining it ("but staging
+#: isn't") is no part of who.
+_BEING_DENIED = re.compile(
+    r"^\s*(?:(?:but|though|although|while|whereas|yet|and)\s+)?"
+    r"(?P<who>[^,]+?)\s+(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
+    r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
+#: A word saying whose, which told of another would name the wrong owner ("his job").
+_THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
+#: Another "be" in what is said: "The server that is in Paris is down" cannot tell which
+#: one staging is denied.
+_ANOTHER_BEING = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
+
+
+def denial_after_comma_in_full(text: str) -> str | None:
+    """What a bare denial that ``without_denial_after_comma`` cuts off says, told in full
+    when the statement before it says what someone is: "The API is slow, the DB isn't" ->
+    "The DB isn't slow". Cut off alone, that the DB is fine would be lost. None for any
+    other sentence."""
+    head, comma, tail = text.rpartition(",")
+    if not comma or without_denial_after_comma(text) == text:
+        return None
+    being, denied = _BEING_SAID.match(head.strip()), _BEING_DENIED.match(tail)
+    if (being is None or denied is None or _THIRD_PERSON_WHOSE.search(being["what"])
+            or _ANOTHER_BEING.search(being["what"])):
+        return None
+    who = denied["who"][:1].upper() + denied["who"][1:]
+    return f"{who} {denied['denied']} {being['what']}{denied['more'] or ''}"
