@@ -1,6 +1,7 @@
 """A statement joined to a bare denial of another ("Tom smokes and Ana doesn't.") is no
 bare denial of one named in four words, "Tom smokes and Ana": read so, the sentence said
-nothing and what Tom does was lost."""
+nothing and what Tom does was lost. The denial is told in full from the statement ("Ana
+doesn't smoke"): kept as said, the two were one quote, and dropped, Ana's was lost."""
 
 from __future__ import annotations
 
@@ -9,20 +10,25 @@ from offline_helpers import core_after
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    ("Tom smokes and Ana doesn't.", ["Tom smokes and Ana doesn't"]),
-    ("Tom smokes but Ana doesn't.", ["Tom smokes but Ana doesn't"]),
-    ("Tom drinks and Ana does not.", ["Tom drinks and Ana does not"]),
-    ("Tom runs and Ana doesn't anymore.", ["Tom runs and Ana doesn't anymore"]),
+    ("Tom smokes and Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
+    ("Tom smokes but Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
+    ("Tom drinks and Ana does not.", ["Ana doesn't drink", "Tom drinks"]),
+    ("Tom runs and Ana doesn't anymore.", ["Ana doesn't run anymore", "Tom runs"]),
+    # what Tom loves, told of Ana, may be another's: left unsaid
+    ("Tom loves his dog but Ana doesn't.", ["Tom loves his dog"]),
 ])
 def test_a_statement_before_a_bare_denial_is_kept(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    # the user's part alone says something; the bare denial of Tom still says nothing
-    ("I work at Acme and Tom doesn't.", ["User works at Acme"]),
-    ("I like tea but Tom doesn't.", ["User likes tea"]),
+    # dropped, that Tom does not work at Acme was lost
+    ("I work at Acme and Tom doesn't.", ["Tom doesn't work at Acme", "User works at Acme"]),
+    ("I like tea but Tom doesn't.", ["Tom doesn't like tea", "User likes tea"]),
+    ("I'm vegan and Tom isn't.", ["Tom isn't vegan", "User is vegan"]),
+    # "my dog" may be the user's or his own: what Tom does not love is left unsaid
+    ("I love my dog and Tom doesn't.", ["User loves User's dog"]),
 ])
-def test_a_bare_denial_after_the_users_statement_is_still_left_out(
+def test_a_bare_denial_after_the_users_statement_is_told_in_full(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == kept

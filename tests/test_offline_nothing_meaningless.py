@@ -1,5 +1,6 @@
-"""A clause or a sentence that only denies of someone what the user just said ("I work at
-Acme and Tom doesn't.", "I work at Acme. Tom doesn't.") stores nothing of its own, and a
+"""A sentence that only denies of someone what the user just said ("I work at Acme. Tom
+doesn't.") stores nothing of its own; a clause that does ("I work at Acme and Tom
+doesn't.") is told in full when it can be ("Tom doesn't work at Acme"), else left out; a
 withdrawal that names nothing stores nothing, however it is said ("Actually I don't
 anymore." as "I don't anymore.")."""
 
@@ -13,22 +14,25 @@ from tiermem.memory.text.clauses import statements_of
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    ("I work at Acme and Tom doesn't.", ["User works at Acme"]),
-    ("I like tea but Tom doesn't.", ["User likes tea"]),
-    ("I work at Acme and my wife doesn't anymore.", ["User works at Acme"]),
+    ("I work at Acme and Tom doesn't.", ["Tom doesn't work at Acme", "User works at Acme"]),
+    ("I like tea but Tom doesn't.", ["Tom doesn't like tea", "User likes tea"]),
+    ("I work at Acme and my wife doesn't anymore.",
+     ["User works at Acme", "User's wife doesn't work at Acme anymore"]),
     ("I work at Acme and Tom does not either.", ["User works at Acme"]),
 ])
-def test_a_bare_denial_of_someone_else_keeps_only_the_users_part(
+def test_a_bare_denial_of_someone_else_is_told_in_full(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
 
 
 @pytest.mark.parametrize(("said", "kept"), [
     # set after by a comma alone, it was stored with the user's job in one fact
-    ("I work at Acme, Tom doesn't.", ["User works at Acme"]),
+    ("I work at Acme, Tom doesn't.", ["Tom doesn't work at Acme", "User works at Acme"]),
     # after a denial it shares it: the DB is down too, kept as said
     ("The API doesn't respond, the DB doesn't.", ["The API doesn't respond, the DB doesn't"]),
-    ("Tom smokes, Ana doesn't.", ["Tom smokes"]),
+    # cut off alone, that Ana does not smoke was lost
+    ("Tom smokes, Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
+    ("I love my dog, Tom doesn't.", ["User loves User's dog"]),
 ])
 def test_a_bare_denial_after_a_comma_is_cut_off_only_after_a_statement(
         said: str, kept: list[str]) -> None:

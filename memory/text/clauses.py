@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
@@ -33,7 +34,9 @@ from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.unsaid_denials import (
     denial_after_comma_in_full,
+    denial_joined_in_full,
     denies_only,
+    told_in_full,
     without_denial_after_comma,
 )
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
@@ -351,15 +354,21 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
     """The statements of ``fact`` (``clauses_of``), each with its durability: its own when it
     says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
     sentence's. A later one that only denies the one before of someone ("User works at
-    Acme and Tom doesn't", "User works at Acme, Tom doesn't") says nothing and is left
-    out, but after a comma one denying what someone is, told in full: "The API is slow, the
-    DB isn't" is "The API is slow" and "The DB isn't slow"."""
+    Acme and Tom doesn't", "User works at Acme, Tom doesn't", "Tom smokes but Ana
+    doesn't") is told in full when it can be ("Tom doesn't work at Acme", "Ana doesn't
+    smoke"; "The API is slow, the DB isn't" is "The API is slow" and "The DB isn't
+    slow"), else left out: alone it says nothing."""
     parts = clauses_of(fact)
-    if len(parts) < 2:
+    if len(parts) < 2 and (joined := denial_joined_in_full(fact)) is not None:
+        parts = list(joined)
+    elif len(parts) < 2:
         in_full = denial_after_comma_in_full(fact)
         return [(without_denial_after_comma(fact), durability),
                 *([(in_full, durability)] if in_full else [])]
-    parts = [parts[0], *(part for part in parts[1:] if not denies_only(part))]
+    # "Tom doesn't" after "User works at Acme" is "Tom doesn't work at Acme", when told
+    parts = [parts[0], *(told_in_full(before, part) or "" if denies_only(part) else part
+                         for before, part in pairwise(parts))]
+    parts = [part for part in parts if part]
     statements = []
     for part in parts:
         own, cue = classify_durability(part)

@@ -8,7 +8,9 @@ Ana"). Said as
 a sentence of its own, "The DB doesn't either" still says something: it shares the denial
 before it (``denies_nothing_said``). Set after
 a statement by a comma alone, ``without_denial_after_comma`` cuts it off; after one saying
-what someone is, ``denial_after_comma_in_full`` tells it in full ("The DB isn't slow").
+what someone is or does, ``denial_after_comma_in_full`` tells it in full ("The DB isn't
+slow", "Ana doesn't smoke"), as ``denial_joined_in_full`` does one joined by a word alone
+("Tom smokes but Ana doesn't"), and ``told_in_full`` one cut off already.
 Pure functions over strings, like the rest of memory/text.
 """
 
@@ -16,8 +18,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["denial_after_comma_in_full", "denies_nothing_said", "denies_only",
-           "without_denial_after_comma"]
+from tiermem.memory.text.doings import doing_of
+
+__all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denies_nothing_said",
+           "denies_only", "told_in_full", "without_denial_after_comma"]
 
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
 #: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
@@ -73,30 +77,69 @@ def without_denial_after_comma(text: str) -> str:
 #: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
 _BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
                          re.IGNORECASE)
-#: ", the DB isn't (anymore)": who, and "be" denied; a word joining it ("but staging
-#: isn't") is no part of who.
+#: A word that may join a bare denial to the statement before it ("but staging isn't"): no
+#: part of who.
+_JOINING = r"(?:but|though|although|while|whereas|yet|and)"
+#: "the DB isn't (anymore)", "Ana doesn't": who, and "be" or a doing denied.
 _BEING_DENIED = re.compile(
-    r"^\s*(?:(?:but|though|although|while|whereas|yet|and)\s+)?"
-    r"(?P<who>[^,]+?)\s+(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
+    rf"^\s*(?:{_JOINING}\s+)?"
+    r"(?P<who>[^,]+?)\s+(?:(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
+    r"|(?P<doing>doesn['’]?t|does\s+not))"
     r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
 #: A word saying whose, which told of another would name the wrong owner ("his job").
 _THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
 #: Another "be" in what is said: "The server that is in Paris is down" cannot tell which
 #: one staging is denied.
 _ANOTHER_BEING = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
+#: The user's own in a doing: "Tom doesn't" after "User loves User's dog" may deny that he
+#: loves the user's dog or his own.
+_USERS = re.compile(r"\bUser\b")
+
+
+def told_in_full(stated: str, denial: str) -> str | None:
+    """What the bare ``denial`` says after ``stated``, told in full: "The DB isn't slow"
+    for "the DB isn't" after "The API is slow", "Ana doesn't smoke" for "Ana doesn't"
+    after "Tom smokes" (memory/text/doings.py). None when ``stated`` says what someone is
+    or does in words told of another would point elsewhere, or neither."""
+    denied = _BEING_DENIED.match(denial)
+    if denied is None:
+        return None
+    who = denied["who"][:1].upper() + denied["who"][1:]
+    more = denied["more"] or ""
+    if denied["doing"]:
+        doing = doing_of(stated)
+        if doing is None or _USERS.search(doing[1]):
+            return None
+        return f"{who} doesn't {doing[0]}{doing[1]}{more}"
+    being = _BEING_SAID.match(stated.strip())
+    if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
+            or _ANOTHER_BEING.search(being["what"])):
+        return None
+    return f"{who} {denied['denied']} {being['what']}{more}"
 
 
 def denial_after_comma_in_full(text: str) -> str | None:
     """What a bare denial that ``without_denial_after_comma`` cuts off says, told in full
-    when the statement before it says what someone is: "The API is slow, the DB isn't" ->
-    "The DB isn't slow". Cut off alone, that the DB is fine would be lost. None for any
-    other sentence."""
+    (``told_in_full``): "The API is slow, the DB isn't" -> "The DB isn't slow". Cut off
+    alone, that the DB is fine would be lost. None for any other sentence."""
     head, comma, tail = text.rpartition(",")
     if not comma or without_denial_after_comma(text) == text:
         return None
-    being, denied = _BEING_SAID.match(head.strip()), _BEING_DENIED.match(tail)
-    if (being is None or denied is None or _THIRD_PERSON_WHOSE.search(being["what"])
-            or _ANOTHER_BEING.search(being["what"])):
+    return told_in_full(head, tail)
+
+
+#: A bare denial joined by a word alone to the statement before it: "Tom smokes but Ana
+#: doesn't".
+_JOINED = re.compile(rf"^(?P<head>.*\w)\s+(?P<tail>{_JOINING}\s+\S.*)$", re.IGNORECASE)
+
+
+def denial_joined_in_full(text: str) -> tuple[str, str] | None:
+    """The statement of ``text`` and the bare denial joined to it by a word alone, told in
+    full ("Tom smokes but Ana doesn't": "Tom smokes", "Ana doesn't smoke"); None when it
+    joins none, or one ``told_in_full`` cannot tell."""
+    joined = _JOINED.match(text.strip())
+    if (joined is None or len(joined["head"].split()) < 2 or _DENIED.search(joined["head"])
+            or not _BARE_DENIAL.match(joined["tail"].split(None, 1)[1])):
         return None
-    who = denied["who"][:1].upper() + denied["who"][1:]
-    return f"{who} {denied['denied']} {being['what']}{denied['more'] or ''}"
+    in_full = told_in_full(joined["head"], joined["tail"])
+    return None if in_full is None else (joined["head"], in_full)
