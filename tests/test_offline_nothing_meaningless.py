@@ -44,6 +44,9 @@ def test_a_bare_denial_after_a_comma_is_cut_off_only_after_a_statement(
     ("Prod is down, staging isn't.", ["Prod is down", "Staging isn't down"]),
     ("The API is slow, the DB isn't.", ["The API is slow", "The DB isn't slow"]),
     ("My wife is vegan, Tom isn't.", ["Tom isn't vegan", "User's wife is vegan"]),
+    # "be" joined to who: cut off alone, that staging is up was lost
+    ("Prod's down, staging isn't.", ["Prod's down", "Staging isn't down"]),
+    ("Prod's down but staging isn't.", ["Prod's down", "Staging isn't down"]),
     # told of another, "his" would name the wrong owner: cut off as before
     ("Tom is his boss, Ana isn't.", ["Tom is his boss"]),
 ])

@@ -77,6 +77,9 @@ def without_denial_after_comma(text: str) -> str:
 #: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
 _BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
                          re.IGNORECASE)
+#: The same with "be" joined to a subject of a few words: "Prod's down".
+_BEING_SAID_SHORT = re.compile(r"^(?P<subject>[^,\s]+(?:\s+[^,\s]+){0,2}?)['’](?:s|re)\s+"
+                               r"(?P<what>[^,]+?)\W*$", re.IGNORECASE)
 #: A word that may join a bare denial to the statement before it ("but staging isn't"): no
 #: part of who.
 _JOINING = r"(?:but|though|although|while|whereas|yet|and)"
@@ -111,7 +114,7 @@ def told_in_full(stated: str, denial: str) -> str | None:
         if doing is None or _USERS.search(doing[1]):
             return None
         return f"{who} doesn't {doing[0]}{doing[1]}{more}"
-    being = _BEING_SAID.match(stated.strip())
+    being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
     if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
             or _ANOTHER_BEING.search(being["what"])):
         return None
