@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Apposition", "apposition", "kept_of_the_name", "named_anew", "naming",
+__all__ = ["Apposition", "apposition", "as_naming", "kept_of_the_name", "named_anew", "naming",
            "with_the_relation_kept"]
 
 #: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
@@ -38,6 +38,10 @@ _APPOSITION = re.compile(
 _NAMING = re.compile(
     rf"^(?P<relation>(?:User|{_NAME})['’]s\s+[a-z-]+(?:\s+[a-z-]+)?)\s+is\s+"
     rf"(?P<name>{_NAME}(?:\s+{_NAME})?)\W*$")
+#: The same said the other way round: "Tom is User's boss", "Tom is User's new boss".
+_NAMED_AS = re.compile(
+    rf"^(?P<name>(?!User\b){_NAME}(?:\s+{_NAME})?)\s+is\s+"
+    rf"(?P<relation>(?:User|{_NAME})['’]s\s+[a-z-]+(?:\s+[a-z-]+)?)\W*$")
 
 
 @dataclass(frozen=True)
@@ -68,10 +72,18 @@ def apposition(fact: str) -> Apposition | None:
     return Apposition(found["relation"], found["name"], found["said"])
 
 
+def as_naming(fact: str) -> str:
+    """``fact`` told as the naming it is when said the other way round ("User's boss is
+    Tom" for "Tom is User's boss"), so that it is read against "User's boss is Ana";
+    ``fact`` otherwise."""
+    found = _NAMED_AS.match(fact.strip())
+    return fact if found is None else f"{found['relation']} is {found['name']}"
+
+
 def naming(fact: str) -> tuple[str, str] | None:
-    """(relation, name) of a fact that only names a relation ("User's boss is Tom"); None
-    otherwise."""
-    found = _NAMING.match(fact.strip())
+    """(relation, name) of a fact that only names a relation ("User's boss is Tom", or "Tom
+    is User's boss"); None otherwise."""
+    found = _NAMING.match(as_naming(fact).strip())
     return None if found is None else (found["relation"], found["name"])
 
 

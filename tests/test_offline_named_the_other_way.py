@@ -1,0 +1,36 @@
+"""A relation named the other way round ("Tom is my boss now") names it as "My boss is Tom
+now" does: the boss held before is retired, where both were held as bosses."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.updates import replaces
+
+
+@pytest.mark.parametrize(("before", "said", "kept"), [
+    ("My boss is Ana.", "Tom is my boss now.", ["Tom is User's boss"]),
+    ("Ana is my boss.", "Tom is my boss now.", ["Tom is User's boss"]),
+    ("Ana is my boss.", "My boss is Tom now.", ["User's boss is Tom"]),
+    ("My boss is Ana.", "Tom is my new boss.", ["Tom is User's new boss"]),
+    ("My boss Ana works at Acme.", "Tom is my boss now.", ["Ana works at Acme",
+                                                            "Tom is User's boss"]),
+    ("I work at Globex.", "Acme is my employer now.", ["Acme is User's employer"]),
+])
+def test_a_relation_named_the_other_way_round_retires_the_one_held(
+        before: str, said: str, kept: list[str]) -> None:
+    assert core_after(before, said) == kept
+
+
+@pytest.mark.parametrize(("before", "said"), [
+    # one more friend, or brother, said plainly, is one more
+    ("Ana is my friend.", "Tom is my friend."),
+    ("Sam is my brother.", "Tom is my brother."),
+])
+def test_one_more_named_the_other_way_round_stays_beside(before: str, said: str) -> None:
+    assert len(core_after(before, said)) == 2
+
+
+def test_a_naming_said_again_the_other_way_round_replaces_nothing() -> None:
+    assert not replaces("Ana is User's boss", "User's boss is Ana", None)
