@@ -55,3 +55,17 @@ def test_a_share_of_a_denial_by_the_one_joined_to_it_is_told_in_full(
 def test_a_time_after_the_one_sharing_a_denial_is_no_part_of_who(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "my job" told of Tom was the user's job: Tom dislikes his own
+    ("I don't like my job. Tom doesn't either.",
+     ["Tom doesn't like Tom's job", "User doesn't like User's job"]),
+    ("I don't like my job, neither does Tom.",
+     ["Tom doesn't like Tom's job", "User doesn't like User's job"]),
+    ("I'm not happy with my laptop. Tom isn't either.",
+     ["Tom isn't happy with Tom's laptop", "User is not happy with User's laptop"]),
+])
+def test_a_share_of_the_users_denial_of_their_own_is_of_the_sharers_own(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)

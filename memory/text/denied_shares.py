@@ -56,6 +56,8 @@ _NEG_STATED = re.compile(
 #: A word saying whose: "his job" told of another would name the wrong owner; "my" and
 #: "our" stay the speaker's whoever shares the denial, so they are not among them.
 _WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", _I)
+#: The speaker's "my", which told of another who shares the denial is theirs.
+_MY = re.compile(r"\bmy\b", _I)
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
@@ -73,7 +75,9 @@ def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[s
     for clause in clauses:
         denied = _NEG_STATED_OWN.match(clause)
         if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
-            return [f"{who} {said}n't {denied['rest']}{now}"]
+            # "I don't like my job. Tom doesn't either.": his own job, not the user's
+            rest = _MY.sub(f"{who}'s", denied["rest"])
+            return [f"{who} {said}n't {rest}{now}"]
         # "Tom doesn't know. Ana doesn't either.": Ana doesn't know, which dropped was lost
         stated = _NEG_STATED.match(clause)
         if (stated is not None and stated["verb"].casefold() == said
