@@ -10,7 +10,9 @@ Only a thing of one to three plain words ("a dog", "a little black kitten") foll
 "named"/"called" and a capitalised name that ends the sentence (a time after it, "last
 week", is dropped, as the fact outlasts it) is read so. "I got a letter named in the
 lawsuit" names no one, and "I got a call from a guy named Tom" gives the speaker no guy:
-a word such as "from" is no part of a thing got.
+a word such as "from" is no part of a thing got. Nor is what one catches or is sent a
+thing one has from then on: "I got a virus called Emotet" (or a cold, a call, a ticket, an
+alert) is kept as said.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ __all__ = ["acquired_as_had"]
 
 _THING_WORD = (r"(?!(?:from|by|with|for|to|of|at|in|on|about|who|that|which|and|or|but)\b)"
                r"[^\W\d_]+(?:-[^\W\d_]+)*")
+#: What one catches or is sent, named so, which is no thing one keeps: its head word.
+_NOT_HAD = frozenset({
+    "virus", "worm", "trojan", "malware", "ransomware", "infection", "cold", "flu", "disease",
+    "bug", "error", "exception", "alert", "page", "call", "email", "e-mail", "mail",
+    "message", "text", "letter", "note", "notice", "notification", "ticket", "case", "issue",
+    "incident", "warning", "fine", "bill", "invoice", "offer", "reply", "response", "request",
+    "complaint", "report", "review", "diagnosis", "rash", "task", "job", "assignment"})
 _NAME_WORD = r"(?-i:[A-Z])[^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AFTER_NAME = (r"(?:\s+(?:yesterday|today|recently|last\s+(?:week|month|year|weekend)"
                r"|this\s+(?:week|month|year|weekend)))?")
@@ -36,6 +45,11 @@ def acquired_as_had(statement: str) -> str | None:
     """"I have <thing named X>" for "I got/adopted/bought <thing named X>" (module
     docstring), "We have ..." for "We got ..."; None for any other statement."""
     match = _ACQUIRED.match(statement.strip())
-    if match is None:
+    if match is None or _head_word(match["thing"]) in _NOT_HAD:
         return None
     return f"{match['who']} have {match['thing']}"
+
+
+def _head_word(thing: str) -> str:
+    """The word a thing got is named by: "virus" of "a nasty virus called Emotet"."""
+    return re.split(r"\s+(?:named|called)\s+", thing, flags=re.IGNORECASE)[0].split()[-1].casefold()
