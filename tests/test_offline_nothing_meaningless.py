@@ -33,6 +33,8 @@ def test_a_bare_denial_of_someone_else_is_told_in_full(
     # cut off alone, that Ana does not smoke was lost
     ("Tom smokes, Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
     ("I love my dog, Tom doesn't.", ["User loves User's dog"]),
+    # "uses" is "use": cut off alone, that she does not use vim was lost
+    ("I use vim, my wife doesn't.", ["User uses vim", "User's wife doesn't use vim"]),
 ])
 def test_a_bare_denial_after_a_comma_is_cut_off_only_after_a_statement(
         said: str, kept: list[str]) -> None:

@@ -23,8 +23,8 @@ _DOES = re.compile(
 #: they would point elsewhere ("My wife loves me" is no "I love me").
 PERSONAL = re.compile(r"\b(?:i|me|my|mine|myself|he|him|his|she|her|they|them|their|we|us"
                       r"|our|it|its)\b", re.IGNORECASE)
-#: Verbs in -s whose plain form no rule below gives ("aches" is no "ach").
-_PLAIN = {"goes": "go", "does": "do"}
+#: Verbs in -s whose plain form no rule below gives ("aches" is no "ach"; "uses" is "use").
+_PLAIN = {"goes": "go", "does": "do", "uses": "use"}
 _UNSURE = frozenset({"aches", "caches", "dies", "lies", "ties", "is", "was", "has"})
 
 
