@@ -100,3 +100,12 @@ def test_a_value_after_a_place_or_time_is_no_value_of_the_thing(said: str, kept:
 def test_remembering_what_it_is_now_is_said_of_the_thing_named(said: str,
                                                                now: list[str]) -> None:
     assert core_after("My password is hunter2.", said) == now
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # the thing ran up to the last word: "User's birthday is May is 3"
+    ("Forget my password and remember my birthday is May 3.", ["User's birthday is May 3"]),
+    ("Forget my password and remember my PIN is 4321.", ["User's PIN is 4321"]),
+])
+def test_a_statement_to_remember_is_stored_as_said(said: str, now: list[str]) -> None:
+    assert core_after("My password is hunter2.", said) == now

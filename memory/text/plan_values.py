@@ -55,9 +55,10 @@ def new_value_in(plan: str) -> str | None:
 _REMEMBER_VALUE = re.compile(
     r"^\W*(?:please\s+)?(?:remember|note|save|store|keep)\s+"
     # a word of place or time ends the thing: "my appointment at 3pm" was said as
-    # "My appointment at is 3pm."
+    # "My appointment at is 3pm."; so does a verb, as in "my birthday is May 3", which
+    # was said as "My birthday is May is 3."
     r"(?P<thing>(?:my|our)(?:\s+(?!(?:at|on|in|into|for|to|from|with|by|until|before"
-    r"|after)\b)[\w-]+)+?)"
+    r"|after|is|are|was|were|=)\b)[\w-]+)+?)"
     r"\s*(?::|\s(?:as|=))?\s+(?P<value>[^\s,;]*[\d@][^\s,;]*)(?:,?\s+(?:please|instead))?\W*$",
     _I)
 
