@@ -90,7 +90,8 @@ def test_removing_from_memory_named_still_forgets(request_: str) -> None:
 
 @pytest.mark.parametrize(("said", "task"), [
     ("Delete my address from memory and from the CRM.", ["Delete User's address from the CRM"]),
-    ("Please remove my address from the CRM and from your notes!", []),
+    ("Please remove my address from the CRM and from your notes!",
+     ["Remove User's address from the CRM"]),
 ])
 def test_deleting_from_memory_and_elsewhere_forgets_and_keeps_the_task(
         said: str, task: list[str]) -> None:
@@ -201,6 +202,19 @@ def test_a_task_on_another_place_alone_holds_no_secret(told: str, said: str,
     # kept as said, the task stored the PIN a second time, where the user wanted it gone
     assert sorted(core_after(told, said)) == sorted([told.rstrip(".").replace("My", "User's"),
                                                      task])
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    ("Please remove my address from the CRM!", "Remove User's address from the CRM"),
+    ("Please delete my PIN 1234 from the CRM.", "Delete User's PIN from the CRM"),
+    ("I want you to remove my address from the CRM.", "Remove User's address from the CRM"),
+])
+def test_a_task_on_another_place_asked_politely_is_kept(said: str, task: str) -> None:
+    # opened with "Please", it was read as a request to the assistant: no task was kept,
+    # and nothing held was forgotten either
+    told = ["User's address is 3 Oak St.", "User's PIN is 1234"]
+    assert sorted(core_after("My address is 3 Oak St.", "My PIN is 1234.", said)) == sorted(
+        [*told, task])
 
 
 @pytest.mark.parametrize("request_", ["Forget my email address.", "Drop my email address."])

@@ -153,6 +153,12 @@ _ONE_PLACE = re.compile(
     rf"(?P<end>{_COURTESY_END})$", _I)
 
 
+def _as_task(request: str, place: str, end: str) -> str:
+    """The task of deleting ``request`` from ``place``, with no courtesy before it: opened
+    with "Please", it was read as a request to the assistant and no task was kept."""
+    return f"{request[:1].upper()}{request[1:]} {place}{end or '.'}"
+
+
 def _secret_left_out(sentence: str) -> str:
     """``sentence`` without the secret it gives, when it deletes one from a place that is
     not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
@@ -161,9 +167,8 @@ def _secret_left_out(sentence: str) -> str:
         return sentence
     words = _words_of(task["request"])
     if not any(_names_a_secret(words, at) for at in range(len(words))):
-        return sentence
-    lead = sentence.strip()[:task.start("request")]
-    return f"{lead}{_value_left_out(task['request'])} {task['place']}{task['end'] or '.'}"
+        return _as_task(task["request"], task["place"], task["end"])
+    return _as_task(_value_left_out(task["request"]), task["place"], task["end"])
 
 
 def places_apart(sentence: str) -> list[str]:
@@ -182,4 +187,4 @@ def places_apart(sentence: str) -> list[str]:
     memory, elsewhere = places if in_memory[0] else places[::-1]
     lead = sentence.strip()[:both.start("request")]
     return [f"{lead}{both['request']} {memory}.",
-            f"{lead}{_value_left_out(both['request'])} {elsewhere}{both['end'] or '.'}"]
+            _as_task(_value_left_out(both["request"]), elsewhere, both["end"])]
