@@ -73,6 +73,14 @@ def test_clearing_an_inbox_forgets_no_email_address(step: str) -> None:
     assert "User's email is a@b.com" in core_after("My email is a@b.com.", step)
 
 
+@pytest.mark.parametrize("request_", ["Drop my email.", "Drop my e-mail, please.",
+                                      "Drop my email, it's old."])
+def test_dropping_my_email_forgets_the_email_alone(request_: str) -> None:
+    # no inbox is dropped, yet it was stored as the step "Drop User's email"
+    assert core_after("My email is a@b.com.", "My address is 3 Oak St.", request_) == [
+        "User's address is 3 Oak St."]
+
+
 @pytest.mark.parametrize("task", ["Remove my phone number from the invoice.",
                                   "Delete my phone number off the whiteboard.",
                                   "Can you remove my phone number from the invoice?"])

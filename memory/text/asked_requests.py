@@ -31,20 +31,23 @@ _ASKED = re.compile(
 #: A verb that asks to forget with the memory named ("Drop my phone number from memory"),
 #: or of a thing memory holds of the speaker: "Drop my kids at school" and "Wipe my
 #: laptop" are steps told.
+#: How a request to drop a thing may close: a courtesy, then a remark on what goes ("...,
+#: it's old"), which leaves it the request.
+_CLOSING = (rf"(?:,?\s+(?:please|pls|{THANKS}))*"
+            r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$")
 _FROM_MEMORY = re.compile(
-    r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)(?:drop|wipe|clear|purge)\s+"
+    r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)(?:"
+    r"(?:drop|wipe|clear|purge)\s+"
     r"(?=(?:my|our)\s+\w[^.!?]*\s(?:from|out\s+of|off)\s+(?:your\s+|the\s+)?"
-    rf"(?:memory|mind|notes|records?|database|system)(?:,?\s+(?:please|pls|{THANKS}))*"
-    # a remark on what goes may follow ("..., it's old"): it is still the request
-    r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$"
+    rf"(?:memory|mind|notes|records?|database|system){_CLOSING}"
     # with no memory named, only of what memory holds of the speaker, said alone ("Drop my
     # password."): "Drop my kids at school" and "Clear my desk" are steps told, and so is
     # "Clear my email, it's full", of an inbox, where "my email address" is the address
     r"|(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:password|passcode|passphrase|pin|address"
     r"|(?:phone|mobile|cell|card|account|passport|social\s+security)\s+number|number|ssn"
-    r"|iban|birthday|date\s+of\s+birth)"
-    rf"(?:,?\s+(?:please|pls|{THANKS}))*"
-    r"(?:\s*[,;]\s*(?:it|that|this)\b[^.!?]*)?\W*$)", _I)
+    rf"|iban|birthday|date\s+of\s+birth){_CLOSING})"
+    # no inbox is dropped: "Drop my email" is of the email held, and was stored as a step
+    rf"|drop\s+(?=(?:my|our)\s+(?:[\w-]+\s+){{0,2}}e-?mail{_CLOSING}))", _I)
 
 
 def as_request(sentence: str) -> str:
