@@ -109,3 +109,17 @@ def test_remembering_what_it_is_now_is_said_of_the_thing_named(said: str,
 ])
 def test_a_statement_to_remember_is_stored_as_said(said: str, now: list[str]) -> None:
     assert core_after("My password is hunter2.", said) == now
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN, my new PIN is 4321.",
+                                  "Forget my PIN. My new PIN is 4321.",
+                                  "Forget my PIN and my new PIN is 4321!"])
+def test_the_new_one_of_what_goes_is_stored_as_the_thing(said: str) -> None:
+    # kept as "User's new PIN is 4321", it stood apart from the PIN it replaced
+    assert sorted(core_after("My PIN is 1234.", "My address is 3 Oak St.", said)) == [
+        "User's PIN is 4321", "User's address is 3 Oak St."]
+
+
+def test_the_new_one_of_another_thing_keeps_its_new() -> None:
+    assert each_named_apart(["Forget my PIN, my new address is 9 Elm Road."]) == [
+        "Forget my PIN, my new address is 9 Elm Road."]

@@ -26,6 +26,7 @@ from tiermem.memory.text.forget_openings import (
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
     as_held,
+    as_the_one_named,
     gives_a_value,
     held_of,
     new_contact_in,
@@ -165,7 +166,9 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         # each thing of a list as the facts held name it: "Forget my alarm time and my
         # PIN" forgot no alarm held as "User's alarm is 6am"
         out += [_as_held_asked(lead, item, held) for item in items]
-    return out
+    # "Forget my PIN. My new PIN is 4321.": the new one is the PIN
+    return [as_the_one_named(_named_in(out[at - 1].strip()), said) if at else said
+            for at, said in enumerate(out)]
 
 
 def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
@@ -269,6 +272,8 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         # "Forget my password, it's 10 years old": no new value of what is held, so,
         # read whole, it only kept the password
         return remark[0].rstrip(" .!") + ".", " ".join(more)
+    if more and as_the_one_named(_named_in(said), more[0]) != more[0]:
+        return said.rstrip(" .!") + ".", more[0]  # "Forget my PIN, my new PIN is 4321"
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""

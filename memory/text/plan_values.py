@@ -12,9 +12,9 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
-__all__ = ["as_held", "gives_a_value", "held_of", "new_contact_in", "new_value_in",
-           "remembered_value", "spelled_as_held", "time_held", "told_of", "value_kind",
-           "value_told"]
+__all__ = ["as_held", "as_the_one_named", "gives_a_value", "held_of", "new_contact_in",
+           "new_value_in", "remembered_value", "spelled_as_held", "time_held", "told_of",
+           "value_kind", "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -72,6 +72,22 @@ def remembered_value(asked: str) -> str | None:
         return None
     thing = asked_for["thing"]
     return f"{thing[:1].upper()}{thing[1:]} is {asked_for['value'].rstrip('.!')}."
+
+
+#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
+_NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
+                         r"(?P<value>\s+(?:is|=)\s+\S.*|:\s*\S.*)$", _I)
+
+
+def as_the_one_named(named: str, said: str) -> str:
+    """``said`` without its "new" when it tells the new one of the thing ``named`` to
+    forget ("My PIN is 4321." of "my new PIN is 4321" beside "Forget my PIN"): the old one
+    goes, so the new one is the PIN, and kept as "User's new PIN" it stood apart from it.
+    Any other ``said`` is returned as it is."""
+    new = _NEW_ONE_OF.match(said.strip())
+    if new is None or f"{new['owner']} {new['thing']}".casefold() != named.casefold():
+        return said
+    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}"
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
