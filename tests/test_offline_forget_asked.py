@@ -286,3 +286,17 @@ def test_an_email_address_not_held_forgets_no_street_address(held: str, request_
 def test_warm_thanks_close_the_request_as_thanks_do(request_: str) -> None:
     assert core_after("My PIN is 1234.", request_) == []
 
+
+@pytest.mark.parametrize("request_", ["Forget my PIN, thanks heaps.", "Forget my PIN, cheers.",
+                                      "Forget my PIN, ty.", "Forget my PIN, thanks a million!",
+                                      "Drop my PIN, cheers.", "Can you forget my PIN, ty?"])
+def test_other_thanks_close_the_request_too(request_: str) -> None:
+    # left behind as words of what to forget, they matched no PIN, and the PIN stayed
+    assert core_after("My PIN is 1234.", "My email is a@b.com.", request_) == [
+        "User's email is a@b.com"]
+
+
+def test_a_name_like_thanks_is_still_named() -> None:
+    assert core_after("My friend Ty is a chef.", "My PIN is 1234.", "Forget my friend Ty.") == [
+        "User's PIN is 1234"]
+

@@ -63,8 +63,11 @@ _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|reco
 #: Thanks closing a request, however warm: "so much", "many" or "for your patience" left
 #: behind was read as words of what to forget, and the request matched nothing. Whatever
 #: follows "for your" is thanked for, never forgotten; "thanks for the team" may be a task.
-THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx)"
-          r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton))?"
+#: "cheers", and "ty" or "ta" typed lower case (capitalized, "Ty" may be a name), are
+#: thanks too: left behind, "Forget my PIN, ty" matched no PIN.
+THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|(?-i:ty(?:vm)?|ta))"
+          r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton|heaps|loads"
+          r"|a\s+million|again))?"
           r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:that|this)|(?:all\s+)?the\s+help"
           r"|(?:all\s+)?your\s+[^,;.!?]*))?")
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
