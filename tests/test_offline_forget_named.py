@@ -59,3 +59,15 @@ def test_a_step_to_delete_files_stays_a_fact(memory: HierarchicalMemory) -> None
     # ("Delete the temp files ...") is told, not asked.
     _chat(memory, "Delete the temp files before deploying.")
     assert _core(memory) == {"Delete the temp files before deploying": "short-lived"}
+
+
+def test_forgetting_the_hometown_keeps_where_the_user_lives(memory: HierarchicalMemory) -> None:
+    # read as one with "lives", the hometown took the residence with it, and "I live in
+    # York" had already replaced it as if the user had moved from Leeds
+    _chat(memory, "My hometown is Leeds.", "I live in York.")
+    assert _core(memory) == {"User's hometown is Leeds": "durable",
+                             "User lives in York": "durable"}
+    _chat(memory, "Forget my hometown.")
+    assert _core(memory) == {"User lives in York": "durable"}
+    _chat(memory, "I grew up in Leeds.", "Forget my hometown.")
+    assert "User lives in York" in _core(memory)

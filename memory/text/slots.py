@@ -55,12 +55,12 @@ DETERMINERS = frozenset({"the", "our", "their", "his", "her", "its", "your", "th
 _PRONOUN_OWNERS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their"})
 _BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
                             "there", "here", "everything", "something"})
+#: Not "hometown", where one comes from: "I live in York" replaced "User's hometown is Leeds".
 _SAME_ATTRIBUTE = {
     "city": "residence", "address": "residence", "home": "residence",
-    "home address": "residence", "hometown": "residence", "home town": "residence",
-    "town": "residence", "residence": "residence", "employer": "employer",
-    "company": "employer", "workplace": "employer", "job": "job", "job title": "job",
-    "occupation": "job", "role": "job",
+    "home address": "residence", "town": "residence", "residence": "residence",
+    "employer": "employer", "company": "employer", "workplace": "employer", "job": "job",
+    "job title": "job", "occupation": "job", "role": "job",
 }
 
 

@@ -25,9 +25,11 @@ __all__ = ["SYNONYMS", "concepts", "stem"]
 
 #: Words that name the same thing in everyday questions, by group. Each group stands for
 #: one single-valued attribute of a person, so a new value of any of them replaces the old.
+#: A hometown is where one comes from, not where one lives: of that group, "Forget my
+#: hometown" took "User lives in York".
 SYNONYMS: dict[str, frozenset[str]] = {
     "residence": frozenset({"live", "lives", "living", "lived", "reside", "resides", "city",
-                            "address", "home", "hometown", "town", "based", "moved", "relocated"}),
+                            "address", "home", "town", "based", "moved", "relocated"}),
     "work": frozenset({"work", "works", "working", "worked", "job", "employer", "company",
                        "occupation"}),
     "allergy": frozenset({"allergic", "allergy", "allergies"}),
