@@ -71,3 +71,11 @@ def test_forgetting_the_hometown_keeps_where_the_user_lives(memory: Hierarchical
     assert _core(memory) == {"User lives in York": "durable"}
     _chat(memory, "I grew up in Leeds.", "Forget my hometown.")
     assert "User lives in York" in _core(memory)
+
+
+def test_a_street_named_like_the_thing_is_kept(memory: HierarchicalMemory) -> None:
+    # "Glass" of the street met "glasses" as its plural: the address went with them
+    _chat(memory, "My address is 5 Glass St.", "I wear glasses.", "Forget my glasses.")
+    assert _core(memory) == {"User's address is 5 Glass St.": "durable"}
+    _chat(memory, "Forget Glass St.")
+    assert _core(memory) == {}

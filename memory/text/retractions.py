@@ -6,7 +6,8 @@ shellfish anymore" leaves the user's allergies), those holding the most of what 
 (at least 60%), and among those the ones with the least else besides (all of them for a
 request that names what to forget). Given what was ``said``, a name inside a fact ("Pine"
 of "3 Pine St.") meets a word of it only when the two are the same word, singular or
-plural: by stem, "Pine" would be the "pin" of "Forget my PIN". ``still_held(fact,
+plural (a street's name, "Glass" of "5 Glass St.", only the same word): by stem, "Pine"
+would be the "pin" of "Forget my PIN". ``still_held(fact,
 denied)`` is what such a fact listing several items still says without the denied ones.
 ``denied`` is the concepts (memory/text/wording.py) a retraction read by
 memory/text/statements.py says are no longer true. Pure functions over strings.
@@ -93,6 +94,9 @@ def _singular(word: str) -> str:
 
 
 _SIBILANT_PLURALS = ("sses", "xes", "zes", "ches", "shes")
+#: What follows a street's name in an address ("St.", "Road").
+_STREET = re.compile(r"\s+(?:st|street|rd|road|ave|avenue|lane|ln|blvd|boulevard|drive|dr|way"
+                     r"|court|ct|place|pl|terrace|close|crescent)\b", _I)
 
 
 def _unstemmed_names(fact: str, said: str | None) -> tuple[str, set[str]]:
@@ -101,13 +105,20 @@ def _unstemmed_names(fact: str, said: str | None) -> tuple[str, set[str]]:
     address."""
     if said is None:
         return fact, set()
-    words = {_singular(word.casefold()) for word in re.findall(r"\w+", said)}
+    typed = {word.casefold() for word in re.findall(r"\w+", said)}
+    words = {_singular(word) for word in typed}
+    # a street's name meets only itself: "Glass" of "5 Glass St." is no glass, and
+    # "Forget my glasses" took the address
+    streets = {match.start() for match in _NAME.finditer(fact)
+               if _STREET.match(fact, match.end())}
     names = [match for match in _NAME.finditer(fact)
-             if _singular(match[0].casefold()) not in words]
+             if (match[0].casefold() not in typed if match.start() in streets
+                 else _singular(match[0].casefold()) not in words)]
     for match in reversed(names):
         fact = fact[:match.start()] + fact[match.end():]
     # a stopword capitalized ("The" of a title) stays out, as it does in concepts()
-    return fact, {match[0].casefold() for match in names if concepts(match[0])}
+    return fact, {match[0].casefold() + (" street" if match.start() in streets else "")
+                  for match in names if concepts(match[0])}
 
 
 def _own_concepts(fact: str, denied: frozenset[str], said: str | None = None) -> set[str]:
