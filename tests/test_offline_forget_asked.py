@@ -73,6 +73,13 @@ def test_clearing_an_inbox_forgets_no_email_address(step: str) -> None:
     assert "User's email is a@b.com" in core_after("My email is a@b.com.", step)
 
 
+def test_a_dot_inside_an_address_does_not_end_the_place() -> None:
+    # "St." read as the end of the request: no CRM, and the address held was forgotten
+    core = core_after("My address is 3 Oak St.", "Remove my address 3 Oak St. from the CRM.")
+    assert "User's address is 3 Oak St." in core
+    assert any(fact.endswith("from the CRM") for fact in core)
+
+
 @pytest.mark.parametrize("request_", ["Drop my email.", "Drop my e-mail, please.",
                                       "Drop my email, it's old."])
 def test_dropping_my_email_forgets_the_email_alone(request_: str) -> None:

@@ -52,7 +52,9 @@ _KEPT_WHERE = (r"[^,;.!?]*\s(?:to|in|into|on|onto|as|under)\s+(?:(?:the|my|our|a
 #: "Remove the cache before deploying" and "Remove my phone number from the invoice" are tasks.
 #: A character of a clause, where a dot inside a word ("a@b.com") does not end it: read as
 #: an end, "Remove my email a@b.com from the CRM" lost the CRM and forgot the email held.
-_IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w))"
+#: Nor does one before a word in lower case ("3 Oak St. from the CRM"): read as an end, the
+#: CRM was lost and the address held forgotten.
+_IN_CLAUSE = r"(?:[^,;.!?]|\.(?=\w|\s+(?-i:[a-z])))"
 #: An app named after memory's words ("my notes app") is the speaker's, not memory: read
 #: as memory, "Delete my seed phrase ... from my notes app" forgot the phrase held.
 _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|system"
