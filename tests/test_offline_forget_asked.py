@@ -80,6 +80,20 @@ def test_a_dot_inside_an_address_does_not_end_the_place() -> None:
     assert any(fact.endswith("from the CRM") for fact in core)
 
 
+@pytest.mark.parametrize(("said", "task"), [
+    ("Please remove my address 3 Oak St. from the CRM!", "Remove User's address from the CRM"),
+    ("Remove my phone number 555-0101 from the CRM.",
+     "Remove User's phone number from the CRM"),
+    ("Delete my email a@b.com from the wiki.", "Delete User's email from the wiki"),
+])
+def test_a_task_on_another_place_holds_no_contact_value(said: str, task: str) -> None:
+    # kept as said, the task held the value the user wanted gone from there
+    told = ["User's address is 3 Oak St.", "User's phone number is 555-0101",
+            "User's email is a@b.com"]
+    assert sorted(core_after("My address is 3 Oak St.", "My phone number is 555-0101.",
+                             "My email is a@b.com.", said)) == sorted([*told, task])
+
+
 @pytest.mark.parametrize("request_", ["Drop my email.", "Drop my e-mail, please.",
                                       "Drop my email, it's old."])
 def test_dropping_my_email_forgets_the_email_alone(request_: str) -> None:

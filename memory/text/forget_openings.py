@@ -113,6 +113,11 @@ _SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licenc
 _SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", _I)
 
 
+#: A thing whose value is the user's own to reach or find them by ("my address 3 Oak St."):
+#: kept in a task as said, it stayed held where the user wanted it gone.
+_CONTACT_WORD = re.compile(r"^(?:address|e-?mail|phone|mobile|cell|number)$", _I)
+
+
 def _names_a_secret(words: list[str], at: int) -> bool:
     """Whether ``words[at]`` names a secret: kept in a task as said, "Remove my API key
     sk-123 from the repo" stored the key."""
@@ -171,7 +176,8 @@ def _secret_left_out(sentence: str) -> str:
     if task is None:
         return sentence
     words = _words_of(task["request"])
-    if not any(_names_a_secret(words, at) for at in range(len(words))):
+    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at])
+               for at in range(len(words))):
         return _as_task(task["request"], task["place"], task["end"])
     return _as_task(_value_left_out(task["request"]), task["place"], task["end"])
 
