@@ -79,3 +79,9 @@ def test_a_street_named_like_the_thing_is_kept(memory: HierarchicalMemory) -> No
     assert _core(memory) == {"User's address is 5 Glass St.": "durable"}
     _chat(memory, "Forget Glass St.")
     assert _core(memory) == {}
+
+
+def test_a_home_town_in_two_words_is_a_hometown(memory: HierarchicalMemory) -> None:
+    # read as "home" and "town", each a word of where one lives, it took the residence
+    _chat(memory, "My home town is Leeds.", "I live in York.", "Forget my home town.")
+    assert _core(memory) == {"User lives in York": "durable"}

@@ -66,6 +66,8 @@ _JOINED = re.compile(r"[^\W_]+(?:[-./:_][^\W_]+)+")
 _JOINT = re.compile(r"[-./:_]")
 #: "On call" is one concept, a duty: "Who is on call?" asks nothing of "Call me if sev1 fires".
 _ON_CALL = re.compile(r"\bon[-\s]?call\b", re.IGNORECASE)
+#: "Home town" is one concept, a hometown: read as "home" and "town", it was a residence.
+_HOME_TOWN = re.compile(r"\bhome[-\s]town\b", re.IGNORECASE)
 
 
 def concepts(text: str) -> set[str]:
@@ -80,7 +82,7 @@ def concepts(text: str) -> set[str]:
         found.add(token.casefold())
         return " ".join(part for part in _JOINT.split(token) if not part.isdigit())
 
-    text = _ON_CALL.sub("oncall", text)
+    text = _HOME_TOWN.sub("hometown", _ON_CALL.sub("oncall", text))
     for word in query_terms(_JOINED.sub(identifier, text)):
         stemmed = stem(word)
         found.add(_GROUP_OF.get(stemmed, stemmed))
