@@ -13,7 +13,8 @@ server's template or parser does not take it out:
   allowed (a last tag may be unclosed);
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
-  versions), text before the first marker allowed;
+  versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
+  marker allowed;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
@@ -50,6 +51,8 @@ _PYTHON_TAG = "<|python_tag|>"
 _MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
+#: The name written straight before its arguments, without ``[ARGS]`` between them.
+_MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
@@ -96,9 +99,12 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextTool
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     def read(segment: str, last: bool) -> list[ToolCall] | None:
-        if _MISTRAL_ARGS not in segment:
+        if _MISTRAL_ARGS in segment:
+            name, arguments = segment.split(_MISTRAL_ARGS, 1)
+        elif named := _MISTRAL_NAMED.fullmatch(segment):
+            name, arguments = named.groups()
+        else:
             return call_sequence(segment, names, marked=True, cut=cut and last)
-        name, arguments = segment.split(_MISTRAL_ARGS, 1)
         name = _MISTRAL_CALL_ID.sub("", name).strip()
         if not _MISTRAL_NAME.fullmatch(name):
             return None

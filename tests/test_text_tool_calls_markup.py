@@ -49,6 +49,10 @@ def _loaded(text: str) -> Any:
     (f"[TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}", ""),
     (f"[TOOL_CALLS]core_memory_append[CALL_ID]a1b2c3d4e[ARGS]{FACT_JSON}", ""),
     (f"Saving it. [TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}", "Saving it."),
+    # Mistral's v11 tokenizer without [ARGS]: the name, then the arguments at once
+    (f"[TOOL_CALLS]core_memory_append{FACT_JSON}", ""),
+    (f"[TOOL_CALLS] core_memory_append {FACT_JSON}</s>", ""),
+    (f"Saving it. [TOOL_CALLS]core_memory_append{FACT_JSON}", "Saving it."),
     # Llama 3.2
     (f"<function=core_memory_append>{FACT_JSON}</function>", ""),
     (f"<function=core_memory_append>{FACT_JSON}", ""),  # the stop token came first
@@ -68,6 +72,7 @@ def test_each_form_is_one_call(content: str, rest: str) -> None:
     f"[TOOL_CALLS] [{APPEND_JSON}, {SEND_JSON}]",
     f"[TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}[TOOL_CALLS]send_message[ARGS]"
     f"{json.dumps(SEND)}",
+    f"[TOOL_CALLS]core_memory_append{FACT_JSON}[TOOL_CALLS]send_message{json.dumps(SEND)}",
     f"<function=core_memory_append>{FACT_JSON}</function>"
     f"<function=send_message>{json.dumps(SEND)}</function>",
     f"<|tool_call|>[{APPEND_JSON}, {SEND_JSON}]<|/tool_call|><|end|>",
@@ -96,6 +101,7 @@ def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str
     f"Use {APPEND_JSON} whenever you like.",  # in the middle of a sentence
     "Write `<function=name>{...}</function>` to call a tool.",  # the syntax, described
     "[TOOL_CALLS] are how Mistral marks its calls.",
+    "[TOOL_CALLS]name{...} is how newer Mistral models write a call.",
     '<|python_tag|>brave_search.call(query="peanut allergy")',
     '<tool_call>\n\nI could not find that.',
     # Bare JSON after prose: an example cannot be told from a call, and must not write.
@@ -119,6 +125,7 @@ def test_text_that_is_not_a_call(content: str) -> None:
 @pytest.mark.parametrize(("content", "rest"), [
     ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "Allergic', ""),
     ('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic', ""),
+    ('[TOOL_CALLS]core_memory_append{"content": "Allergic', ""),
     ('<function=core_memory_append>{"content": "Allergic', ""),
     ('<|tool_call|>[{"name": "core_memory_append", "arguments": {"content": "Allergic', ""),
 ])
@@ -156,6 +163,17 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     # The model was told, as an answer to its call.
     [told] = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
     assert told["content"] == unknown.content
+
+
+def test_mistral_s_calls_without_args_markers_run_once_and_leave_no_markup(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"[TOOL_CALLS]core_memory_append{FACT_JSON}"
+                         f"[TOOL_CALLS]send_message{json.dumps(SEND)}</s>")
+    result, rows = _told_of_an_allergy(server)
+    assert result.reply == "Noted." and result.notice is None
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True), ("send_message", True, True)]
+    assert all("[TOOL_CALLS]" not in r["content"] for r in rows)
 
 
 def test_phi_4_mini_s_calls_run_and_leave_no_markup_in_recall(
