@@ -19,6 +19,10 @@ server's template or parser does not take it out:
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
 
+A closing tag inside a call's own text (``"content": "... </tool_call> ..."``) does not
+end the call: a body that does not read at its first closing tag runs to a later one, or
+to the end of the reply.
+
 Inside this markup any tool name makes a call (agent/text_call_objects.py). An end-of-turn
 token a server left in (``</s>``, ``<|eom_id|>``, ``<|eot_id|>``, Phi's ``<|end|>``) is
 ignored.
@@ -53,6 +57,8 @@ _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 #: The name written straight before its arguments, without ``[ARGS]`` between them.
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
+#: How many later closing tags a body is tried up to when it does not read at its first.
+_MAX_QUOTED_CLOSINGS = 4
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
@@ -136,6 +142,12 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
         body_end = end if closed else following.start() if following else len(content)
         after = body_end + len(closing) if closed else body_end
         found = read(tag, content[body_start:body_end], cut and not closed and not following)
+        if found is None and closed:
+            # The closing tag may be inside the call's own text ("content": "... </tool_call>
+            # ..."): the body then runs to a later one, or to the end when none follows.
+            limit = following.start() if following else len(content)
+            found, body_end, after = _through_quoted_closings(content, tag, body_end, limit,
+                                                              closing, read)
         if found is None:
             kept.append(content[position:after])
         else:
@@ -144,6 +156,27 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
         position = after
     kept.append(content[position:])
     return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+
+
+def _through_quoted_closings(
+        content: str, tag: re.Match[str], first: int, limit: int, closing: str,
+        read: BodyReader) -> tuple[list[ToolCall] | None, int, int]:
+    """The calls when a body that did not read, cut at its ``first`` closing tag, reads
+    when it runs to one of the next few closing tags before ``limit``, or to ``limit`` when
+    that is the end of the text; with that body's end and where the text after it starts."""
+    start, end = tag.end(), first
+    for _ in range(_MAX_QUOTED_CLOSINGS):
+        end = content.find(closing, end + len(closing), limit)
+        if end < 0:
+            break
+        found = read(tag, content[start:end], False)
+        if found is not None:
+            return found, end, end + len(closing)
+    if limit == len(content):
+        found = read(tag, content[start:], False)
+        if found is not None:
+            return found, limit, limit
+    return None, first, first + len(closing)
 
 
 def _after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCalls:

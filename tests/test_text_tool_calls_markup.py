@@ -244,6 +244,43 @@ def test_python_that_is_no_literal_call_in_markup_is_no_call(content: str) -> No
     assert found.calls == [] and found.rest == content
 
 
+QUOTING = {"content": "Hermes closes a call with </tool_call>."}
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f'<tool_call>{{"name": "core_memory_append", "arguments": {json.dumps(QUOTING)}}}'
+     "</tool_call>", ""),
+    (f'Saving.\n<tool_call>{{"name": "core_memory_append", "arguments": {json.dumps(QUOTING)}}}'
+     f"</tool_call>\n<tool_call>{SEND_JSON}</tool_call>\nDone.", "Saving.\n\n\nDone."),
+    # The last closing tag left out (a stop string): the call runs to the end.
+    (f'<tool_call>{{"name": "core_memory_append", "arguments": {json.dumps(QUOTING)}}}', ""),
+    ("<function=core_memory_append>"
+     '{"content": "Llama closes it with </function>."}</function>', ""),
+])
+def test_a_closing_tag_inside_a_call_s_text_does_not_end_the_call(content: str,
+                                                                   rest: str) -> None:
+    calls, left = found(content)
+    assert calls[0][0] == "core_memory_append" and "</" in calls[0][1]["content"]
+    assert [name for name, _ in calls[1:]] == (["send_message"] if "send_message" in content
+                                               else [])
+    assert left == rest
+
+
+def test_a_call_quoting_its_closing_tag_runs_once_and_is_no_reply(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply('<tool_call>{"name": "archival_memory_insert", "arguments": '
+                         '{"content": "Hermes ends a call with </tool_call>."}}</tool_call>'
+                         f"\n<tool_call>{SEND_JSON}</tool_call>")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("Remember how Hermes ends a call.")
+        assert [(r.name, r.ok) for r in result.tool_results] == [
+            ("archival_memory_insert", True), ("send_message", True)]
+        assert [r["text"] for r in memory.archival.iter_rows()] == [
+            "Hermes ends a call with </tool_call>."]
+    assert result.reply == "Noted." and len(server.requests) == 1
+
+
 class _Counted(str):
     """Text that counts the characters its searches for a closing tag pass over."""
 
