@@ -14,7 +14,9 @@ from it, the call arrives as plain content. These forms are recognised:
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
   positional values (``[NAME("value")]``) take the parameters the offered tool's schema
   declares, in order, when their count leaves no doubt;
-- a fenced block (```json ... ```) holding such an object or list;
+- a fenced block (```json ... ```) holding such an object or list, also written with
+  Python's habits (a trailing comma, single quotes, ``True``/``None``: read as a literal,
+  never run);
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -67,9 +69,10 @@ from tiermem.agent.text_call_objects import (
     calls_in,
     cut_call,
     offered_name,
+    python_calls_in,
     without_end_tokens,
 )
-from tiermem.agent.text_call_pythonic import pythonic_calls, tool_code_calls
+from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls, tool_code_calls
 
 __all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_name",
            "offered_names", "offered_parameters", "parse_text_tool_calls"]
@@ -197,6 +200,10 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     position = 0
     for match in FENCE.finditer(content):
         found = calls_in(match.group(1), names, marked=False)
+        if found is None and match.group(0).endswith("```"):
+            # Small models write JSON with Python's habits: a trailing comma, single
+            # quotes, True or None. Read as a literal, never run; offered names only.
+            found = python_calls_in(literal_value(match.group(1)), names, marked=False)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
             found = cut_call(match.group(1), names, marked=False)
         if found is not None:

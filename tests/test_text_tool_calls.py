@@ -64,6 +64,13 @@ FACT = {"content": "Allergic to peanuts"}
     f"```json\r\n{APPEND_JSON}\r\n```",  # a Windows line end after the label
     f"```\r\n{APPEND_JSON}\r\n```",
     f"<tool_call>\r\n```json\r\n{APPEND_JSON}\r\n```\r\n</tool_call>",
+    # JSON with Python's habits in a fence: a trailing comma, single quotes, True/None
+    '```json\n{"name": "core_memory_append", "arguments": {"content": "Allergic to peanuts",},}'
+    '\n```',
+    "```json\n{'name': 'core_memory_append', 'arguments': {'content': 'Allergic to peanuts'}}"
+    "\n```",
+    "```\n[{'name': 'core_memory_append', 'arguments': {'content': 'Allergic to peanuts'}},]"
+    "\n```",
     # llama-cpp-python's chatml-function-calling HTML-escapes what the model echoes.
     "&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, &#34;arguments&#34;: "
     "{&#34;content&#34;: &#34;Allergic to peanuts&#34;}}&lt;/tool_call&gt;",
@@ -101,6 +108,10 @@ def test_several_calls_and_the_text_around_them() -> None:
     "<tool_call>\n\nI'm sorry for any misunderstanding.",  # a prefill echoed, then prose
     '<tool_response>\n{"status": "OK"}\n</tool_response>',
     f"```python\n{APPEND_JSON}\n```",
+    "```json\n{'name': 'Alice', 'arguments': {'age': 3}}\n```",  # not an offered tool
+    "```json\n{'name': 'core_memory_append', 'arguments': {'content': open('f').read()}}"
+    "\n```",  # an expression, not a value: never run
+    "```json\n{'name': 'core_memory_append'}\n```",  # without arguments: data
     "",
 ])
 def test_text_that_is_not_a_call(content: str) -> None:
@@ -187,6 +198,9 @@ TEXT_FORMS = {
                         '"Allergic to peanuts", "request_heartbeat": true}}',
     "fenced": '```json\n{"name": "core_memory_append", "arguments": {"content": '
               '"Allergic to peanuts", "request_heartbeat": true}}\n```',
+    "fenced, Python's habits": "```json\n{'name': 'core_memory_append', 'arguments': "
+                               "{'content': 'Allergic to peanuts', 'request_heartbeat': True,},}"
+                               "\n```",
     "Llama 3.1": '<|python_tag|>{"name": "core_memory_append", "parameters": {"content": '
                  '"Allergic to peanuts", "request_heartbeat": true}}',
     "Llama 3.2": '<function=core_memory_append>{"content": "Allergic to peanuts", '
