@@ -19,6 +19,10 @@ from it, the call arrives as plain content. These forms are recognised:
   never run);
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
 
+What wrapped the calls is no reply: a code fence left empty once they are taken out
+(```` ```xml<tool_call>...</tool_call>``` ````), or a marker a fenced call follows
+(``[TOOL_CALLS] ```json...``` ``).
+
 Bare JSON after prose is not read: it cannot be told from an example the model
 gives ("a call looks like: {...}"). A fenced block, a tool_code block or markup after
 prose is read, as models write their calls that way; an example written so would run.
@@ -83,6 +87,12 @@ _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
 #: Python list count only as the whole block, as they count only as the whole reply.
 _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<function="
                          r"|<\|python_tag\|>|<\|python_start\|>|\[TOOL_CALLS\]|```")
+#: A code fence with nothing left in it once the calls it held were taken out.
+_EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}[ \t]*\r?\n\s*```")
+#: Markers that begin calls, left at the end of the text when the calls after them were
+#: read in another form (a fenced block after ``[TOOL_CALLS]``).
+_CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
+                 "<|tool_call|>")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32
@@ -190,8 +200,19 @@ def _find(content: str, names: frozenset[str], cut: bool,
             # nobody offered, amid prose, is the model explaining, not calling.
             return TextToolCalls(rest=content)
         if found.calls:
+            found.rest = _without_call_wrapping(found.rest)
             return found
     return TextToolCalls(rest=content)
+
+
+def _without_call_wrapping(rest: str) -> str:
+    """``rest`` without what wrapped the calls taken out of it: a code fence left empty
+    (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls followed
+    (``[TOOL_CALLS] ```json [...]``` ``), neither of which is a reply."""
+    rest = _EMPTY_FENCE.sub("", rest).strip()
+    while rest.endswith(_CALL_MARKERS):
+        rest = rest[: rest.rfind("[" if rest.endswith("]") else "<")].rstrip()
+    return rest
 
 
 def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

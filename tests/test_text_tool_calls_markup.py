@@ -244,6 +244,26 @@ def test_python_that_is_no_literal_call_in_markup_is_no_call(content: str) -> No
     assert found.calls == [] and found.rest == content
 
 
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"```\n<tool_call>\n{APPEND_JSON}\n</tool_call>\n```", ""),
+    (f"I will call the tool.\n\n```xml\n<tool_call>\n{APPEND_JSON}\n</tool_call>\n```",
+     "I will call the tool."),
+    (f"[TOOL_CALLS] ```json\n[{APPEND_JSON}]\n```", ""),
+    (f"Saving it.\n<|python_tag|>\n```json\n{LLAMA_APPEND}\n```", "Saving it."),
+])
+def test_what_wrapped_the_calls_is_no_reply(content: str, rest: str) -> None:
+    assert found(content) == ([("core_memory_append", FACT)], rest)
+
+
+def test_a_fence_around_a_tagged_call_is_not_shown_as_the_reply(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"```xml\n<tool_call>\n{APPEND_JSON}\n</tool_call>\n```")
+    result, rows = _told_of_an_allergy(server)
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply is None and "```" not in str(result.notice)
+    assert all("```" not in r["content"] for r in rows)
+
+
 QUOTING = {"content": "Hermes closes a call with </tool_call>."}
 
 
