@@ -12,7 +12,8 @@ unchanged; a setting missing from the store takes its default.
 
 Precedence when a memory is opened: the defaults, then what the store holds,
 then a ``config`` passed in (replacing the stored one whole), then each
-setting passed as its own keyword argument. The result is stored.
+setting passed as its own keyword argument; one given both ways with two values is
+refused (``given_once``). The result is stored.
 """
 
 from __future__ import annotations
@@ -140,6 +141,20 @@ class MemoryConfig(BaseModel):
         if changes.get("clock", self.clock) != self.clock and "tau" not in changes:
             values.pop("tau")  # the default for the new clock, not the old clock's tau
         return MemoryConfig.parse({**values, **changes})
+
+    def given_once(self, keywords: Mapping[str, Any]) -> None:
+        """Refuse a setting given as a keyword (None: not given) with another value than
+        this config holds: which of the two was meant cannot be told."""
+        for name, value in keywords.items():
+            if value is None or name not in MemoryConfig.model_fields:
+                continue
+            mine = getattr(self, name)
+            if getattr(MemoryConfig.parse({**self.model_dump(), name: value}), name) != mine:
+                shown = mine.model_dump() if isinstance(mine, BaseModel) else mine
+                raise InvalidConfigError(
+                    f"{name} is given twice, {value!r} as {name}= and {shown!r} in config: "
+                    f"pass it once, as {name}= alone or in config "
+                    f"(config.updated({name}=...))", (name,))
 
     def as_json(self) -> dict[str, Any]:
         """JSON-ready values, as snapshots carry them."""

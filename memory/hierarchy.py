@@ -67,8 +67,8 @@ class HierarchicalMemory(SnapshotsAndReindex):
     Its behaviour settings form a ``MemoryConfig`` (memory/config.py), stored
     with the memory and exposed as ``config``. Each one can be given as a
     keyword argument here; what is given overrides what the store holds
-    (``config`` replaces it whole, single arguments then override that) and
-    is stored for the next open.
+    (``config`` replaces it whole; a setting given both ways must have one value,
+    else InvalidConfigError) and is stored for the next open.
 
     Args:
         path: the agent home directory, or None for a throwaway in-memory store.
@@ -169,6 +169,8 @@ class HierarchicalMemory(SnapshotsAndReindex):
             "hysteresis_window": hysteresis_window,
             "policy": policy if isinstance(policy, str) or policy is None else policy.name,
         }
+        if config is not None:
+            config.given_once(overrides)
         self.now = checked_clock(now)
         self.path, self.store = open_backend(
             path, store, agent, config, overrides, durability=durability,

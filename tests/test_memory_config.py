@@ -117,10 +117,33 @@ def test_keyword_arguments_override_what_is_stored_and_are_stored(tmp_path: Path
         assert (m.promote_hits, m.tau, m.core.limit, m.policy.name) == (1, 9.0, 7, "lru")
     with make_memory(tmp_path) as m:
         assert m.config == EVERY_SETTING.updated(promote_hits=1, tau=9.0)
-    # A config replaces the stored one whole; single arguments then override it.
-    with make_memory(tmp_path, config=MemoryConfig(clock="wall"), core_limit=30) as m:
+    # A config replaces the stored one whole; a setting given again as a keyword agrees.
+    with make_memory(tmp_path, config=MemoryConfig(clock="wall", core_limit=30),
+                     core_limit=30, clock="wall") as m:
         assert m.config == MemoryConfig(clock="wall", core_limit=30)
         assert m.tau == WALL_TAU
+
+
+@pytest.mark.parametrize("keyword, value, held", [
+    ("core_limit", 10, MemoryConfig(core_limit=5)),
+    ("core_limit", 10, MemoryConfig()),
+    ("core_limit_unit", "facts", MemoryConfig()),
+    ("tau", 3, MemoryConfig(tau=4.0)),
+    ("policy", "lfu", MemoryConfig(policy="lru")),
+    ("fusion", FusionWeights(lexical=0.7), MemoryConfig()),
+    ("promote_hits", 1, MemoryConfig(promote_hits=2)),
+])
+def test_a_setting_given_both_ways_with_two_values_is_refused(
+        tmp_path: Path, keyword: str, value: object, held: MemoryConfig) -> None:
+    """Which of the two was meant cannot be told, so neither is used silently."""
+    with pytest.raises(InvalidConfigError, match="pass it once") as refused:
+        make_memory(tmp_path, config=held, **{keyword: value})
+    assert refused.value.fields == (keyword,)
+    assert not (tmp_path / "memory.sqlite3").exists()
+    # The same value twice is one value (a whole tau written as an int too).
+    agreed = held.updated(**{keyword: value})
+    with make_memory(tmp_path, config=agreed, **{keyword: value}) as m:
+        assert m.config == agreed
 
 
 def test_a_store_from_before_the_config_opens_with_its_settings(tmp_path: Path) -> None:
