@@ -228,6 +228,10 @@ def config_error(exc: ValidationError) -> InvalidConfigError:
         message = _accepted(error["type"], where, expected) or str(error["msg"]).removeprefix(
             "Value error, ").replace("Input should be", "must be", 1)
         shown = "" if isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
+        got = error.get("input")
+        if error["type"] in ("int_type", "int_from_float") and isinstance(got, float) and \
+                got.is_integer():
+            shown = f" (got {got!r}; write it as {int(got)})"  # 1e3 is read as 1000.0
         parts.append(f"{where}: {message}{shown}" if where else message)
     return InvalidConfigError("invalid memory config: " + "; ".join(parts), tuple(fields))
 

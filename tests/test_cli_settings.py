@@ -86,6 +86,8 @@ WRONG_KINDS = {
     ("recall_dense", "no"): "recall_dense: must be true or false (got 'no')",
     ("recall_dense", "1"): "recall_dense: must be true or false (got 1)",
     ("core_limit", "1.5"): "core_limit: must be a whole number (got 1.5)",
+    ("core_limit", "1e3"): "core_limit: must be a whole number (got 1000.0; write it as 1000)",
+    ("promote_hits", "2.0"): "promote_hits: must be a whole number (got 2.0; write it as 2)",
     ("tau", "soon"): "tau: must be a number (got 'soon')",
     ("tau", "0"): "tau: must be greater than 0 (got 0)",
     ("core_limit_unit", "words"): "core_limit_unit: must be 'tokens' or 'facts' (got 'words')",
