@@ -4,6 +4,7 @@ it shows, with the settings it shows, and the first screen installs what it name
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -157,3 +158,17 @@ def test_the_first_screen_installs_what_it_names() -> None:
     named = {extra for doc in DOCS
              for extra in re.findall(r"install -e '\.\[(\w+)\]'", (ROOT / doc).read_text())}
     assert "test" in named and named <= set(project["optional-dependencies"])
+
+
+def test_the_cards_privacy_code_says_where_each_name_it_uses_comes_from() -> None:
+    """`tiermem` exports neither `load_policy` nor `ModelJudge`: the card's snippet names the
+    module of each, and importing them so works."""
+    card = (ROOT / "SKILL.md").read_text(encoding="utf-8")
+    section = card.partition("### Privacy policies")[2].partition("\n### ")[0]
+    snippet = re.search(r"`(HierarchicalMemory\(\.\.\., privacy=.*?)`", section, re.DOTALL)
+    assert snippet is not None
+    imports = " ".join(re.findall(r"`(from tiermem[\w.]* import\s+\w+)`", section))
+    for name in ("load_policy", "ModelJudge", "OpenAIClient"):
+        found = re.search(rf"from (tiermem[\w.]*) import\s+{name}\b", imports)
+        assert found is not None, f"SKILL.md's Privacy section names no import of {name}"
+        assert callable(getattr(importlib.import_module(found.group(1)), name))
