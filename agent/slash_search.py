@@ -72,6 +72,9 @@ class SearchCommands:
         separated = False
         while words and words[0].startswith("--"):
             option = words.pop(0)
+            if option.startswith("--page="):  # `--page=2`, as a command line takes it
+                option, _, value = option.partition("=")
+                words.insert(0, value)
             if option == "--":  # the query follows, even one that starts with --
                 separated = True
                 break
@@ -130,7 +133,8 @@ class SearchCommands:
     @staticmethod
     def _trailing_options(name: str, words: list[str], everything: bool, page: int
                           ) -> tuple[bool, int]:
-        """Take ``--all`` and ``--page N`` off the end of ``words`` (the query stays)."""
+        """Take ``--all`` and ``--page N`` (or ``--page=N``) off the end of ``words`` (the
+        query stays)."""
         while len(words) > 1:
             if words[-1] == "--all" and name == "/recall":
                 everything = True
@@ -139,6 +143,10 @@ class SearchCommands:
                   and re.fullmatch(r"[1-9][0-9]{0,5}", words[-1])):
                 page = int(words[-1])
                 del words[-2:]
+            elif words[-1].startswith("--page=") and re.fullmatch(
+                    r"[1-9][0-9]{0,5}", words[-1].removeprefix("--page=")):
+                page = int(words[-1].removeprefix("--page="))
+                del words[-1]
             else:
                 break
         return everything, page

@@ -466,12 +466,13 @@ def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) 
     assert second[0] == "25 matches (page 2 of 3)"
     assert second[-1] == "next: /recall --all --page 3 nginx"
     failures = repl.failures
-    for line in ("/recall --page 4 nginx", "/recall --page 0 nginx", "/archival --all nginx",
+    for line in ("/recall --page=4 nginx", "/recall --page= nginx", "/recall --page=x nginx",
+                 "/recall --page 4 nginx", "/recall --page 0 nginx", "/archival --all nginx",
                  "/recall --page nginx", "/recall --page ² nginx", "/recall --force nginx"):
         out.seek(0)
         out.truncate()
         assert repl.run_piped([line]) == 1 and out.getvalue() == "", line
-    assert repl.failures == failures + 6
+    assert repl.failures == failures + 9
     assert "internal error" not in errors_of(repl)
     memory.recall.append("user", "--force was needed for nginx", turn=99)
     fresh, out = make_repl(memory)
@@ -511,6 +512,13 @@ def test_search_options_after_the_query_are_options(memory: HierarchicalMemory) 
     second = command_output(repl, out, "/recall nginx --page 2 --all")
     assert second[0].endswith(" matches (page 2 of 3)")
     assert second[-1] == "next: /recall --all --page 3 nginx"
+    # `--page=N` is `--page N`, before the query or after it, as on a command line.
+    for line in ("/archival --page=2 nginx", "/archival nginx --page=2"):
+        assert command_output(repl, out, line)[0] == "25 matches (page 2 of 3)"
+    assert command_output(repl, out, "/recall --all --page=2 nginx")[-1] == \
+        "next: /recall --all --page 3 nginx"
+    assert command_output(repl, out, "/recall nginx --page=3 --all")[0].endswith(
+        " matches (page 3 of 3)")
     # After `--` they are the query's words.
     memory.recall.append("user", "deploy --all now", turn=99)
     assert command_output(repl, out, "/recall -- deploy --all")[0] == "1 match (page 1 of 1)"
