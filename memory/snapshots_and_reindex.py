@@ -31,7 +31,8 @@ class SnapshotsAndReindex:
 
     @guarded
     def snapshot(self: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
-        """Everything in this memory as JSON-serialisable data."""
+        """Everything in this memory as JSON-serialisable data, with the settings it stores
+        (not this session's own: ``store_settings=False``, a reader's)."""
         from tiermem.memory.ops.snapshot import take_snapshot
 
         return take_snapshot(self, include_vectors=check_flag(include_vectors,

@@ -37,3 +37,16 @@ def test_stored_settings_are_kept_by_default(tmp_path: Path) -> None:
         assert memory.moved_on_open == 0
     with open_memory(tmp_path) as memory:
         assert memory.core.limit == 300
+
+
+def test_a_snapshot_holds_the_stored_settings_not_a_sessions_own(tmp_path: Path) -> None:
+    """A session's own settings (``store_settings=False``, a reader's) are not the memory's:
+    a snapshot of it restores the memory with the settings it keeps, as SKILL.md says."""
+    with open_memory(tmp_path / "a", core_limit=5, core_limit_unit="facts", tau=7.0):
+        pass
+    with open_memory(tmp_path / "a", core_limit=9, tau=3.0, store_settings=False) as memory:
+        taken = memory.snapshot()
+        with open_memory(tmp_path / "a", read_only=True, tau=4.0) as reader:
+            assert reader.snapshot()["config"] == taken["config"]
+    with HierarchicalMemory.restore(taken, tmp_path / "b", HashingEmbedder()) as restored:
+        assert (restored.config.core_limit, restored.config.tau) == (5, 7.0)
