@@ -12,8 +12,8 @@ unchanged; a setting missing from the store takes its default.
 
 Precedence when a memory is opened: the defaults, then what the store holds,
 then a ``config`` passed in (replacing the stored one whole), then each
-setting passed as its own keyword argument; one given both ways with two values is
-refused (``given_once``). The result is stored.
+setting passed as its own keyword argument. A keyword that contradicts a value the
+config sets (one other than the default) is refused (``given_once``). The result is stored.
 """
 
 from __future__ import annotations
@@ -144,11 +144,16 @@ class MemoryConfig(BaseModel):
 
     def given_once(self, keywords: Mapping[str, Any]) -> None:
         """Refuse a setting given as a keyword (None: not given) with another value than
-        this config holds: which of the two was meant cannot be told."""
+        this config sets: which of the two was meant cannot be told. A config that holds
+        the default leaves the setting to the keyword, so ``config=MemoryConfig(clock=...)``
+        beside ``core_limit=30`` stays what it always meant."""
+        defaults = MemoryConfig(clock=self.clock)  # tau's default follows the clock
         for name, value in keywords.items():
             if value is None or name not in MemoryConfig.model_fields:
                 continue
             mine = getattr(self, name)
+            if mine == getattr(defaults, name):
+                continue
             if getattr(MemoryConfig.parse({**self.model_dump(), name: value}), name) != mine:
                 shown = mine.model_dump() if isinstance(mine, BaseModel) else mine
                 raise InvalidConfigError(

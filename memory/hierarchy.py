@@ -67,8 +67,9 @@ class HierarchicalMemory(SnapshotsAndReindex):
     Its behaviour settings form a ``MemoryConfig`` (memory/config.py), stored
     with the memory and exposed as ``config``. Each one can be given as a
     keyword argument here; what is given overrides what the store holds
-    (``config`` replaces it whole; a setting given both ways must have one value,
-    else InvalidConfigError) and is stored for the next open.
+    (``config`` replaces it whole, single arguments then override its defaults; a
+    setting the config sets otherwise must not be given another value, else
+    InvalidConfigError) and is stored for the next open.
 
     Args:
         path: the agent home directory, or None for a throwaway in-memory store.

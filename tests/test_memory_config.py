@@ -124,14 +124,26 @@ def test_keyword_arguments_override_what_is_stored_and_are_stored(tmp_path: Path
         assert m.tau == WALL_TAU
 
 
+@pytest.mark.parametrize("keyword, value", [
+    ("core_limit", 30), ("core_limit_unit", "facts"), ("tau", 3.0),
+    ("fusion", FusionWeights(lexical=0.7)), ("promote_hits", 1),
+])
+def test_a_keyword_sets_what_the_config_leaves_at_its_default(
+        tmp_path: Path, keyword: str, value: object) -> None:
+    """``config=MemoryConfig(clock="wall")`` beside ``core_limit=30`` means both."""
+    with make_memory(tmp_path, config=MemoryConfig(clock="wall"), **{keyword: value}) as m:
+        assert getattr(m.config, keyword) == value
+        assert m.config.clock == "wall"
+
+
 @pytest.mark.parametrize("keyword, value, held", [
     ("core_limit", 10, MemoryConfig(core_limit=5)),
-    ("core_limit", 10, MemoryConfig()),
-    ("core_limit_unit", "facts", MemoryConfig()),
+    ("core_limit_unit", "tokens", MemoryConfig(core_limit_unit="facts")),
     ("tau", 3, MemoryConfig(tau=4.0)),
+    ("tau", 3, MemoryConfig(clock="wall", tau=5.0)),
     ("policy", "lfu", MemoryConfig(policy="lru")),
-    ("fusion", FusionWeights(lexical=0.7), MemoryConfig()),
-    ("promote_hits", 1, MemoryConfig(promote_hits=2)),
+    ("fusion", FusionWeights(lexical=0.7), MemoryConfig(fusion=FusionWeights(lexical=0.5))),
+    ("promote_hits", 1, MemoryConfig(promote_hits=3)),
 ])
 def test_a_setting_given_both_ways_with_two_values_is_refused(
         tmp_path: Path, keyword: str, value: object, held: MemoryConfig) -> None:
