@@ -56,11 +56,21 @@ _WORD_OF_PLACE = rf"(?!(?:{_SAID_OF_SEVERAL}|\w+ed)\b)[\w.-]+"
 _NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\s+){{0,5}}?"
                        rf"{_WORD_OF_PLACE}(?:\s*,|\s+and\s+(?:(?:the|my|our|his|her|a|an|two"
                        r"|three|four|five|several|some|\d+)\b|(?-i:[A-Z]))))")
+#: A verb said of one that ends in "s" as a plural does, and is seldom one: read as one,
+#: "The server keeps crashing. They restarted." stored "The server keeps restarted".
+_SAID_OF_ONE = (r"(?:keeps|seems|looks|stays|goes|gets|becomes|remains|appears|says|wants"
+                r"|needs|tends|likes|loves|hates|knows|thinks|feels|sounds|means|makes|takes"
+                r"|gives|comes|lives|works|tries|happens|uses|lets|puts|sees|shows)")
+#: Said right after a plural, what a verb does to something, so that plural was one's
+#: verb: "The analysis shows a leak", "The bot pings me".
+_DONE_TO = r"\s+(?:a|an|him|me|us|them)\b"
 #: Several as the subject opening a statement, before a verb not said of one ("The status
-#: is red" is no several).
+#: is red" is no several); a verb said of one is no plural of it, unless a verb said of
+#: several follows ("My needs are simple").
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    rf"(?:[a-z][\w-]*\s+){{0,2}}?{_PLURAL}){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
+    rf"(?:[a-z][\w-]*\s+){{0,2}}?(?!{_SAID_OF_ONE}\s+(?!{_SAID_OF_SEVERAL}\b)){_PLURAL}"
+    rf"(?!{_DONE_TO})){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
 #: A word of how one is or what one did, never part of what one of several is called:
 #: "The web server crashed and the DB are ..." joins no "web server crashed".
 _DID = (r"(?:is|was|has|had|does|did|got|went|came|left|took|broke|fell|ran|hit|its|his"
