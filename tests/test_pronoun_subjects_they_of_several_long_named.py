@@ -2,7 +2,8 @@
 no plural ("The web server and the DB are down."): only "the" and one word was read as one
 of them, so that statement said no several, and "They recovered" after it was asked
 about and lost. A verb or what was done said before "and" ("The server crashed and the
-pods are down.") still joins no one."""
+pods are down.", "The server froze and the pods are down.": the pods are down alone)
+still joins no one."""
 
 from __future__ import annotations
 
@@ -30,6 +31,10 @@ def test_a_first_one_of_several_words_is_said_whole(said: str, several: str) -> 
     "The server is slow and the pods are down.",
     "The server hit its limit and the pods are down.",
     "The web server and the DB restarted.",
+    # A verb of the past said without "-ed", before several the verb agrees with alone.
+    "The server froze and the pods are down.",
+    "The cluster shrank and the pods were evicted.",
+    "My son won and my daughters were happy.",
 ])
 def test_what_one_did_before_and_joins_no_several(said: str) -> None:
     assert several_before(said) is None
@@ -39,6 +44,12 @@ def test_they_is_said_of_both() -> None:
     sentences = ["The web server and the DB are down.", "They recovered."]
     assert (with_pronouns_named(sentences, None), unnamed_pronouns(sentences, None)) == (
         ["The web server and the DB are down.", "The web server and the DB recovered."], [])
+
+
+def test_they_after_one_that_froze_and_the_pods_is_asked_about() -> None:
+    sentences = ["The server froze and the pods are down.", "They restarted."]
+    assert (with_pronouns_named(sentences, None), unnamed_pronouns(sentences, None)) == (
+        ["The server froze and the pods are down."], ["They"])
 
 
 def test_core_holds_that_both_recovered() -> None:

@@ -123,7 +123,7 @@ _REACH = 40
 def several_before(sentence: str) -> str | None:
     """The several ``sentence`` says, as the subject of a statement after it ("The
     servers", "My kids", "Tom and Ana"); None when it says none, or more than one group."""
-    if (opening := _OPENING.match(sentence) or _WORDED_OPENING.match(sentence)) is not None:
+    if (opening := _OPENING.match(sentence) or _worded_opening(sentence)) is not None:
         return None if _OWNED_BY_BOTH.search(opening["several"]) else opening["several"]
     if (had := _HAD.match(sentence)) is not None:
         whose = "My" if had["who"].casefold() == "i" else "Our"
@@ -144,6 +144,16 @@ def several_before(sentence: str) -> str | None:
     first_word_a_name = sentence.lstrip()[:1].isupper() and not re.match(
         r"\s*(?:i|we|my|our|the|a|an)\b", sentence, _I) and joined[0].start() > 0
     return None if others or first_word_a_name else joined[0][0]
+
+
+def _worded_opening(sentence: str) -> re.Match[str] | None:
+    """``_WORDED_OPENING`` of ``sentence``, unless the last of them is a plural, which the
+    verb after it agrees with alone: "The server froze and the pods are down." joins no
+    "server froze" to the pods, and said "They restarted." of both."""
+    worded = _WORDED_OPENING.match(sentence)
+    if worded is None or re.fullmatch(_PLURAL, worded["several"].split()[-1], _I):
+        return None
+    return worded
 
 
 def others_beside(message: list[str], several: str) -> bool:
