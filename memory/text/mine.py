@@ -72,11 +72,12 @@ def kinds_named(text: str) -> dict[str, str]:
 
 
 #: The user's own, said before a name given to a kind: "my", "mine is", "I have", "we
-#: adopted", "I alone has" (``only_the_user``'s "Nobody but me has"); not "I know a guy
-#: with" nor "I saw".
+#: adopted", "I alone has" (``only_the_user``'s "Nobody but me has"), "Tom and I both
+#: have" or "Me and Tom both have"; not "I know a guy with" nor "I saw".
 _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve)?\s+"
-                    r"(?:also\s+|just\s+|alone\s+)?(?:have|has|had|got|own|owned|adopted"
-                    r"|rescued|keep|kept|bought)\b", re.IGNORECASE)
+                    r"(?:also\s+|just\s+|alone\s+|both\s+)?(?:have|has|had|got|own|owned"
+                    r"|adopted|rescued|keep|kept|bought)\b"
+                    r"|\bme\s+and\s+[\w'’-]+\s+(?:both\s+)?(?:have|own|keep)\b", re.IGNORECASE)
 #: Words between someone of the user's and their having that say they have none: "my
 #: sister never got", "my sister almost adopted"; "my sister still has" has one.
 _NOT_HAVING = "|".join(sorted(SUBJECT_ENDS - {"still", "now"}
