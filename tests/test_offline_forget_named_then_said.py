@@ -123,3 +123,14 @@ def test_the_new_one_of_what_goes_is_stored_as_the_thing(said: str) -> None:
 def test_the_new_one_of_another_thing_keeps_its_new() -> None:
     assert each_named_apart(["Forget my PIN, my new address is 9 Elm Road."]) == [
         "Forget my PIN, my new address is 9 Elm Road."]
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # a courtesy after the new value was stored in it: "User's PIN is 4321, thanks"
+    ("Forget my PIN, my new PIN is 4321, thanks.", ["User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321 please.", ["User's PIN is 4321"]),
+    # read as the new PIN, the old one that was to go was kept in core with it
+    ("Forget my PIN, my new PIN is 4321 and my old one was 1234.", []),
+])
+def test_the_new_one_is_its_value_alone(said: str, now: list[str]) -> None:
+    assert core_after("My PIN is 1234.", said) == now

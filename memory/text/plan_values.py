@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "as_the_one_named", "gives_a_value", "held_of", "new_contact_in",
@@ -74,9 +75,13 @@ def remembered_value(asked: str) -> str | None:
     return f"{thing[:1].upper()}{thing[1:]} is {asked_for['value'].rstrip('.!')}."
 
 
-#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
+#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55"),
+#: its value one clause, a courtesy after it left out: ", thanks" was stored in the PIN,
+#: and "... 4321 and my old one was 1234" kept the old PIN that was to go.
 _NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
-                         r"(?P<value>\s+(?:is|=)\s+\S.*|:\s*\S.*)$", _I)
+                         r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)"
+                         r"(?:(?!\b(?:and|but|my|our|old)\b)[^,;])*?[^\s,;.!?])"
+                         rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 
 
 def as_the_one_named(named: str, said: str) -> str:
@@ -87,7 +92,7 @@ def as_the_one_named(named: str, said: str) -> str:
     new = _NEW_ONE_OF.match(said.strip())
     if new is None or f"{new['owner']} {new['thing']}".casefold() != named.casefold():
         return said
-    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}"
+    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}."
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
