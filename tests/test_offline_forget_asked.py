@@ -321,3 +321,11 @@ def test_a_name_like_thanks_is_still_named() -> None:
     assert core_after("My friend Ty is a chef.", "My PIN is 1234.", "Forget my friend Ty.") == [
         "User's PIN is 1234"]
 
+
+
+@pytest.mark.parametrize("request_", ["Forget ty.", "forget ty"])
+def test_a_name_in_lower_case_is_no_thanks(request_: str) -> None:
+    # read as thanks, "ty" left nothing named, and the boss was kept
+    assert core_after("Ty Smith is my boss.", "My PIN is 1234.", request_) == [
+        "User's PIN is 1234"]
+

@@ -65,9 +65,10 @@ _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|reco
 #: Thanks closing a request, however warm: "so much", "many" or "for your patience" left
 #: behind was read as words of what to forget, and the request matched nothing. Whatever
 #: follows "for your" is thanked for, never forgotten; "thanks for the team" may be a task.
-#: "cheers", and "ty" or "ta" typed lower case (capitalized, "Ty" may be a name), are
-#: thanks too: left behind, "Forget my PIN, ty" matched no PIN.
-THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|(?-i:ty(?:vm)?|ta))"
+#: "cheers", "tyvm", and "ty" or "ta" typed lower case after a comma, are thanks too:
+#: left behind, "Forget my PIN, ty" matched no PIN. Capitalized, or with no comma before
+#: it ("Forget ty"), "ty" may be a name.
+THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|tyvm|(?<=,\s)(?-i:ty|ta)\b)"
           r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton|heaps|loads"
           r"|a\s+million|again))?"
           r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:that|this)|(?:all\s+)?the\s+help"
