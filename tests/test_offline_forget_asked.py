@@ -329,3 +329,9 @@ def test_a_name_in_lower_case_is_no_thanks(request_: str) -> None:
     assert core_after("Ty Smith is my boss.", "My PIN is 1234.", request_) == [
         "User's PIN is 1234"]
 
+
+@pytest.mark.parametrize("request_", ["Cheers, forget my PIN.", "Cheers! Forget my PIN."])
+def test_thanks_before_the_request_open_it(request_: str) -> None:
+    # stored as the fact "Cheers, forget User's PIN", beside the PIN it asked to forget
+    assert core_after("My PIN is 1234.", "My email is a@b.com.", request_) == [
+        "User's email is a@b.com"]

@@ -18,7 +18,7 @@ FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+w
                    r"|never\s*mind|no\s+problem|no"
                    # an acknowledgement of the reply, as a statement may open with one
                    # ("Thanks, ...")
-                   r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it"
+                   r"|thanks|thank\s+you|thx|cheers|great|cool|nice|perfect|awesome|got\s+it"
                    r"|sounds\s+good"
                    # asked as a wish ("I want you to forget my password")
                    r"|i\s+(?:want|need)\s+you\s+to"
