@@ -85,3 +85,13 @@ def test_a_home_town_in_two_words_is_a_hometown(memory: HierarchicalMemory) -> N
     # read as "home" and "town", each a word of where one lives, it took the residence
     _chat(memory, "My home town is Leeds.", "I live in York.", "Forget my home town.")
     assert _core(memory) == {"User lives in York": "durable"}
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("My home town is Leeds.", "My hometown is Bradford."),
+    ("My hometown is Leeds.", "My home town is Bradford.")])
+def test_a_hometown_however_spelled_replaces_the_one_held(memory: HierarchicalMemory,
+                                                          first: str, then: str) -> None:
+    # apart from where the user lives, the two spellings stood apart too: both were held
+    _chat(memory, first, then)
+    assert list(_core(memory)) == [then.rstrip(".").replace("My", "User's")]

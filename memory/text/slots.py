@@ -56,9 +56,12 @@ _PRONOUN_OWNERS = frozenset({"he", "she", "it", "they", "his", "her", "its", "th
 _BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
                             "there", "here", "everything", "something"})
 #: Not "hometown", where one comes from: "I live in York" replaced "User's hometown is Leeds".
+#: It is one attribute however spelled: "My hometown is Bradford" left "User's home town
+#: is Leeds" held beside it.
 _SAME_ATTRIBUTE = {
     "city": "residence", "address": "residence", "home": "residence",
     "home address": "residence", "town": "residence", "residence": "residence",
+    "home town": "hometown", "home-town": "hometown",
     "employer": "employer", "company": "employer", "workplace": "employer", "job": "job",
     "job title": "job", "occupation": "job", "role": "job",
 }
