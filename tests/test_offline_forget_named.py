@@ -95,3 +95,12 @@ def test_a_hometown_however_spelled_replaces_the_one_held(memory: HierarchicalMe
     # apart from where the user lives, the two spellings stood apart too: both were held
     _chat(memory, first, then)
     assert list(_core(memory)) == [then.rstrip(".").replace("My", "User's")]
+
+
+@pytest.mark.parametrize(("held", "said"), [("My address is 5 Kings Road.", "Forget King Road."),
+                                            ("My address is 5 King Road.", "Forget Kings Road.")])
+def test_a_street_typed_as_a_street_meets_its_plural(memory: HierarchicalMemory, held: str,
+                                                     said: str) -> None:
+    # met only word for word, the street named to forget kept the address
+    _chat(memory, held, said)
+    assert _core(memory) == {}

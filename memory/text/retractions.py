@@ -107,12 +107,17 @@ def _unstemmed_names(fact: str, said: str | None) -> tuple[str, set[str]]:
         return fact, set()
     typed = {word.casefold() for word in re.findall(r"\w+", said)}
     words = {_singular(word) for word in typed}
+    # ... or, typed as a street too, its singular: "Forget King Road" is "5 Kings Road"
+    as_streets = {_singular(found[0].casefold()) for found in re.finditer(r"\w+", said)
+                  if _STREET.match(said, found.end())}
     # a street's name meets only itself: "Glass" of "5 Glass St." is no glass, and
     # "Forget my glasses" took the address
     streets = {match.start() for match in _NAME.finditer(fact)
                if _STREET.match(fact, match.end())}
     names = [match for match in _NAME.finditer(fact)
-             if (match[0].casefold() not in typed if match.start() in streets
+             if (match[0].casefold() not in typed
+                 and _singular(match[0].casefold()) not in as_streets
+                 if match.start() in streets
                  else _singular(match[0].casefold()) not in words)]
     for match in reversed(names):
         fact = fact[:match.start()] + fact[match.end():]
