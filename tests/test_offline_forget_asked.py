@@ -335,3 +335,14 @@ def test_thanks_before_the_request_open_it(request_: str) -> None:
     # stored as the fact "Cheers, forget User's PIN", beside the PIN it asked to forget
     assert core_after("My PIN is 1234.", "My email is a@b.com.", request_) == [
         "User's email is a@b.com"]
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    # "at" was left in: "Remove User's address at from the CRM"
+    ("Remove my address at 3 Oak St. from the CRM.", "Remove User's address from the CRM"),
+    # an SSN or IBAN given was kept in the task as said
+    ("Remove my SSN 123-45-6789 from the CRM.", "Remove User's SSN from the CRM"),
+    ("Remove my IBAN GB29NWBK60161331926819 from the CRM.", "Remove User's IBAN from the CRM"),
+])
+def test_a_task_on_another_place_holds_no_identifying_value(said: str, task: str) -> None:
+    assert core_after("My address is 3 Oak St.", said) == [task, "User's address is 3 Oak St."]

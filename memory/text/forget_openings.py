@@ -116,7 +116,9 @@ _SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", 
 
 #: A thing whose value is the user's own to reach or find them by ("my address 3 Oak St."):
 #: kept in a task as said, it stayed held where the user wanted it gone.
-_CONTACT_WORD = re.compile(r"^(?:address|e-?mail|phone|mobile|cell|number)$", _I)
+#: So is one that identifies them ("my SSN 123-45-6789", "my IBAN GB29...").
+_CONTACT_WORD = re.compile(r"^(?:address|e-?mail|phone|mobile|cell|number|ssn|iban|postcode"
+                           r"|zip)$", _I)
 
 
 def _names_a_secret(words: list[str], at: int) -> bool:
@@ -131,8 +133,9 @@ def _names_a_secret(words: list[str], at: int) -> bool:
 #: there, the task named only the password, or "my AWS secret" for the key.
 _NAMES_WITH_IT = re.compile(r"^(?:manager|vault|hint|reset|policy|pad|code|field|prompt"
                             r"|generator|file|list|entry|key|token|phrase|number)$", _I)
-#: Words that only lead up to the value left out ("my card ending 4242", "my PIN as 1234").
-_LEADING_TO_IT = re.compile(r"(?:\s+(?:ending|in|with|as|of|is|=|:))+$", _I)
+#: Words that only lead up to the value left out ("my card ending 4242", "my PIN as 1234",
+#: "my address at 3 Oak St.": left in, the task was "Remove User's address at from ...").
+_LEADING_TO_IT = re.compile(r"(?:\s+(?:ending|in|with|as|of|is|at|on|=|:))+$", _I)
 
 
 def _words_of(request: str) -> list[str]:
