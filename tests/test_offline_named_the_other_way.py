@@ -34,3 +34,21 @@ def test_one_more_named_the_other_way_round_stays_beside(before: str, said: str)
 
 def test_a_naming_said_again_the_other_way_round_replaces_nothing() -> None:
     assert not replaces("Ana is User's boss", "User's boss is Ana", None)
+
+
+@pytest.mark.parametrize(("before", "said", "kept"), [
+    # one more of several, said "now", is one more: the friend held stays
+    ("Ana is my friend.", "Tom is my friend now.", ["Ana is User's friend",
+                                                    "Tom is User's friend"]),
+    ("My brother is Sam.", "Tom is my brother now.", ["Tom is User's brother",
+                                                      "User's brother is Sam"]),
+    ("Sam is my dog.", "Rex is my dog now.", ["Rex is User's dog", "Sam is User's dog"]),
+    ("My mentor is Sam.", "Tom is my manager now and Ana is my mentor.",
+     ["Ana is User's mentor", "Tom is User's manager", "User's mentor is Sam"]),
+    # Tom's boss no more: it was kept beside, both said of Tom
+    ("Tom is my boss.", "Tom is my ex-boss now.", ["Tom is User's ex-boss"]),
+    ("Tom is my boss.", "Tom is my former boss now.", ["Tom is User's former boss"]),
+])
+def test_a_naming_the_other_way_round_retires_only_one_held_alone(
+        before: str, said: str, kept: list[str]) -> None:
+    assert core_after(before, said) == kept

@@ -21,8 +21,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Apposition", "apposition", "as_naming", "kept_of_the_name", "named_anew", "naming",
-           "with_the_relation_kept"]
+from tiermem.memory.text.relations import may_be_several
+
+__all__ = ["Apposition", "apposition", "as_naming", "as_namings", "kept_of_the_name",
+           "named_anew", "naming", "with_the_relation_kept"]
 
 #: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
 _NAME = r"(?-i:[A-Z])[a-z]+(?:['’-](?-i:[A-Z])?[a-z]+)?"
@@ -78,6 +80,21 @@ def as_naming(fact: str) -> str:
     ``fact`` otherwise."""
     found = _NAMED_AS.match(fact.strip())
     return fact if found is None else f"{found['relation']} is {found['name']}"
+
+
+def as_namings(new: str, old: str) -> tuple[str, str]:
+    """``new`` and ``old``, each ``as_naming`` tells it, where that reads the one against
+    the other: "Tom is User's boss" against "User's boss is Ana" or "Ana is User's boss".
+    As said when ``new`` is one more of several ("Tom is User's friend now" keeps "Ana is
+    User's friend") or ``old`` is said so of another relation ("Tom is User's ex-boss"
+    against "Tom is User's boss", read of Tom)."""
+    said, held = _NAMED_AS.match(new.strip()), _NAMED_AS.match(old.strip())
+    named = naming(new)
+    if named is None or may_be_several(named[0].split()[-1]):
+        return new, old
+    if held is not None and held["relation"].casefold() != named[0].casefold():
+        return new, old
+    return (new if said is None else as_naming(new)), as_naming(old)
 
 
 def naming(fact: str) -> tuple[str, str] | None:
