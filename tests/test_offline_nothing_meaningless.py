@@ -51,6 +51,9 @@ def test_a_bare_denial_after_a_comma_is_cut_off_only_after_a_statement(
     ("Prod's down but staging isn't.", ["Prod's down", "Staging isn't down"]),
     # told of another, "his" would name the wrong owner: cut off as before
     ("Tom is his boss, Ana isn't.", ["Tom is his boss"]),
+    # "'s" for "has": it was "Ana isn't been sick"
+    ("Tom's been sick, Ana isn't.", ["Tom's been sick"]),
+    ("Tom's got a cold, Ana isn't.", ["Tom's got a cold"]),
 ])
 def test_a_bare_denial_after_a_comma_of_what_someone_is_is_told_in_full(
         said: str, kept: list[str]) -> None:

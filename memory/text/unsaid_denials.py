@@ -77,9 +77,11 @@ def without_denial_after_comma(text: str) -> str:
 #: "The API is slow": a subject, a form of "be", and what it is (no comma in either).
 _BEING_SAID = re.compile(r"^(?P<subject>[^,]+?)\s+(?:is|are|was|were)\s+(?P<what>[^,]+?)\W*$",
                          re.IGNORECASE)
-#: The same with "be" joined to a subject of a few words: "Prod's down".
+#: The same with "be" joined to a subject of a few words: "Prod's down" (not "has", "Tom's
+#: been sick", whose "Ana isn't" is no "Ana isn't been sick").
 _BEING_SAID_SHORT = re.compile(r"^(?P<subject>[^,\s]+(?:\s+[^,\s]+){0,2}?)['’](?:s|re)\s+"
-                               r"(?P<what>[^,]+?)\W*$", re.IGNORECASE)
+                               r"(?!(?:been|got|gotten|had)\b)(?P<what>[^,]+?)\W*$",
+                               re.IGNORECASE)
 #: A word that may join a bare denial to the statement before it ("but staging isn't"): no
 #: part of who.
 _JOINING = r"(?:but|though|although|while|whereas|yet|and)"
