@@ -69,3 +69,24 @@ def test_a_time_after_the_one_sharing_a_denial_is_no_part_of_who(
 def test_a_share_of_the_users_denial_of_their_own_is_of_the_sharers_own(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == sorted(kept)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # one of the user's shares the home and its people: it was "User's wife's landlord",
+    # and "User's wife's mother-in-law", the user's mother
+    ("I don't trust my landlord. My wife doesn't either.",
+     ["User doesn't trust User's landlord", "User's wife doesn't trust User's landlord"]),
+    ("I don't like my mother-in-law. My wife doesn't either.",
+     ["User doesn't like User's mother-in-law",
+      "User's wife doesn't like User's mother-in-law"]),
+    ("I don't like my car, neither does my wife.",
+     ["User doesn't like User's car", "User's wife doesn't like User's car"]),
+    # one of the user's people is the user's: Tom may share the boss, not have his own
+    ("I don't like my boss. Tom doesn't either.",
+     ["Tom doesn't like User's boss", "User doesn't like User's boss"]),
+    ("I'm not happy with my kids' school. Ana isn't either.",
+     ["Ana isn't happy with User's kids' school", "User is not happy with User's kids' school"]),
+])
+def test_a_share_by_one_of_the_users_or_of_the_users_people_stays_the_users(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)

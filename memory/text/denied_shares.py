@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.no_longer import held_once
+from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.shared_words import AFTER, APOS, CLAUSE_BREAK, OPENING, SOMEONE, said_now
 
 __all__ = ["NEG_ALONE", "NEG_CLOSING", "neg_filled"]
@@ -56,8 +57,9 @@ _NEG_STATED = re.compile(
 #: A word saying whose: "his job" told of another would name the wrong owner; "my" and
 #: "our" stay the speaker's whoever shares the denial, so they are not among them.
 _WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", _I)
-#: The speaker's "my", which told of another who shares the denial is theirs.
-_MY = re.compile(r"\bmy\b", _I)
+#: The speaker's "my" and what it owns, which told of another who shares the denial is
+#: theirs ("my job").
+_MY = re.compile(r"\bmy(?=\s+(?P<owned>[\w'’-]+))", _I)
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
@@ -75,9 +77,7 @@ def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[s
     for clause in clauses:
         denied = _NEG_STATED_OWN.match(clause)
         if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
-            # "I don't like my job. Tom doesn't either.": his own job, not the user's
-            rest = _MY.sub(f"{who}'s", denied["rest"])
-            return [f"{who} {said}n't {rest}{now}"]
+            return [f"{who} {said}n't {_told_of(who, denied['rest'])}{now}"]
         # "Tom doesn't know. Ana doesn't either.": Ana doesn't know, which dropped was lost
         stated = _NEG_STATED.match(clause)
         if (stated is not None and stated["verb"].casefold() == said
@@ -92,6 +92,17 @@ def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[s
             if ended.plain is not None and ended.plain.casefold() not in _NOT_PLAIN:
                 return [f"{who} doesn't {ended.plain}{rest}{now}"]
     return []
+
+
+def _told_of(who: str, rest: str) -> str:
+    """``rest`` of the speaker's denial, told of ``who`` sharing it: "I don't like my job.
+    Tom doesn't either." is Tom's own job. One of the user's ("my wife") shares the home,
+    the landlord and the neighbours, and anyone the user's people ("my boss", "my kids"),
+    so those stay the speaker's."""
+    if re.match(r"(?:my|our)\b", who, _I):
+        return rest
+    return _MY.sub(lambda mine: mine[0] if relation_of(mine["owned"].rstrip("'’")) else f"{who}'s",
+                   rest)
 
 
 def neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
