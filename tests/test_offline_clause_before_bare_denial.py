@@ -32,3 +32,14 @@ def test_a_statement_before_a_bare_denial_is_kept(said: str, kept: list[str]) ->
 def test_a_bare_denial_after_the_users_statement_is_told_in_full(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # two doings told of Ana kept the second as said: "Ana doesn't smoke and drinks"
+    ("Tom smokes and drinks, Ana doesn't.", ["Tom smokes and drinks"]),
+    ("Tom smokes and drinks but Ana doesn't.", ["Tom smokes and drinks but Ana doesn't"]),
+    ("Tom drinks coffee and eats meat, Ana doesn't.", ["Tom drinks coffee and eats meat"]),
+    ("Tom cooks or orders in, Ana doesn't.", ["Tom cooks or orders in"]),
+])
+def test_a_bare_denial_after_doings_joined_is_not_told_in_full(said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

@@ -99,6 +99,8 @@ _ANOTHER_BEING = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 #: The user's own in a doing: "Tom doesn't" after "User loves User's dog" may deny that he
 #: loves the user's dog or his own.
 _USERS = re.compile(r"\bUser\b")
+#: Doings joined in one: "Tom smokes and drinks" told of Ana would keep "drinks" as said.
+_MORE_DOINGS = re.compile(r"\b(?:and|or|but|nor)\b", re.IGNORECASE)
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
@@ -113,7 +115,7 @@ def told_in_full(stated: str, denial: str) -> str | None:
     more = denied["more"] or ""
     if denied["doing"]:
         doing = doing_of(stated)
-        if doing is None or _USERS.search(doing[1]):
+        if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
             return None
         return f"{who} doesn't {doing[0]}{doing[1]}{more}"
     being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
