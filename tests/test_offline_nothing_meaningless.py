@@ -1,8 +1,9 @@
 """A sentence that only denies of someone what the user just said ("I work at Acme. Tom
-doesn't.") stores nothing of its own; a clause that does ("I work at Acme and Tom
-doesn't.") is told in full when it can be ("Tom doesn't work at Acme"), else left out; a
-withdrawal that names nothing stores nothing, however it is said ("Actually I don't
-anymore." as "I don't anymore.")."""
+doesn't.") stores nothing of its own, unless it can be told in full from a statement
+about another ("Tom smokes. Ana doesn't.": "Ana doesn't smoke"); a clause that does ("I
+work at Acme and Tom doesn't.") is told in full when it can be ("Tom doesn't work at
+Acme"), else left out; a withdrawal that names nothing stores nothing, however it is
+said ("Actually I don't anymore." as "I don't anymore.")."""
 
 from __future__ import annotations
 
@@ -80,6 +81,24 @@ def test_a_bare_denial_after_a_comma_is_told_in_full_only_of_who_and_what(
     ("Ana isn't anymore.", []),
 ])
 def test_a_bare_denial_said_as_a_sentence_stores_nothing(said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # dropped, that Ana does not smoke (the DB is fine, staging up) was lost
+    ("Tom smokes. Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
+    ("Tom smokes. Ana doesn't anymore.", ["Ana doesn't smoke anymore", "Tom smokes"]),
+    ("The API is slow. The DB isn't.", ["The API is slow", "The DB isn't slow"]),
+    ("Prod's down. Staging isn't.", ["Prod's down", "Staging isn't down"]),
+    ("My wife works at Acme. Tom doesn't.", ["Tom doesn't work at Acme",
+                                             "User's wife works at Acme"]),
+    # one that cannot be told so still stores nothing
+    ("Tom smokes and drinks. Ana doesn't.", ["Tom smokes and drinks"]),
+    ("I love my dog. Tom doesn't.", ["User loves User's dog"]),
+    ("Where is Tom? Ana isn't.", []),
+])
+def test_a_bare_denial_said_as_a_sentence_is_told_in_full_from_the_one_before(
+        said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
 
 

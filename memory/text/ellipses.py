@@ -28,7 +28,8 @@ it, or loved too?), unless the speaker's statement before it is one no person co
 the object of ("I'm vegan", "I live in Lisbon"); a person named after the adjective ("I'm
 married to Anna") is not shared, nor is a statement pointing at a person ("My wife loves
 me" is no "I love me"). Each may also close the sentence it shares ("The API is down, the
-database too").
+database too"). A sentence that only denies of someone what the one before it says ("Tom
+smokes. Ana doesn't.") is told in full when it can be (memory/text/unsaid_denials.py).
 Pure functions over strings.
 """
 
@@ -49,6 +50,7 @@ from tiermem.memory.text.shared_words import (
     TOO,
     said_now,
 )
+from tiermem.memory.text.unsaid_denials import denies_nothing_said, told_in_full
 
 __all__ = ["shares_alone", "with_ellipses_filled"]
 
@@ -290,6 +292,10 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
     assistant, and is still dropped."""
     filled: list[str] = []
     for sentence in sentences:
+        if filled and not filled[-1].rstrip().endswith("?") and denies_nothing_said(sentence):
+            # "Tom smokes. Ana doesn't.": that Ana doesn't smoke, dropped, was lost
+            filled.append(told_in_full(filled[-1], sentence) or sentence)
+            continue
         denied_alone = NEG_ALONE.match(sentence)
         if denied_alone is not None:
             filled += neg_filled(filled[-1] if filled else None, denied_alone)
