@@ -43,3 +43,20 @@ def test_a_bare_denial_after_the_users_statement_is_told_in_full(
 ])
 def test_a_bare_denial_after_doings_joined_is_not_told_in_full(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "don't" of several was no bare denial: all was kept as one fragment, "..., User's
+    # parents don't"
+    ("Tom smokes, my parents don't.", ["Tom smokes", "User's parents don't smoke"]),
+    ("Tom smokes and my parents don't.", ["Tom smokes", "User's parents don't smoke"]),
+    ("Tom smokes. My parents don't.", ["Tom smokes", "User's parents don't smoke"]),
+    ("Prod runs 1.4, the other clusters don't.",
+     ["Prod runs 1.4", "The other clusters don't run 1.4"]),
+    # alone it says nothing, as "Tom doesn't." does
+    ("My parents don't.", []),
+    # the speaker's own "we don't" is no one else's denial
+    ("Tom smokes, we don't.", ["Tom smokes, we don't"]),
+])
+def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

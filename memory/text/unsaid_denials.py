@@ -25,9 +25,11 @@ __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denies_nothin
 
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
 #: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
+#: "My parents don't" too, but not the speaker's own "I don't", "we don't".
 _BARE_DENIAL = re.compile(
-    r"^[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n['’]?t"
-    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not)"
+    r"^(?:(?!(?:i|we|you|they)\b)[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:don['’]?t|do\s+not)"
+    r"|[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n['’]?t"
+    r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not))"
     r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", re.IGNORECASE)
 
 
@@ -85,11 +87,12 @@ _BEING_SAID_SHORT = re.compile(r"^(?P<subject>[^,\s]+(?:\s+[^,\s]+){0,2}?)['’]
 #: A word that may join a bare denial to the statement before it ("but staging isn't"): no
 #: part of who.
 _JOINING = r"(?:but|though|although|while|whereas|yet|and)"
-#: "the DB isn't (anymore)", "Ana doesn't": who, and "be" or a doing denied.
+#: "the DB isn't (anymore)", "Ana doesn't", "my parents don't": who, and "be" or a doing
+#: denied.
 _BEING_DENIED = re.compile(
     rf"^\s*(?:{_JOINING}\s+)?"
     r"(?P<who>[^,]+?)\s+(?:(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
-    r"|(?P<doing>doesn['’]?t|does\s+not))"
+    r"|(?P<doing>do(?:es)?n['’]?t|do(?:es)?\s+not))"
     r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
 #: A word saying whose, which told of another would name the wrong owner ("his job").
 _THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
@@ -117,7 +120,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
         doing = doing_of(stated)
         if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
             return None
-        return f"{who} doesn't {doing[0]}{doing[1]}{more}"
+        does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
+        return f"{who} {does} {doing[0]}{doing[1]}{more}"
     being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
     if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
             or _ANOTHER_BEING.search(being["what"])):
