@@ -53,7 +53,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_said_last import shares_dropped
+from tiermem.agent.offline_said_last import retraction_note, shares_dropped
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
@@ -64,7 +64,6 @@ from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
-from tiermem.memory.text.updates import read_statement
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival
@@ -364,8 +363,8 @@ class OfflinePolicy:
             verb = "are" if unnamed[0].casefold() == "they" else "is"
             parts.append(f'(offline) I could not tell who "{unnamed[0]}" {verb}, so {kept}; '
                          "say their name.")
-        if not parts and any(map(_is_retraction, split_sentences(user_text))):
-            parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
+        if not parts and (retracted := retraction_note(user_text)):
+            parts.append(retracted)
         # said beside a fact stored, a share dropped would otherwise go unmentioned
         if dropped := shares_dropped(user_text, recent_statements(messages)):
             quoted = " and ".join(f'"{shared.strip()}"' for shared in dropped)
@@ -378,10 +377,6 @@ class OfflinePolicy:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")
         return "\n".join(parts)
-
-
-def _is_retraction(sentence: str) -> bool:
-    return read_statement(sentence).change == "retraction"
 
 
 def _payload(message: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
 """What a "too" or an "either" opening a message points back to: the statement that closed
 the user's last message ("My son is allergic too" after "I'm allergic to peanuts"), and
 the sentences of a message that only share it and so tell no fact ("The database too."
-with nothing before it to share).
+with nothing before it to share), and what a message that only takes something back, and
+changed nothing, is told.
 
 Pure functions over strings; agent/offline_statements.py and agent/offline.py read them.
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.updates import read_statement
 
-__all__ = ["said_last", "shares_dropped"]
+__all__ = ["retraction_note", "said_last", "shares_dropped"]
 
 
 def said_last(recent: list[str]) -> str | None:
@@ -33,3 +35,12 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
     return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
             and len(with_ellipses_filled(sentences[:at + 1], before))
             == len(with_ellipses_filled(sentences[:at], before))]
+
+
+def retraction_note(text: str) -> str | None:
+    """What the reply says to ``text`` when it takes something back and nothing else was
+    said of it; None when ``text`` takes nothing back."""
+    if any(read_statement(sentence).change == "retraction"
+           for sentence in split_sentences(text)):
+        return "(offline) Nothing in core memory matched that, so nothing changed."
+    return None
