@@ -2,7 +2,7 @@
 the user's last message ("My son is allergic too" after "I'm allergic to peanuts"), and
 the sentences of a message that only share it and so tell no fact ("The database too."
 with nothing before it to share), and what a message that only takes something back, and
-changed nothing, is told.
+changed nothing, is told: "I like tea. I don't anymore." took back its own.
 
 Pure functions over strings; agent/offline_statements.py and agent/offline.py read them.
 """
@@ -10,7 +10,8 @@ Pure functions over strings; agent/offline_statements.py and agent/offline.py re
 from __future__ import annotations
 
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
-from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.extract import extract_facts, is_question
+from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 
@@ -39,8 +40,12 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
 
 def retraction_note(text: str) -> str | None:
     """What the reply says to ``text`` when it takes something back and nothing else was
-    said of it; None when ``text`` takes nothing back."""
-    if any(read_statement(sentence).change == "retraction"
-           for sentence in split_sentences(text)):
-        return "(offline) Nothing in core memory matched that, so nothing changed."
-    return None
+    said of it: that it was said in ``text`` itself ("I like tea. I don't anymore."), or
+    that nothing held matched; None when ``text`` takes nothing back."""
+    sentences = split_sentences(text)
+    if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
+        return None
+    if any(withdrawn(sentence, [fact.text for fact in extract_facts(" ".join(sentences[:at]))])
+           for at, sentence in enumerate(sentences)):
+        return "(offline) You took that back in the same message, so nothing was stored."
+    return "(offline) Nothing in core memory matched that, so nothing changed."
