@@ -2,7 +2,8 @@
 crashing.", "The DB looks fine."): the verb was read as a plural noun ending "The server
 keeps", so "They restarted." stored "The server keeps restarted". Who restarted it is
 now asked about; a plural subject, or such a word before a verb said of several ("My
-needs are simple."), is still several."""
+needs are simple.") or right after "the" or "my" ("The shows start at nine."), is still
+several."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def test_a_verb_of_one_is_no_plural(said: str) -> None:
     ("My needs are simple.", "My needs"),
     ("The dashboards show red.", "The dashboards"),
     ("The server logs stay empty.", "The server logs"),
+    ("The shows start at nine.", "The shows"),
+    ("Our lives changed.", "Our lives"),
+    ("The sounds stopped.", "The sounds"),
 ])
 def test_several_are_still_several(said: str, several: str) -> None:
     assert several_before(said) == several

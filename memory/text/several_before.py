@@ -65,12 +65,13 @@ _SAID_OF_ONE = (r"(?:keeps|seems|looks|stays|goes|gets|becomes|remains|appears|s
 #: verb: "The analysis shows a leak", "The bot pings me".
 _DONE_TO = r"\s+(?:a|an|him|me|us|them)\b"
 #: Several as the subject opening a statement, before a verb not said of one ("The status
-#: is red" is no several); a verb said of one is no plural of it, unless a verb said of
-#: several follows ("My needs are simple").
+#: is red" is no several); a verb said of one after one's noun is no plural of it, unless
+#: a verb said of several follows ("My needs are simple"); right after "the" or "my" it is
+#: ("The shows start at nine", "Our lives changed").
 _OPENING = re.compile(
     rf"^\s*(?P<several>{_JOINED}|(?:the|my|our|these|those|both|all)\s+(?:the\s+)?"
-    rf"(?:[a-z][\w-]*\s+){{0,2}}?(?!{_SAID_OF_ONE}\s+(?!{_SAID_OF_SEVERAL}\b)){_PLURAL}"
-    rf"(?!{_DONE_TO})){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
+    rf"(?:{_PLURAL}|(?:[a-z][\w-]*\s+){{1,2}}?(?!{_SAID_OF_ONE}\s+(?!{_SAID_OF_SEVERAL}\b))"
+    rf"{_PLURAL})(?!{_DONE_TO})){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
 #: A word of how one is or what one did, never part of what one of several is called:
 #: "The web server crashed and the DB are ..." joins no "web server crashed".
 _DID = (r"(?:is|was|has|had|does|did|got|went|came|left|took|broke|fell|ran|hit|its|his"
