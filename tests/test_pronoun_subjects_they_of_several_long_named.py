@@ -20,6 +20,12 @@ from tiermem.memory.text.several_before import several_before
     ("The primary database, the web server and the cache are down.",
      "The primary database, the web server and the cache"),
     ("Tom's old laptop and my phone are broken.", "Tom's old laptop and my phone"),
+    # The last a plural: the verb agrees with them all as well.
+    ("The web server and the pods are down.", "The web server and the pods"),
+    ("The primary database and the replicas are down.",
+     "The primary database and the replicas"),
+    ("My older sister and my little brothers are visiting.",
+     "My older sister and my little brothers"),
 ])
 def test_a_first_one_of_several_words_is_said_whole(said: str, several: str) -> None:
     assert several_before(said) == several

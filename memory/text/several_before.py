@@ -73,10 +73,15 @@ _OPENING = re.compile(
     rf"(?:{_PLURAL}|(?:[a-z][\w-]*\s+){{1,2}}?(?!{_SAID_OF_ONE}\s+(?!{_SAID_OF_SEVERAL}\b))"
     rf"{_PLURAL})(?!{_DONE_TO})){_FOLLOWED_BY_VERB}{_NOT_ONE_OF_SEVERAL}", _I)
 #: A word of how one is or what one did, never part of what one of several is called:
-#: "The web server crashed and the DB are ..." joins no "web server crashed".
+#: "The web server crashed and the DB are ..." joins no "web server crashed", nor "The
+#: server froze and the pods are down" a "server froze" to the pods.
 _DID = (r"(?:is|was|has|had|does|did|got|went|came|left|took|broke|fell|ran|hit|its|his"
         r"|her|their|seems?|looks?|keeps?|stays?|goes|gets?|became|remains?|down|up|out"
-        r"|off|back|over|again|too|now|still|already)")
+        r"|off|back|over|again|too|now|still|already|froze|hung|died|stuck|blew|shut|quit"
+        r"|lost|sank|spun|burst|slept|woke|shook|tore|split|sent|made|said|told|held|kept"
+        r"|felt|met|paid|built|caught|brought|sold|won|began|drove|rose|wrote|spoke|stole"
+        r"|gave|ate|threw|grew|knew|flew|saw|sat|stood|led|hid|bit|shot|struck|shrank|rang|sang"
+        r"|swam|drank)")
 #: One of several said in more than one word before "and" or a comma, ended by no
 #: plural ("the web server", "the primary database"): read as only "the" and one word,
 #: "The web server and the DB are down." said no one a "they" after it is.
@@ -124,7 +129,7 @@ _REACH = 40
 def several_before(sentence: str) -> str | None:
     """The several ``sentence`` says, as the subject of a statement after it ("The
     servers", "My kids", "Tom and Ana"); None when it says none, or more than one group."""
-    if (opening := _OPENING.match(sentence) or _worded_opening(sentence)) is not None:
+    if (opening := _OPENING.match(sentence) or _WORDED_OPENING.match(sentence)) is not None:
         return None if _OWNED_BY_BOTH.search(opening["several"]) else opening["several"]
     if (had := _HAD.match(sentence)) is not None:
         whose = "My" if had["who"].casefold() == "i" else "Our"
@@ -145,16 +150,6 @@ def several_before(sentence: str) -> str | None:
     first_word_a_name = sentence.lstrip()[:1].isupper() and not re.match(
         r"\s*(?:i|we|my|our|the|a|an)\b", sentence, _I) and joined[0].start() > 0
     return None if others or first_word_a_name else joined[0][0]
-
-
-def _worded_opening(sentence: str) -> re.Match[str] | None:
-    """``_WORDED_OPENING`` of ``sentence``, unless the last of them is a plural, which the
-    verb after it agrees with alone: "The server froze and the pods are down." joins no
-    "server froze" to the pods, and said "They restarted." of both."""
-    worded = _WORDED_OPENING.match(sentence)
-    if worded is None or re.fullmatch(_PLURAL, worded["several"].split()[-1], _I):
-        return None
-    return worded
 
 
 def others_beside(message: list[str], several: str) -> bool:
