@@ -33,12 +33,23 @@ _SAID_OF_SEVERAL = (r"(?:are|were|have|had|do|did|will|would|can|could|should|mu
 _PLURAL_VERB = rf"(?=\s+{_SAID_OF_SEVERAL}\b)"
 #: Where some are, said after them: "the servers in us-east-1".
 _PLACE = r"\s+(?:in|on|at|of|from|near)\s+(?:the\s+)?[\w.-]+"
+#: A verb said of one that ends in "s" as a plural does, and is seldom one: read as one,
+#: "The server keeps crashing. They restarted." stored "The server keeps restarted", and
+#: "The app crashes and the users are angry. They want refunds." "The app crashes and the
+#: users want refunds".
+_SAID_OF_ONE = (r"(?:keeps|seems|looks|stays|goes|gets|becomes|remains|appears|says|wants"
+                r"|needs|tends|likes|loves|hates|knows|thinks|feels|sounds|means|makes|takes"
+                r"|gives|comes|lives|works|tries|happens|uses|lets|puts|sees|shows|crashes"
+                r"|fails|barks|breaks|hangs|freezes|dies|stops|starts|runs|loads|spikes|lags"
+                r"|leaks|drops|rings|jams|spins|restarts|stalls|yells|cries|sleeps|times)")
 #: What one of several is said as after "the", "my" or a name's: a few words up to a verb
 #: ("the web server are"), or up to a plural noun or acronym and where they are ("the
-#: worker pods", "the primary DB", "the servers in us-east-1"), or else the one word.
+#: worker pods", "the primary DB", "the servers in us-east-1"), or else the one word
+#: (a verb said of one is no plural: "the app crashes and").
 _WORD_OF_ONE = r"(?!(?:and|or)\b)[\w-]+"
 _SAID_AS = (rf"(?:(?:{_WORD_OF_ONE}\s+){{0,3}}?{_WORD_OF_ONE}{_PLURAL_VERB}"
-            rf"|(?:(?=[a-z]){_WORD_OF_ONE}\s+){{0,2}}?(?:{_PLURAL}|(?-i:[A-Z]{{2,}}s?))\b"
+            rf"|(?:(?=[a-z]){_WORD_OF_ONE}\s+){{0,2}}?(?:(?!{_SAID_OF_ONE}\b){_PLURAL}"
+            rf"|(?-i:[A-Z]{{2,}}s?))\b"
             rf"(?:{_PLACE}(?=\s*,|\s+and\s))?"
             r"|[a-z][\w-]*)")
 #: One of several joined by "and": "my wife", "the worker pods", "Tom's kids", "Tom". Not
@@ -56,11 +67,6 @@ _WORD_OF_PLACE = rf"(?!(?:{_SAID_OF_SEVERAL}|\w+ed)\b)[\w.-]+"
 _NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\s+){{0,5}}?"
                        rf"{_WORD_OF_PLACE}(?:\s*,|\s+and\s+(?:(?:the|my|our|his|her|a|an|two"
                        r"|three|four|five|several|some|\d+)\b|(?-i:[A-Z]))))")
-#: A verb said of one that ends in "s" as a plural does, and is seldom one: read as one,
-#: "The server keeps crashing. They restarted." stored "The server keeps restarted".
-_SAID_OF_ONE = (r"(?:keeps|seems|looks|stays|goes|gets|becomes|remains|appears|says|wants"
-                r"|needs|tends|likes|loves|hates|knows|thinks|feels|sounds|means|makes|takes"
-                r"|gives|comes|lives|works|tries|happens|uses|lets|puts|sees|shows)")
 #: Said right after a plural, what a verb does to something, so that plural was one's
 #: verb: "The analysis shows a leak", "The bot pings me".
 _DONE_TO = r"\s+(?:a|an|him|me|us|them)\b"
@@ -87,7 +93,7 @@ _DID = (r"(?:is|was|has|had|does|did|got|went|came|left|took|broke|fell|ran|hit|
 #: "The web server and the DB are down." said no one a "they" after it is.
 _WORDED_ONE = (rf"(?:(?:my|our|the|his|her|(?-i:[A-Z][a-z-]+)['’]s)\s+"
                rf"(?:(?!{_DID}\b)(?![a-z]+(?<![sui])s\b)[\w-]+\s+){{1,2}}?"
-               rf"(?!{_DID}\b)(?![a-z]+(?:ed|ing|ly)\b)[\w-]+(?=\s*,|\s+and\s)"
+               rf"(?!{_DID}\b)(?![a-z]+(?:ed|ing|ly|(?<![sui])s)\b)[\w-]+(?=\s*,|\s+and\s)"
                rf"|{_ONE_OF_SEVERAL})")
 #: Several so said, the first ones worded, as a subject a verb said only of several
 #: follows ("The web server and the DB are down").
