@@ -26,3 +26,13 @@ def test_a_title_before_a_name_stays() -> None:
 def test_a_new_home_keeps_the_phone_number() -> None:
     assert sorted(core_after(SAID, "I live in Lisbon.")) == [
         "User lives in Lisbon", "User's phone number is 555-1234"]
+
+
+def test_and_in_lower_case_goes_on_after_a_street() -> None:
+    # cut after "St.", "and my PIN." was a sentence of its own, stored as "User's PIN"
+    assert split_sentences("Forget my address 5 Glass St. and my PIN.") == [
+        "Forget my address 5 Glass St. and my PIN."]
+    assert split_sentences("I live at 5 Glass St. And my PIN is 1234.") == [
+        "I live at 5 Glass St.", "And my PIN is 1234."]
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
+                      "Forget my address 5 Glass St. and my PIN.") == []

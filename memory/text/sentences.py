@@ -114,12 +114,16 @@ _SENTENCE_OPENERS = frozenset({
     "its", "it's", "they", "their", "the", "this", "that", "also", "and", "but", "please",
 })
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+(?:['’][^\W\d_]+)?)")
+#: Openers that, in lower case, join the street to more of its sentence: "Forget my address
+#: 5 Glass St. and my PIN" cut there stored "and my PIN" as the fact "User's PIN".
+_JOINING = frozenset({"and", "but"})
 
 
 def _opens_a_sentence(line: str, at: int) -> bool:
     following = _NEXT_WORD.match(line, at)
-    return (following is not None
-            and following.group(1).casefold().replace("’", "'") in _SENTENCE_OPENERS)
+    if following is None or following.group(1) in _JOINING:
+        return False
+    return following.group(1).casefold().replace("’", "'") in _SENTENCE_OPENERS
 
 
 def _is_abbreviation(token: str) -> bool:
