@@ -346,3 +346,21 @@ def test_thanks_before_the_request_open_it(request_: str) -> None:
 ])
 def test_a_task_on_another_place_holds_no_identifying_value(said: str, task: str) -> None:
     assert core_after("My address is 3 Oak St.", said) == [task, "User's address is 3 Oak St."]
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    # the date given was kept in the task, or its month alone: "Remove User's birthday May"
+    ("Remove my birthday May 3 from the CRM.", "Remove User's birthday from the CRM"),
+    ("Remove my date of birth 3 May 1990 from the CRM.",
+     "Remove User's date of birth from the CRM"),
+    # an email, however named, is the user's own to be reached by
+    ("Remove my contact details a.b@c.co.uk from the CRM.",
+     "Remove User's contact details from the CRM"),
+])
+def test_a_task_on_another_place_holds_no_birthday_or_email(said: str, task: str) -> None:
+    assert core_after("My PIN is 1234.", said) == [task, "User's PIN is 1234"]
+
+
+def test_a_month_is_a_value_only_of_a_birthday() -> None:
+    assert core_after("Remove my May invoice 42 from the CRM.") == [
+        "Remove User's May invoice 42 from the CRM"]

@@ -118,7 +118,11 @@ _SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", 
 #: kept in a task as said, it stayed held where the user wanted it gone.
 #: So is one that identifies them ("my SSN 123-45-6789", "my IBAN GB29...").
 _CONTACT_WORD = re.compile(r"^(?:address|e-?mail|phone|mobile|cell|number|ssn|iban|postcode"
-                           r"|zip)$", _I)
+                           r"|zip|birthday|birthdate|dob|birth)$", _I)
+#: A month, which opens a date given of a birthday ("my birthday May 3"): cut at the day,
+#: the task kept "May".
+_MONTH = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*[.,]?$", _I)
+_BIRTH_WORD = re.compile(r"^(?:birthday|birthdate|dob|birth)$", _I)
 
 
 def _names_a_secret(words: list[str], at: int) -> bool:
@@ -144,6 +148,12 @@ def _words_of(request: str) -> list[str]:
     return re.sub(r"(?<=\w):(?=\s)", " :", request).split()
 
 
+def _a_date_of_birth(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a month opening the date of a birthday named before it."""
+    return _MONTH.match(words[at]) is not None and any(
+        _BIRTH_WORD.match(word) for word in words[:at])
+
+
 def _value_left_out(request: str) -> str:
     """``request`` up to the value it gives of the thing ("delete my password" of "delete
     my password hunter2"): the task kept for the other place held the secret the user had
@@ -152,9 +162,9 @@ def _value_left_out(request: str) -> str:
     for at in range(3, len(words)):
         # a secret named after another ("my SSH key passphrase") is the one meant: cut
         # at the first, the task named the key
-        if _A_VALUE_WORD.search(words[at]) or (_names_a_secret(words, at - 1)
-                                               and not _NAMES_WITH_IT.match(words[at])
-                                               and not _names_a_secret(words, at)):
+        if _A_VALUE_WORD.search(words[at]) or _a_date_of_birth(words, at) or (
+                _names_a_secret(words, at - 1) and not _NAMES_WITH_IT.match(words[at])
+                and not _names_a_secret(words, at)):
             return _LEADING_TO_IT.sub("", " ".join(words[:at]))
     return request
 
@@ -180,7 +190,9 @@ def _secret_left_out(sentence: str) -> str:
     if task is None:
         return sentence
     words = _words_of(task["request"])
-    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at])
+    # an email given is the user's to be reached by, whatever it is named ("my contact
+    # details a@b.com")
+    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at]) or "@" in words[at]
                for at in range(len(words))):
         return _as_task(task["request"], task["place"], task["end"])
     return _as_task(_value_left_out(task["request"]), task["place"], task["end"])
