@@ -364,3 +364,12 @@ def test_a_task_on_another_place_holds_no_birthday_or_email(said: str, task: str
 def test_a_month_is_a_value_only_of_a_birthday() -> None:
     assert core_after("Remove my May invoice 42 from the CRM.") == [
         "Remove User's May invoice 42 from the CRM"]
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    # read at its commas, the address was forgotten from memory and no task was kept
+    ("Remove my address, 5 Glass St., from the CRM.", "Remove User's address from the CRM"),
+    ("Remove my PIN, 1234, from the CRM.", "Remove User's PIN from the CRM"),
+])
+def test_a_value_set_apart_by_commas_is_left_out_of_the_task(said: str, task: str) -> None:
+    assert core_after("My address is 5 Glass St.", said) == [task, "User's address is 5 Glass St."]

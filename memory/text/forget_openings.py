@@ -177,6 +177,12 @@ _ONE_PLACE = re.compile(
     rf"(?P<end>{_COURTESY_END})$", _I)
 
 
+#: The commas that set a value apart ("my address, 5 Glass St., from the CRM"): read at
+#: them, the request forgot the address from memory and kept no task.
+_GIVEN_APART = re.compile(r"(?<=\w),\s+(?=[^,]*[\d@][^,]*,\s+(?:from|off|out\s+of)\s)"
+                          r"|(?<=[\w.]),\s+(?=(?:from|off|out\s+of)\s)", _I)
+
+
 def _as_task(request: str, place: str, end: str) -> str:
     """The task of deleting ``request`` from ``place``, with no courtesy before it: opened
     with "Please", it was read as a request to the assistant and no task was kept."""
@@ -186,7 +192,7 @@ def _as_task(request: str, place: str, end: str) -> str:
 def _secret_left_out(sentence: str) -> str:
     """``sentence`` without the secret it gives, when it deletes one from a place that is
     not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
-    task = _ONE_PLACE.match(sentence.strip())
+    task = _ONE_PLACE.match(_GIVEN_APART.sub(" ", sentence.strip(), count=2))
     if task is None:
         return sentence
     words = _words_of(task["request"])
