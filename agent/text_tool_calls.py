@@ -87,8 +87,8 @@ _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
 #: Python list count only as the whole block, as they count only as the whole reply.
 _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<function="
                          r"|<\|python_tag\|>|<\|python_start\|>|\[TOOL_CALLS\]|```")
-#: A code fence with nothing left in it once the calls it held were taken out.
-_EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}[ \t]*\r?\n\s*```")
+#: A code fence with nothing in it: its label, if any, and blank lines.
+_EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}\s*```")
 #: Markers that begin calls, left at the end of the text when the calls after them were
 #: read in another form (a fenced block after ``[TOOL_CALLS]``).
 _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
@@ -200,19 +200,34 @@ def _find(content: str, names: frozenset[str], cut: bool,
             # nobody offered, amid prose, is the model explaining, not calling.
             return TextToolCalls(rest=content)
         if found.calls:
-            found.rest = _without_call_wrapping(found.rest)
+            found.rest = _without_call_wrapping(found.rest, content)
             return found
     return TextToolCalls(rest=content)
 
 
-def _without_call_wrapping(rest: str) -> str:
-    """``rest`` without what wrapped the calls taken out of it: a code fence left empty
-    (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls followed
-    (``[TOOL_CALLS] ```json [...]``` ``), neither of which is a reply."""
-    rest = _EMPTY_FENCE.sub("", rest).strip()
-    while rest.endswith(_CALL_MARKERS):
-        rest = rest[: rest.rfind("[" if rest.endswith("]") else "<")].rstrip()
-    return rest
+def _without_call_wrapping(rest: str, content: str) -> str:
+    """``rest`` without what wrapped the calls taken out of ``content``: a code fence left
+    empty (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls followed
+    (``[TOOL_CALLS] ```json [...]``` ``), neither of which is a reply. A fence or a marker
+    the content itself holds so (an empty fence in prose, a marker a sentence ends with)
+    is the model's text and stays."""
+    already_empty = {m.group(0) for m in _EMPTY_FENCE.finditer(content)}
+    fences = [m.start() for m in re.finditer("```", rest)]
+    kept, position = [], 0
+    for opening, closing in zip(fences[::2], fences[1::2], strict=False):
+        fence = rest[opening:closing + 3]  # fences pair up in order, as markdown pairs them
+        if _EMPTY_FENCE.fullmatch(fence) and fence not in already_empty:
+            kept.append(rest[position:opening])
+            position = closing + 3
+    rest = ("".join(kept) + rest[position:]).strip()
+    # Only a marker the content has before a fenced call: else it is the model's own text.
+    markers = tuple(m for m in _CALL_MARKERS if re.search(re.escape(m) + r"\s*```", content))
+    end = len(rest)
+    while marker := next((m for m in markers if rest.endswith(m, 0, end)), None):
+        end -= len(marker)
+        while end and rest[end - 1].isspace():
+            end -= 1
+    return rest[:end]
 
 
 def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

@@ -255,6 +255,22 @@ def test_what_wrapped_the_calls_is_no_reply(content: str, rest: str) -> None:
     assert found(content) == ([("core_memory_append", FACT)], rest)
 
 
+def test_a_fence_written_inline_around_a_call_is_no_reply() -> None:
+    assert found(f"```xml<tool_call>{APPEND_JSON}</tool_call>```") == (
+        [("core_memory_append", FACT)], "")
+
+
+@pytest.mark.parametrize("prose", [
+    "Run:\n```python\nprint(1)\n```\n\n```bash\nls\n```",
+    "An empty block looks like this:\n```\n```",
+    "To call a tool, write <tool_call>",
+    "Mistral begins with [TOOL_CALLS]",
+])
+def test_the_model_s_own_fences_and_markers_stay_in_the_reply(prose: str) -> None:
+    assert found(f"<tool_call>{APPEND_JSON}</tool_call>\n{prose}") == (
+        [("core_memory_append", FACT)], prose)
+
+
 def test_a_fence_around_a_tagged_call_is_not_shown_as_the_reply(
         server: FakeOpenAIServer) -> None:
     server.enqueue_reply(f"```xml\n<tool_call>\n{APPEND_JSON}\n</tool_call>\n```")
