@@ -3,7 +3,8 @@
 A call object is ``{"name": ..., "arguments": ...}``: ``arguments`` an object or JSON
 text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "function":
 {...}}`` counts too. It holds no other keys, so a tool's schema (with a description) or
-any other JSON that happens to have a "name" is not a call.
+any other JSON that happens to have a "name" is not a call; inside call markup, other keys
+beside the name and the arguments (``"request_heartbeat": true``, ``"id"``) are ignored.
 
 Where the call was written decides which names count (``marked``). Inside markup that
 only ever holds calls (``<tool_call>`` tags, Phi's ``<|tool_call|>``, Llama's
@@ -159,9 +160,11 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     if not isinstance(name, str) or not _counts(name, names, marked):
         return None
     name = offered_name(name, names)
-    if not set(item) <= _CALL_KEYS:
-        return None
     key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
+    if not set(item) <= _CALL_KEYS and not (marked and key):
+        # Inside call markup a key beside the name and its arguments ("request_heartbeat",
+        # an id) is the model's habit and ignored; outside it, the object is some other data.
+        return None
     if key is None:
         # Inside call markup the intent is plain; a bare {"name": ...} may be data.
         return ToolCall("", name, "{}") if marked else None

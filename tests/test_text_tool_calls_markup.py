@@ -165,6 +165,32 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     assert told["content"] == unknown.content
 
 
+@pytest.mark.parametrize("extra", [{"request_heartbeat": True}, {"id": "call_1"},
+                                   {"id": "call_1", "index": 0, "request_heartbeat": False}])
+def test_a_key_beside_the_name_and_arguments_in_markup_is_ignored(extra: dict[str, Any]) -> None:
+    call = json.dumps({"name": "core_memory_append", "arguments": FACT, **extra})
+    assert found(f"<tool_call>\n{call}\n</tool_call>") == ([("core_memory_append", FACT)], "")
+    assert found(f"[TOOL_CALLS] [{call}]") == ([("core_memory_append", FACT)], "")
+    bare = json.dumps({"name": "core_memory_append", "content": "x", **extra})
+    assert found(f"<tool_call>{bare}</tool_call>")[0] == []  # no arguments given: not read
+
+
+def test_an_unknown_key_beside_a_call_outside_markup_makes_it_other_data() -> None:
+    call = json.dumps({"name": "core_memory_append", "arguments": FACT,
+                       "request_heartbeat": True})
+    assert found(call) == ([], call)
+
+
+def test_a_tagged_call_with_a_heartbeat_key_beside_it_runs(server: FakeOpenAIServer) -> None:
+    call = json.dumps({"name": "core_memory_append", "arguments": FACT,
+                       "request_heartbeat": True})
+    server.enqueue_reply(f"<tool_call>\n{call}\n</tool_call>")
+    result, rows = _told_of_an_allergy(server)
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True)]
+    assert all("<tool_call>" not in r["content"] for r in rows)
+
+
 def test_mistral_s_calls_without_args_markers_run_once_and_leave_no_markup(
         server: FakeOpenAIServer) -> None:
     server.enqueue_reply(f"[TOOL_CALLS]core_memory_append{FACT_JSON}"
