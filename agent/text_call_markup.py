@@ -11,6 +11,8 @@ server's template or parser does not take it out:
   ``;``, text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
   allowed (a last tag may be unclosed);
+- Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
+  Hermes tags or without them (agent/text_call_parameters.py);
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
@@ -44,6 +46,7 @@ from tiermem.agent.text_call_objects import (
     python_calls_in,
     without_end_tokens,
 )
+from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
 from tiermem.agent.text_call_pythonic import literal_value
 
 __all__ = ["MARKUP_FORMS"]
@@ -74,6 +77,8 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCall
             # Small Qwen models write the call as a Python dict: in single quotes, or in
             # double ones with Python's True, False or None, or a trailing comma.
             found = python_calls_in(literal_value(_unfenced(body)), names, marked=True)
+        if found is None:  # Qwen3-Coder: <function=NAME><parameter=KEY>value</parameter>...
+            found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut)
@@ -91,7 +96,10 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 
 def function_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
-        return named_call(tag.group(1), _without_end_tokens(body), unfinished=unfinished)
+        body = _without_end_tokens(body)
+        if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
+            return parameters_call(tag.group(1), body, unfinished=unfinished)
+        return named_call(tag.group(1), body, unfinished=unfinished)
 
     return _tagged(content, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
 

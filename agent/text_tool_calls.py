@@ -6,7 +6,8 @@ from it, the call arrives as plain content. These forms are recognised:
 
 - the markup model families write calls in (agent/text_call_markup.py): Hermes / Qwen
   ``<tool_call>{...}</tool_call>``, Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
-  ``<function=NAME>{...}</function>``, Mistral ``[TOOL_CALLS] [...]`` or
+  ``<function=NAME>{...}</function>``, Qwen3-Coder ``<function=NAME><parameter=KEY>value
+  </parameter></function>``, Mistral ``[TOOL_CALLS] [...]`` or
   ``[TOOL_CALLS]NAME[ARGS]{...}``, and Phi-4-mini ``<|tool_call|>[...]<|/tool_call|>``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
   or several one after another) that is the whole content;

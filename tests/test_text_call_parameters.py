@@ -1,0 +1,80 @@
+"""Qwen3-Coder's calls: each argument in a <parameter=KEY> tag (agent/text_call_parameters.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+NAMES = ["core_memory_append", "archival_memory_search", "send_message"]
+APPEND = ("<function=core_memory_append>\n<parameter=content>\nAllergic to peanuts\n"
+          "</parameter>\n</function>")
+SEND = "<function=send_message>\n<parameter=message>\nNoted.\n</parameter>\n</function>"
+
+
+def found(content: str, **kwargs: Any) -> tuple[list[tuple[str, Any]], str]:
+    result = find_text_tool_calls(content, NAMES, **kwargs)
+    return [(c.name, json.loads(c.arguments)) for c in result.calls], result.rest
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"<tool_call>\n{APPEND}\n</tool_call>", ""),
+    (f"<tool_call>\n{APPEND}\n</tool_call><|im_end|>", ""),
+    (APPEND, ""),  # the server took the tool_call tags out
+    (f"I'll remember that.\n<tool_call>\n{APPEND}\n</tool_call>", "I'll remember that."),
+    (f"<tool_call>{APPEND}", ""),  # the stop token came before the closing tag
+])
+def test_a_call_with_parameter_tags_runs(content: str, rest: str) -> None:
+    assert found(content) == ([("core_memory_append", {"content": "Allergic to peanuts"})], rest)
+
+
+def test_values_are_raw_text_without_one_line_break_either_side() -> None:
+    content = ("<tool_call>\n<function=archival_memory_search>\n<parameter=query>\n\n"
+               "tea & <b>cakes</b>\n  indented\n\n</parameter>\n<parameter=page>\n2\n"
+               "</parameter>\n</function>\n</tool_call>")
+    assert found(content) == ([("archival_memory_search", {
+        "query": "\ntea & <b>cakes</b>\n  indented\n", "page": "2"})], "")
+
+
+def test_several_calls_each_in_its_tags() -> None:
+    assert found(f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n</tool_call>") == (
+        [("core_memory_append", {"content": "Allergic to peanuts"}),
+         ("send_message", {"message": "Noted."})], "")
+
+
+@pytest.mark.parametrize("content", [
+    "<tool_call><function=core_memory_append><parameter=content>a</parameter>"
+    "<parameter=content>b</parameter></function></tool_call>",  # given twice
+    "<tool_call><function=core_memory_append><parameter=content>a</parameter>"
+    "and more</function></tool_call>",  # text beside the parameters
+    "<tool_call><function=core_memory_append><parameter=content>a</function></tool_call>",
+])
+def test_parameter_tags_that_do_not_close_or_are_not_alone_are_no_call(content: str) -> None:
+    result = find_text_tool_calls(content, NAMES)
+    assert result.calls == [] and result.rest == content
+
+
+def test_a_call_cut_inside_its_parameters_is_found_only_when_cut() -> None:
+    content = "<tool_call>\n<function=core_memory_append>\n<parameter=content>\nAllergic"
+    assert find_text_tool_calls(content, NAMES).calls == []
+    [call] = find_text_tool_calls(content, NAMES, cut=True).calls
+    assert call.name == "core_memory_append" and call.arguments.endswith("Allergic")
+
+
+def test_the_agent_runs_a_qwen3_coder_call(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n"
+                         f"</tool_call>")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    assert result.reply == "Noted."
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True), ("send_message", True, True)]
