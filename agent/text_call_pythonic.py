@@ -5,6 +5,11 @@ with ``[core_memory_append(content="Allergic to peanuts"), send_message(message=
 the "pythonic" format of their chat templates. A server whose template or parser does not
 know it passes the list on as content.
 
+Small models also write one call alone, without the brackets
+(``core_memory_append(content="...")``), after Llama 3.1's ``<|python_tag|>`` too, and
+break a string over lines with a real line break where Python wants ``\n``: both are read
+as the call they mean.
+
 The text is parsed, never run: ``ast`` reads it, and only literal values (strings,
 numbers, lists, objects, ``True``/``true`` and the like) are accepted as arguments. As
 with bare JSON, the list must be the whole reply and every call must name an offered
@@ -44,7 +49,7 @@ from tiermem.agent.text_call_objects import TextToolCalls, offered_name, without
 
 __all__ = ["literal_value", "pythonic_calls", "tool_code_calls"]
 
-_START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
+_START = re.compile(r"(\[)?\s*([A-Za-z_][\w.]{0,199})\s*\(")
 _CALL = re.compile(r"(?:print\(\s*)?\[?\s*([A-Za-z_][\w.]{0,199})\s*\(")
 #: A block labelled tool_code, to its end or, when the reply was cut inside it, the text's;
 #: its label line may end in "\r\n".
@@ -52,8 +57,8 @@ _TOOL_CODE = re.compile(r"```[ \t]*tool_code[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTA
 _NAMED_LITERALS = {"True": True, "true": True, "False": False, "false": False,
                    "None": None, "null": None}
 _END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|python_end|>", "</s>")
-#: Llama 4 may open its calls with this marker.
-_START_TOKEN = "<|python_start|>"
+#: Llama 4 may open its calls with the first marker, Llama 3.1 with the second.
+_START_TOKENS = ("<|python_start|>", "<|python_tag|>")
 #: Longer replies are prose or data, and parsing them would only cost time.
 _MAX_CHARS = 200_000
 
@@ -70,12 +75,12 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool,
     its parameters' JSON schema, which positional arguments need (module docstring)."""
     text = _without_end_tokens(content)
     start = _START.match(text)
-    if start is None or offered_name(start.group(1), names) not in names \
+    if start is None or offered_name(start.group(2), names) not in names \
             or len(text) > _MAX_CHARS:
         return TextToolCalls(rest=content)
     calls = _parse(text, names, schemas or {})
-    if calls is None and cut and not text.endswith("]"):
-        calls = [ToolCall("", start.group(1), text)]
+    if calls is None and cut and not text.endswith("]" if start.group(1) else ")"):
+        calls = [ToolCall("", start.group(2), text)]
     return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
 
 
@@ -108,11 +113,8 @@ def _code_calls(body: str, names: frozenset[str],
                 schemas: Mapping[str, Any]) -> list[ToolCall] | None:
     """The calls when every statement of ``body`` is a call, ``print(call)`` or a list of
     calls, each to an offered tool with literal arguments; else None."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(body, mode="exec")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _tree(body, "exec")
+    if not isinstance(tree, ast.Module):
         return None
     calls: list[ToolCall] = []
     for statement in tree.body:
@@ -132,16 +134,15 @@ def _code_calls(body: str, names: frozenset[str],
 
 def _parse(text: str, names: frozenset[str],
            schemas: Mapping[str, Any]) -> list[ToolCall] | None:
-    try:
-        with warnings.catch_warnings():  # "\d" in a string warns; it is the model's text
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _tree(text, "eval")
+    if not isinstance(tree, ast.Expression):
         return None
-    if not isinstance(tree.body, ast.List) or not tree.body.elts:
+    # A list of calls, or one call alone: the whole reply either way.
+    nodes = tree.body.elts if isinstance(tree.body, ast.List) else [tree.body]
+    if not nodes or not isinstance(tree.body, ast.List | ast.Call):
         return None
     calls = []
-    for node in tree.body.elts:
+    for node in nodes:
         call = _call(node, names, schemas)
         if call is None:
             return None
@@ -168,6 +169,47 @@ def _call(node: ast.expr, names: frozenset[str], schemas: Mapping[str, Any]) -> 
     except (_NotLiteral, RecursionError, TypeError, ValueError):
         return None
     return ToolCall("", name, text)
+
+
+def _tree(text: str, mode: str) -> ast.AST | None:
+    """``text`` parsed, never run; a string a model broke over lines with a real line break
+    (``content="line one<newline>line two"``) is read as the one value it means."""
+    for attempt in (text, _line_breaks_escaped(text)):
+        try:
+            with warnings.catch_warnings():  # "\d" in a string warns; it is the model's text
+                warnings.simplefilter("ignore")
+                return ast.parse(attempt, mode=mode)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None
+
+
+def _line_breaks_escaped(text: str) -> str:
+    """``text`` with each line break inside a one-line string literal written as ``\\n``
+    (``\\r``), as Python would have it; what is outside the strings is left as it is."""
+    out: list[str] = []
+    quote = ""  # the quote the string the scan is in opened with ("" outside strings)
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if not quote and char in "'\"":
+            quote = text[index:index + 3] if text.startswith(char * 3, index) else char
+            out.append(quote)
+            index += len(quote)
+            continue
+        if quote and text.startswith(quote, index):
+            out.append(quote)
+            index += len(quote)
+            quote = ""
+            continue
+        if quote and char == "\\":
+            out.append(text[index:index + 2])
+            index += 2
+            continue
+        one_line = quote in ("'", '"')
+        out.append({"\n": "\\n", "\r": "\\r"}.get(char, char) if one_line else char)
+        index += 1
+    return "".join(out)
 
 
 def _positional(schema: Any, count: int, keywords: list[str]) -> list[str] | None:
@@ -235,4 +277,7 @@ def _literal(node: ast.expr) -> Any:
 
 
 def _without_end_tokens(text: str) -> str:
-    return without_end_tokens(text.strip().removeprefix(_START_TOKEN), _END_TOKENS)
+    text = text.strip()
+    for token in _START_TOKENS:
+        text = text.removeprefix(token).lstrip()
+    return without_end_tokens(text, _END_TOKENS)

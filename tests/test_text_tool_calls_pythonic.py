@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from fake_openai import FakeOpenAIServer
 
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message", "archival_memory_search"]
 
@@ -198,3 +202,48 @@ def test_a_tool_code_block_cut_off_at_max_tokens_is_one_cut_call() -> None:
     assert find_text_tool_calls(content, NAMES).calls == []
     [call] = find_text_tool_calls(content, NAMES, cut=True).calls
     assert call.name == "core_memory_append" and call.arguments.endswith("pea")
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    # a real line break inside a string, where Python wants "\n"
+    ('[core_memory_append(content="Allergic to:\npeanuts")]', "Allergic to:\npeanuts"),
+    ("[core_memory_append(content='It\\'s\r\nfine')]", "It's\r\nfine"),
+    ('```tool_code\ncore_memory_append(content="Allergic to:\npeanuts")\n```',
+     "Allergic to:\npeanuts"),
+    # Llama 3.1's marker before the list
+    ('<|python_tag|>[core_memory_append(content="Allergic")]<|eom_id|>', "Allergic"),
+    # one call alone, the whole reply
+    ('core_memory_append(content="Allergic")', "Allergic"),
+    ('<|python_tag|>core_memory_append(content="Allergic")', "Allergic"),
+    ('core_memory_append(content="""Allergic\nto peanuts""")\n', "Allergic\nto peanuts"),
+])
+def test_calls_small_models_write_in_python_s_way(content: str, expected: str) -> None:
+    assert calls(content) == [("core_memory_append", {"content": expected})]
+    assert find_text_tool_calls(content, NAMES).rest == ""
+
+
+@pytest.mark.parametrize("content", [
+    'core_memory_append(content="x") and then I answer.',
+    'I will run core_memory_append(content="x")',
+    'os.system(command="ls")',  # not an offered tool
+    'print(core_memory_append(content="x"))',  # only in a tool_code block
+    'core_memory_append(content="x"), send_message(message="y")',  # a tuple
+    'core_memory_append(content="a\nb" + secret)',  # an expression, never run
+    'core_memory_append(content="x"',
+])
+def test_a_call_alone_is_read_only_as_the_whole_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert found.calls == [] and found.rest == content
+
+
+def test_the_agent_runs_a_call_alone_with_a_line_break_in_its_value(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply('core_memory_append(content="Allergic to:\npeanuts")')
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert [f.text for f in memory.core] == ["Allergic to:\npeanuts"]
+        shown = memory.recall.rows(range(1, len(memory.recall) + 1))
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True)]
+    assert all("core_memory_append(" not in r["content"] for r in shown)
