@@ -31,8 +31,9 @@ from typing import Any
 
 from tiermem.agent.llm import ToolCall, is_whole_json
 
-__all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call",
-           "named_call", "offered_name", "python_calls_in", "without_end_tokens"]
+__all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
+           "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
+           "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text; its label line may end in "\r\n".
@@ -97,25 +98,49 @@ def call_sequence(text: str, names: frozenset[str], *, marked: bool,
     """The calls in ``text`` when all of it is calls: JSON values one after another (each a
     call or a list of them), the last one possibly cut off (with ``cut``); else None."""
     text = text.strip()
-    if not text.startswith(("{", "[")):
+    calls, position, _ = _leading_calls(text, names, marked=marked)
+    if calls is None or position == len(text):
+        return calls
+    cut_off = cut_call(text[position:], names, marked=marked) if cut else None
+    return calls + cut_off if cut_off else None
+
+
+def calls_then_text(text: str, names: frozenset[str]) -> TextToolCalls | None:
+    """The calls ``text`` begins with, JSON values one after another naming offered tools,
+    and the text after them, when a line break parts the two and that text is no more JSON
+    (``{"name": ..., "parameters": {...}}`` then ``I have saved that.``, as Llama 3.1
+    writes); else None."""
+    text = text.strip()
+    calls, position, last_end = _leading_calls(text, names, marked=False)
+    if not calls or position == len(text) or text[position] in "{[" \
+            or "\n" not in text[last_end:position]:
         return None
+    return TextToolCalls(calls, text[position:])
+
+
+def _leading_calls(text: str, names: frozenset[str], *,
+                   marked: bool) -> tuple[list[ToolCall] | None, int, int]:
+    """The calls ``text`` begins with, JSON values one after another; where they stop (past
+    the separators after the last) and where the last one ends. None for the calls when a
+    value is no call, or when ``text`` begins with no JSON object or list."""
+    if not text.startswith(("{", "[")):
+        return None, 0, 0
     decoder = json.JSONDecoder()
     calls: list[ToolCall] = []
-    position = 0
-    while position < len(text):
+    position = last_end = 0
+    while position < len(text) and text[position] in "{[":
         try:
-            value, end = decoder.raw_decode(text, position)
+            value, last_end = decoder.raw_decode(text, position)
         except (ValueError, RecursionError):
-            cut_off = cut_call(text[position:], names, marked=marked) if cut else None
-            return calls + cut_off if cut_off else None
+            break
         found = _calls_from(value, names, marked=marked)
         if found is None:
-            return None
+            return None, position, last_end
         calls += found
-        position = end
+        position = last_end
         while position < len(text) and text[position] in _SEPARATORS:
             position += 1
-    return calls
+    return calls, position, last_end
 
 
 def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall] | None:

@@ -10,7 +10,8 @@ from it, the call arrives as plain content. These forms are recognised:
   </parameter></function>``, Mistral ``[TOOL_CALLS] [...]`` or
   ``[TOOL_CALLS]NAME[ARGS]{...}``, and Phi-4-mini ``<|tool_call|>[...]<|/tool_call|>``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
-  or several one after another) that is the whole content;
+  or several one after another) that is the whole content, or that begins it when a line
+  break parts it from the text after it (Llama 3.1's call, then "I have saved that.");
 - a Python list of calls ``[NAME(key=value, ...), ...]`` that is the whole content (Llama
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
   positional values (``[NAME("value")]``) take the parameters the offered tool's schema
@@ -25,7 +26,8 @@ What wrapped the calls is no reply: a code fence left empty once they are taken 
 (``[TOOL_CALLS] ```json...``` ``).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
-gives ("a call looks like: {...}"). A fenced block, a tool_code block or markup after
+gives ("a call looks like: {...}"); nor is JSON the text runs on from on the same line
+("{...} is how a call looks"). A fenced block, a tool_code block or markup after
 prose is read, as models write their calls that way; an example written so would run.
 
 ``arguments`` may be an object or JSON text, and may be called
@@ -72,6 +74,7 @@ from tiermem.agent.text_call_objects import (
     TextToolCalls,
     call_sequence,
     calls_in,
+    calls_then_text,
     cut_call,
     offered_name,
     python_calls_in,
@@ -253,4 +256,6 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 
 def _bare(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     calls = call_sequence(content, names, marked=False, cut=cut)
-    return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
+    if calls:
+        return TextToolCalls(calls, "")
+    return calls_then_text(content, names) or TextToolCalls(rest=content)
