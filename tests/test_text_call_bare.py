@@ -6,11 +6,9 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
 
-from tiermem.agent.loop import Agent
-from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
@@ -43,12 +41,7 @@ def test_json_with_text_that_is_no_leading_call_stays_the_reply(content: str) ->
 
 
 def test_the_agent_runs_the_call_and_keeps_the_text(server: FakeOpenAIServer) -> None:
-    server.enqueue_reply(f"{LLAMA_APPEND}\n\nI have saved that.")
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-        result = Agent(memory, client).step("I'm allergic to peanuts")
-        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
-        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    result, rows = allergy_turn(server, f"{LLAMA_APPEND}\n\nI have saved that.")
     assert result.reply == "I have saved that."
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True)]

@@ -7,11 +7,9 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
 
-from tiermem.agent.loop import Agent
-from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "archival_memory_search", "send_message"]
 APPEND = ("<function=core_memory_append>\n<parameter=content>\nAllergic to peanuts\n"
@@ -69,12 +67,8 @@ def test_a_call_cut_inside_its_parameters_is_found_only_when_cut() -> None:
 
 
 def test_the_agent_runs_a_qwen3_coder_call(server: FakeOpenAIServer) -> None:
-    server.enqueue_reply(f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n"
-                         f"</tool_call>")
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-        result = Agent(memory, client).step("I'm allergic to peanuts")
-        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    result, _ = allergy_turn(
+        server, f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n</tool_call>")
     assert result.reply == "Noted."
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True), ("send_message", True, True)]

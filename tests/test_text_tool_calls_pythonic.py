@@ -6,11 +6,9 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
 
-from tiermem.agent.loop import Agent
-from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message", "archival_memory_search"]
 
@@ -238,12 +236,8 @@ def test_a_call_alone_is_read_only_as_the_whole_reply(content: str) -> None:
 
 def test_the_agent_runs_a_call_alone_with_a_line_break_in_its_value(
         server: FakeOpenAIServer) -> None:
-    server.enqueue_reply('core_memory_append(content="Allergic to:\npeanuts")')
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-        result = Agent(memory, client).step("I'm allergic to peanuts")
-        assert [f.text for f in memory.core] == ["Allergic to:\npeanuts"]
-        shown = memory.recall.rows(range(1, len(memory.recall) + 1))
+    result, shown = allergy_turn(server, 'core_memory_append(content="Allergic to:\npeanuts")',
+                                 core="Allergic to:\npeanuts")
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True)]
     assert all("core_memory_append(" not in r["content"] for r in shown)

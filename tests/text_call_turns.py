@@ -1,0 +1,25 @@
+"""A turn of the agent over replies that write their calls as text (tests/fake_openai.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.loop import Agent, TurnResult
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+def allergy_turn(server: FakeOpenAIServer, *replies: str,
+                 core: str = "Allergic to peanuts") -> tuple[TurnResult, list[dict[str, Any]]]:
+    """The turn "I'm allergic to peanuts" over ``replies``, which must leave ``core`` as the
+    one fact in core memory: what it did, and the recall rows it left."""
+    for reply in replies:
+        server.enqueue_reply(reply)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert [f.text for f in memory.core] == [core]
+        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    return result, rows
