@@ -21,6 +21,11 @@ server's template or parser does not take it out:
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
 
+A closed Hermes tag, followed by nothing but calls, whose body is a call object to an
+offered tool that does not read (a brace left out, a quote not closed) is that call with
+its text as arguments, which are not valid JSON: running it answers the model with what is
+wrong, so that it writes the call again, and the broken call is not shown as the reply.
+
 A closing tag inside a call's own text (``"content": "... </tool_call> ..."``) does not
 end the call: a body that does not read at its first closing tag runs to a later one, or
 to the end of the reply.
@@ -44,6 +49,7 @@ from tiermem.agent.text_call_objects import (
     cut_call,
     named_call,
     python_calls_in,
+    unreadable_call,
     without_end_tokens,
 )
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
@@ -62,6 +68,7 @@ _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
 #: How many later closing tags a body is tried up to when it does not read at its first.
 _MAX_QUOTED_CLOSINGS = 4
+_SPACE = re.compile(r"\s*")
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
@@ -81,7 +88,10 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCall
             found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
-    return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut)
+    def unreadable(body: str) -> list[ToolCall] | None:
+        return unreadable_call(_unfenced(body), names)
+
+    return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut, unreadable)
 
 
 def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
@@ -132,9 +142,11 @@ MARKUP_FORMS = (hermes_calls, phi_calls, python_tag_calls, mistral_calls, functi
 
 
 def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,
-            cut: bool) -> TextToolCalls:
+            cut: bool, unreadable: Callable[[str], list[ToolCall] | None] | None = None,
+            ) -> TextToolCalls:
     """Calls in tags: each body runs to its closing tag, the next opening tag or the end.
-    A tag whose body is no call (a tag followed by prose, say) stays as it was."""
+    A tag whose body is no call (a tag followed by prose, say) stays as it was, unless
+    ``unreadable`` finds in it a call the model meant but wrote wrong."""
     calls: list[ToolCall] = []
     kept: list[str] = []
     position = 0
@@ -156,6 +168,10 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
             limit = following.start() if following else len(content)
             found, body_end, after = _through_quoted_closings(content, tag, body_end, limit,
                                                               closing, read)
+        if found is None and unreadable and closed \
+                and _only_calls_follow(content, after, opening):
+            # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
+            found = unreadable(content[body_start:body_end])
         if found is None:
             kept.append(content[position:after])
         else:
@@ -164,6 +180,13 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
         position = after
     kept.append(content[position:])
     return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+
+
+def _only_calls_follow(content: str, position: int, opening: re.Pattern[str]) -> bool:
+    """Whether nothing but more tags of calls follows ``position`` in ``content``."""
+    start = _SPACE.match(content, position)
+    after = start.end() if start else position
+    return after == len(content) or opening.match(content, after) is not None
 
 
 def _through_quoted_closings(

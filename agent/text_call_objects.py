@@ -33,7 +33,7 @@ from tiermem.agent.llm import ToolCall, is_whole_json
 
 __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
            "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
-           "without_end_tokens"]
+           "unreadable_call", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text; its label line may end in "\r\n".
@@ -164,6 +164,19 @@ def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[Tool
     if match is None or not _counts(match.group(1), names, marked) or is_whole_json(fragment):
         return None
     return [ToolCall("", offered_name(match.group(1), names), fragment.strip())]
+
+
+def unreadable_call(text: str, names: frozenset[str]) -> list[ToolCall] | None:
+    """The call ``text`` means when it is a call object naming an offered tool that is not
+    valid JSON (``{"name": "core_memory_append", "arguments": {...}`` without its last
+    brace), its text as arguments, so that running it tells the model what is wrong;
+    else None."""
+    text = text.strip()
+    match = _NAME_FIELD.search(text)
+    if not text.startswith("{") or match is None or is_whole_json(text):
+        return None
+    name = offered_name(match.group(1), names)
+    return [ToolCall("", name, text)] if name in names else None
 
 
 def _calls_from(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:

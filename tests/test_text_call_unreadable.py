@@ -1,0 +1,64 @@
+"""A call in Hermes tags that names an offered tool but does not read goes back to the model
+as an error, never to the user as the reply (agent/text_call_markup.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+FACT = {"content": "Allergic to peanuts"}
+APPEND_JSON = json.dumps({"name": "core_memory_append", "arguments": FACT})
+NO_BRACE = APPEND_JSON[:-1]  # the model left out the call's last brace
+SEND_JSON = json.dumps({"name": "send_message", "arguments": {"message": "Noted."}})
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"<tool_call>\n{NO_BRACE}\n</tool_call>", ""),
+    (f"I'll save that.\n<tool_call>\n{NO_BRACE}\n</tool_call>", "I'll save that."),
+    ('<tool_call>{"name": "core_memory_append", "arguments": {"content": "x}}</tool_call>', ""),
+])
+def test_an_unreadable_call_is_a_call_whose_arguments_do_not_parse(content: str,
+                                                                   rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    [call] = found.calls
+    assert call.name == "core_memory_append" and found.rest == rest
+    with pytest.raises(ValueError):
+        json.loads(call.arguments)
+
+
+def test_an_unreadable_call_before_another_keeps_both_apart() -> None:
+    found = find_text_tool_calls(
+        f"<tool_call>\n{NO_BRACE}\n</tool_call>\n<tool_call>\n{SEND_JSON}\n</tool_call>", NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append", "send_message"]
+    assert found.calls[1].arguments == json.dumps({"message": "Noted."})
+
+
+@pytest.mark.parametrize("content", [
+    '<tool_call>{"name": "memory_store", "arguments": {"content": "x"}</tool_call>',  # unknown
+    "<tool_call>I will save that you are allergic.</tool_call>",  # no call object
+    f"Write <tool_call>{NO_BRACE}</tool_call> to save a fact.",  # an example amid prose
+    '<tool_call>{"name": "core_memory_append", "note": 1}</tool_call>',  # JSON, but no call
+    f"<tool_call>\n{NO_BRACE}\n",  # unclosed: perhaps cut off, which the server tells
+])
+def test_tags_that_hold_no_call_meant_for_an_offered_tool_stay_the_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert found.calls == [] and found.rest == content
+
+
+def test_the_model_is_told_and_writes_the_call_again(server: FakeOpenAIServer) -> None:
+    result, rows = allergy_turn(server, f"<tool_call>\n{NO_BRACE}\n</tool_call>",
+                                f"<tool_call>\n{APPEND_JSON}\n</tool_call>")
+    broken, stored = result.tool_results
+    assert not broken.ok and broken.error_kind == "invalid_json" and broken.from_text
+    assert "not valid JSON" in broken.content
+    assert stored.ok
+    [told] = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
+    assert told["content"] == broken.content
+    assert result.reply is None and "<tool_call>" not in str(result.notice)
+    assert all("<tool_call>" not in r["content"] for r in rows)
