@@ -16,7 +16,7 @@ from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.offline import MASKED_KEY, OfflinePolicy
-from tiermem.agent.repeated_calls import RepeatedCalls
+from tiermem.agent.repeated_calls import RepeatedCalls, once_each
 from tiermem.agent.stored_context import StoredContext, Summarizer, model_summary
 from tiermem.agent.stored_messages import (
     cut_at_length,
@@ -206,6 +206,7 @@ class Agent:
                 completion = stopped_by_filter(completion, result)
             elif completion.finish_reason == "tool_calls":
                 lost_tool_calls(completion, result)
+            completion = once_each(completion)  # the same call twice in one reply runs once
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
                 # A reply an earlier step sent is stored once, as the user reads it.

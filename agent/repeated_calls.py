@@ -7,13 +7,17 @@ so and what to do instead. Only a call identical to an earlier one of the same t
 gets it: same tool, same arguments (as JSON objects, so spacing and key order do not
 matter), and nothing changed in memory since (a search again after an insert asks
 anew); a changed argument is a new call. ``send_message`` gets none: it ends the turn.
+
+One reply that holds the same call twice (a small model writing ``<tool_call>`` twice
+over) means it once: it runs once (``once_each``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from tiermem.agent.llm import ToolCall
+from tiermem.agent.llm import Completion, ToolCall
 from tiermem.agent.tool_use import REPLY_TOOL
 from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, ToolResult
 
@@ -67,6 +71,16 @@ class RepeatedCalls:
         return outcome
 
 
+def once_each(completion: Completion) -> Completion:
+    """``completion`` without a call identical to one before it in the same reply."""
+    kept: dict[tuple[str, str], ToolCall] = {}
+    for call in completion.tool_calls:
+        kept.setdefault((call.name, _same_arguments(call.arguments)), call)
+    if len(kept) == len(completion.tool_calls):
+        return completion
+    return dataclasses.replace(completion, tool_calls=list(kept.values()))
+
+
 def _same_arguments(arguments: str) -> str:
     """The arguments in one spelling: a JSON object with its keys sorted, else as sent."""
     if len(arguments) > MAX_ARGUMENT_BYTES:  # refused unread by dispatch; not read here
@@ -83,4 +97,4 @@ def _same_arguments(arguments: str) -> str:
         return arguments.strip()
 
 
-__all__ = ["NEW_RESULT", "SAME_RESULT", "RepeatedCalls", "split_note"]
+__all__ = ["NEW_RESULT", "SAME_RESULT", "RepeatedCalls", "once_each", "split_note"]
