@@ -10,6 +10,7 @@ import re
 
 from tiermem.memory.text.mine import kinds_named, same_kind
 from tiermem.memory.text.owners import relation_of
+from tiermem.memory.text.subject_words import SCARCELY
 from tiermem.memory.text.wording import concepts
 
 #: A statement that is only someone of the user's: "my wife" of "I love June, my wife.".
@@ -19,12 +20,14 @@ _NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
 
 
 #: Others giving the user a name: "Everyone calls me Tom", "My friends call me Tom",
-#: "People have always called me Tom"; not "Nobody calls me Tom", "Don't call me Tom" nor
-#: "I wish they called me Tom", nor "Everyone calls me Tom's dad".
+#: "People have always called me Tom"; not "Nobody calls me Tom", "Barely anyone calls me
+#: Tom", "Don't call me Tom" nor "I wish they called me Tom", nor "Everyone calls me Tom's
+#: dad".
 _CALLED_ME = re.compile(
     r"\W*(?:(?!(?:i|nobody|no|none|noone|not|never|don['’]t|doesn['’]t|didn['’]t|won['’]t"
-    r"|wouldn['’]t|can['’]t|cannot|rarely|seldom|hardly|wish|want|wants|would|should|could"
-    r"|will|may|might|if|when|whether|please)\b)[\w'’-]+\s+){1,4}?"
+    r"|wouldn['’]t|can['’]t|cannot|rarely|seldom|wish|want|wants|would|should|could"
+    r"|will|may|might|if|when|whether|please|" + "|".join(sorted(SCARCELY)) +
+    r")\b)[\w'’-]+\s+){1,4}?"
     r"call(?:s|ed)?\s+me\s+(?P<name>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?![\w'’])"
     r"(?:\s+too)?\s*[.!,]?\s*", re.IGNORECASE)
 

@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
-from tiermem.memory.text.subject_words import SUBJECT_ENDS
+from tiermem.memory.text.subject_words import SCARCELY, SUBJECT_ENDS
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["kinds_had", "kinds_met", "kinds_named", "kinds_owned", "opens_with_mine",
@@ -80,8 +80,7 @@ _OWNED = re.compile(r"\b(?:my|our|mine|ours|user['’]s)\b|\b(?:i|we)(?:['’]ve
                     r"|\bme\s+and\s+[\w'’-]+\s+(?:both\s+)?(?:have|own|keep)\b", re.IGNORECASE)
 #: Words between someone of the user's and their having that say they have none: "my
 #: sister never got", "my sister almost adopted"; "my sister still has" has one.
-_NOT_HAVING = "|".join(sorted(SUBJECT_ENDS - {"still", "now"}
-                              | {"almost", "nearly", "hardly", "barely"}))
+_NOT_HAVING = "|".join(sorted(SUBJECT_ENDS - {"still", "now"} | {"almost", "nearly"} | SCARCELY))
 #: Someone of the user's having, or the user's own: "my sister adopted", "my sister has",
 #: "my adopted son has".
 _KIN_OWNED = re.compile(r"\b(?:my|our|user['’]s)\s+(?:(?!(?:" + _NOT_HAVING + r")\s)[\w'’-]+\s+)"

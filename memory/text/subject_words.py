@@ -7,7 +7,8 @@ one ("The", "She"). Plain word sets, casefolded.
 
 from __future__ import annotations
 
-__all__ = ["HOW_OR_WHEN", "MINE", "NO_NAMES", "SPEAKER", "SUBJECT_ENDS", "TAKING_IN"]
+__all__ = ["HOW_OR_WHEN", "MINE", "NO_NAMES", "SCARCELY", "SPEAKER", "SUBJECT_ENDS",
+           "TAKING_IN"]
 
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
 SUBJECT_ENDS = frozenset({
@@ -32,6 +33,9 @@ HOW_OR_WHEN = frozenset({
     "yesterday", "today", "tonight", "now", "then", "again", "once", "suddenly", "eventually",
     "apparently", "actually", "already", "newly",
 })
+#: Words of next to none or next to never, which as good as deny what they come before:
+#: "Barely anyone calls me Tom", "My sister scarcely adopted a puppy".
+SCARCELY = frozenset({"hardly", "barely", "scarcely"})
 #: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
 NO_NAMES = HOW_OR_WHEN | frozenset({
     "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
