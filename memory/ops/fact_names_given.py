@@ -19,24 +19,28 @@ _ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", 
 _NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
 
 
+#: A word of those said to call the user something, none that denies, doubts, wishes or
+#: stops it: "Nobody", "Barely anyone", "don't", "I wish they", "stopped".
+_CALLER = (r"(?:(?!(?:i|nobody|no|none|noone|not|never|[a-z]*n['’]t|cannot|rarely|seldom"
+           r"|wish|want|wants|would|should|could|will|may|might|if|when|whether|please"
+           r"|stop|stops|stopped|stopping|quit|quits|quitting|" + "|".join(sorted(SCARCELY)) +
+           r")\b)[\w'’-]+\s+){1,4}?call(?:s|ed|ing)?\s+me")
+_NAME = r"(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*"
 #: Others giving the user a name: "Everyone calls me Tom", "My friends call me Tom",
-#: "People have always called me Tom"; not "Nobody calls me Tom", "Barely anyone calls me
-#: Tom", "Don't call me Tom" nor "I wish they called me Tom", nor "Everyone calls me Tom's
-#: dad".
+#: "People have always called me Tom", "People keep calling me Tom", "Tom is what everyone
+#: calls me"; not "Nobody calls me Tom", "Barely anyone calls me Tom", "Don't call me
+#: Tom", "Stop calling me Tom" nor "I wish they called me Tom", nor "Everyone calls me
+#: Tom's dad".
 _CALLED_ME = re.compile(
-    r"\W*(?:(?!(?:i|nobody|no|none|noone|not|never|don['’]t|doesn['’]t|didn['’]t|won['’]t"
-    r"|wouldn['’]t|can['’]t|cannot|rarely|seldom|wish|want|wants|would|should|could"
-    r"|will|may|might|if|when|whether|please|" + "|".join(sorted(SCARCELY)) +
-    r")\b)[\w'’-]+\s+){1,4}?"
-    r"call(?:s|ed)?\s+me\s+(?P<name>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)*)(?![\w'’])"
-    r"(?:\s+too)?\s*[.!,]?\s*", re.IGNORECASE)
+    rf"\W*(?:{_CALLER}\s+(?P<name>{_NAME})(?![\w'’])(?:\s+too)?"
+    rf"|(?P<named>{_NAME})(?:\s+is|['’]s)\s+what\s+{_CALLER})\s*[.!,]?\s*", re.IGNORECASE)
 
 
 def called_by_others(part: str) -> set[str]:
     """The concepts of the name others are said to call the user in ``part``: "Tom" of
     "Everyone calls me Tom."."""
     called = _CALLED_ME.fullmatch(part)
-    return concepts(called["name"]) if called else set()
+    return concepts(called["name"] or called["named"]) if called else set()
 
 
 def kinds_alike(part: str, kinds: dict[str, str]) -> set[str]:
