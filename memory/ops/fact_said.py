@@ -209,8 +209,9 @@ def says(text: str, fact: str) -> bool:
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
-        # "We are both married. She is Anna.": "she" may be the other one married.
-        of_each = tied and said_of_each(before_this)
+        # "We are both married. She is Anna.": "she" may be the other one married, and the
+        # "his" of "We both have a dog. His name is Rex." the other one's dog.
+        of_each = (tied or _users_pet(whose) is not None) and said_of_each(before_this)
         if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
                            and not of_each)):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
