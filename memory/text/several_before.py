@@ -70,8 +70,9 @@ _NOT_ONE_OF_SEVERAL = (rf"(?!\s+(?:in|on|at|of|from|near)\s+(?:{_WORD_OF_PLACE}\
 #: Said right after a plural, what a verb does to something, so that plural was one's
 #: verb: "The analysis shows a leak", "The bot pings me".
 _DONE_TO = r"\s+(?:a|an|him|me|us|them)\b"
-#: A verb of the past without "-ed": "The server froze", "The CPU spikes hit 100%".
-_PAST = (r"(?:got|went|came|left|took|broke|fell|ran|hit|became|froze|hung|died|stuck|blew"
+#: A verb of the past without "-ed": "The server froze", "The CPU spikes hit 100%"; in
+#: lower case only, as "Rose" or "Hung" is a name and "LED" a light.
+_PAST = (r"(?-i:got|went|came|left|took|broke|fell|ran|hit|became|froze|hung|died|stuck|blew"
          r"|shut|quit|lost|sank|spun|burst|slept|woke|shook|tore|split|sent|made|said|told"
          r"|held|kept|felt|met|paid|built|caught|brought|sold|won|began|drove|rose|wrote"
          r"|spoke|stole|gave|ate|threw|grew|knew|flew|saw|sat|stood|led|hid|bit|shot|struck"
