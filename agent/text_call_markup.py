@@ -38,7 +38,9 @@ ignored.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
 
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import (
@@ -55,7 +57,7 @@ from tiermem.agent.text_call_objects import (
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
 from tiermem.agent.text_call_pythonic import literal_value
 
-__all__ = ["MARKUP_FORMS"]
+__all__ = ["markup_forms"]
 
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
 _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
@@ -73,11 +75,14 @@ _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
 BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
+# The calls in content, given the offered tools' names and whether the reply was cut.
+MarkupForm = Callable[[str, frozenset[str], bool], TextToolCalls]
 # What the text after a marker holds, given it and whether the reply may have been cut in it.
 SegmentReader = Callable[[str, bool], "list[ToolCall] | None"]
 
 
-def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+def hermes_calls(content: str, names: frozenset[str], cut: bool,
+                 schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
     def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
         found = calls_in(_unfenced(body), names, marked=True)
         if found is None and not unfinished:
@@ -85,7 +90,8 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCall
             # double ones with Python's True, False or None, or a trailing comma.
             found = python_calls_in(literal_value(_unfenced(body)), names, marked=True)
         if found is None:  # Qwen3-Coder: <function=NAME><parameter=KEY>value</parameter>...
-            found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished)
+            found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished,
+                                             schemas=schemas)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     def unreadable(body: str) -> list[ToolCall] | None:
@@ -104,11 +110,12 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     return _tagged(content, _PHI_OPEN, _PHI_CLOSE, read, cut)
 
 
-def function_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+def function_tag_calls(content: str, names: frozenset[str], cut: bool,
+                       schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
     def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
         body = _without_end_tokens(body)
         if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
-            return parameters_call(tag.group(1), body, unfinished=unfinished)
+            return parameters_call(tag.group(1), body, unfinished=unfinished, schemas=schemas)
         return named_call(tag.group(1), body, unfinished=unfinished)
 
     return _tagged(content, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
@@ -137,8 +144,11 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCal
     return _after_marker(content, _MISTRAL_CALLS, read)
 
 
-#: The markup forms, in the order they are tried.
-MARKUP_FORMS = (hermes_calls, phi_calls, python_tag_calls, mistral_calls, function_tag_calls)
+def markup_forms(schemas: Mapping[str, Any] | None) -> tuple[MarkupForm, ...]:
+    """The markup forms, in the order they are tried; ``schemas`` maps an offered tool's name
+    to its parameters' JSON schema, which says what Qwen3-Coder's values are."""
+    return (partial(hermes_calls, schemas=schemas), phi_calls, python_tag_calls, mistral_calls,
+            partial(function_tag_calls, schemas=schemas))
 
 
 def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,

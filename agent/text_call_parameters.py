@@ -15,14 +15,21 @@ A value is raw text, not JSON: the one line break the template puts after the op
 and before the closing one is not part of it, any other text is. The tool's schema, not
 the text, says what type a value is, and the tools check their arguments against it, so
 ``<parameter=page>2</parameter>`` gives the text ``"2"`` for the tools to read as a number.
+The template writes a list or an object as JSON, which a tool would refuse as text: for a
+parameter whose schema takes no text, a value that reads as JSON is that value
+(``<parameter=tags>["drinks"]</parameter>`` is the list), and Python's ``None``, ``True``
+and ``False`` are theirs.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_objects import offered_name
 
 __all__ = ["function_with_parameters", "parameters_call"]
 
@@ -30,27 +37,38 @@ _FUNCTION = re.compile(r"\s*<function=([\w.\-]{1,200})>")
 _FUNCTION_CLOSE = "</function>"
 _PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>", re.DOTALL)
 _OPENING = "<parameter="
+#: How the template writes Python's own constants, which are no JSON.
+_PYTHON_CONSTANTS = {"None": None, "True": True, "False": False}
 
 
-def function_with_parameters(body: str, *, unfinished: bool) -> list[ToolCall] | None:
+def function_with_parameters(body: str, *, unfinished: bool,
+                             schemas: Mapping[str, Any] | None = None) -> list[ToolCall] | None:
     """The call when ``body`` is ``<function=NAME>`` with its parameters' tags, then
     ``</function>`` (which a stop token may have taken); else None."""
     function = _FUNCTION.match(body)
     if function is None:
         return None
-    return parameters_call(function.group(1), body[function.end():], unfinished=unfinished)
+    return parameters_call(function.group(1), body[function.end():], unfinished=unfinished,
+                           schemas=schemas)
 
 
-def parameters_call(name: str, body: str, *, unfinished: bool) -> list[ToolCall] | None:
+def parameters_call(name: str, body: str, *, unfinished: bool,
+                    schemas: Mapping[str, Any] | None = None) -> list[ToolCall] | None:
     """The call to ``name`` when ``body`` is nothing but ``<parameter=KEY>value</parameter>``
     tags (at least one), then perhaps ``</function>``; else None. Cut off (``unfinished``)
-    inside them, it is a call whose arguments are the unfinished text, not valid JSON."""
-    arguments: dict[str, str] = {}
+    inside them, it is a call whose arguments are the unfinished text, not valid JSON.
+    ``schemas`` maps an offered tool's name to its parameters' JSON schema, which says
+    which values are JSON rather than text (module docstring)."""
+    schema = (schemas or {}).get(offered_name(name, schemas or {}))
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    arguments: dict[str, Any] = {}
     position = 0
     while (parameter := _PARAMETER.match(body, position)) is not None:
-        if parameter.group(1) in arguments:
+        key = parameter.group(1)
+        if key in arguments:
             return None  # given twice: which one was meant is unclear
-        arguments[parameter.group(1)] = _value(parameter.group(2))
+        declared = properties.get(key) if isinstance(properties, Mapping) else None
+        arguments[key] = _typed(_value(parameter.group(2)), declared)
         position = parameter.end()
     rest = body[position:].strip()
     if arguments and rest in ("", _FUNCTION_CLOSE):
@@ -64,3 +82,26 @@ def _value(text: str) -> str:
     """The value in a parameter's tags, without the one line break on either side of it."""
     text = text[2:] if text.startswith("\r\n") else text[1:] if text.startswith("\n") else text
     return text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text
+
+
+def _typed(text: str, schema: Any) -> Any:
+    """``text`` as the value a parameter of ``schema`` takes: for one that takes no text, what
+    the text reads as in JSON (or as Python's None, True or False); else the text."""
+    if not isinstance(schema, Mapping) or _takes_text(schema):
+        return text
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _PYTHON_CONSTANTS.get(text.strip(), text)
+
+
+def _takes_text(schema: Mapping[str, Any], depth: int = 0) -> bool:
+    """Whether a value of ``schema`` may be text: so when it says nothing of its type."""
+    kind = schema.get("type")
+    branches = [b for key in ("anyOf", "oneOf") for b in schema.get(key) or []
+                if isinstance(b, Mapping)]
+    if kind is None and not branches:
+        return True
+    if kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return True
+    return depth < 8 and any(_takes_text(b, depth + 1) for b in branches)

@@ -67,7 +67,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_markup import MARKUP_FORMS
+from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
@@ -196,7 +196,7 @@ def _find(content: str, names: frozenset[str], cut: bool,
     def tool_code(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return tool_code_calls(text, offered, unfinished, schemas)
 
-    for form in (*MARKUP_FORMS, _fenced, tool_code, _bare, pythonic):
+    for form in (*markup_forms(schemas), _fenced, tool_code, _bare, pythonic):
         found = form(content, names, cut)
         if found.calls and found.rest and any(offered_name(c.name, names) not in names
                                               for c in found.calls):

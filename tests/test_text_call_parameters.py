@@ -72,3 +72,39 @@ def test_the_agent_runs_a_qwen3_coder_call(server: FakeOpenAIServer) -> None:
     assert result.reply == "Noted."
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True), ("send_message", True, True)]
+
+
+SCHEMAS = {"archival_memory_insert": {"properties": {
+    "content": {"type": "string"},
+    "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    "page": {"type": "integer"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "other": {"description": "says nothing of its type"}}}}
+
+
+@pytest.mark.parametrize(("key", "written", "value"), [
+    ("tags", '["drinks", "tea"]', ["drinks", "tea"]),  # the template writes a list as JSON
+    ("tags", "None", None),  # and Python's None as Python writes it
+    ("tags", "drinks", "drinks"),  # no JSON: the text, for the tool to refuse as it is
+    ("page", "2", 2),
+    ("content", '["drinks"]', '["drinks"]'),  # a parameter that takes text keeps it
+    ("note", "null", "null"),
+    ("other", "[1]", "[1]"),
+])
+def test_a_value_is_json_only_where_the_schema_takes_no_text(key: str, written: str,
+                                                            value: Any) -> None:
+    content = (f"<function=functions.archival_memory_insert>\n<parameter={key}>\n{written}\n"
+               "</parameter>\n</function>")
+    for text in (content, f"<tool_call>\n{content}\n</tool_call>"):
+        assert find_text_tool_calls(text, [*NAMES, "archival_memory_insert"],
+                                    schemas=SCHEMAS).calls[0].arguments == json.dumps(
+            {key: value})
+
+
+def test_a_list_written_as_json_is_filed_with_its_tags(server: FakeOpenAIServer) -> None:
+    insert = ("<function=archival_memory_insert>\n<parameter=content>\nUser likes green tea\n"
+              '</parameter>\n<parameter=tags>\n["drinks"]\n</parameter>\n</function>')
+    result, _ = allergy_turn(server, f"<tool_call>\n{insert}\n</tool_call>\n"
+                                     f"<tool_call>\n{APPEND}\n</tool_call>")
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("archival_memory_insert", True), ("core_memory_append", True)]
+    assert json.loads(result.tool_calls[0].arguments)["tags"] == ["drinks"]
