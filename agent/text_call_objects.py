@@ -4,7 +4,8 @@ A call object is ``{"name": ..., "arguments": ...}``: ``arguments`` an object or
 text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "function":
 {...}}`` counts too. It holds no other keys, so a tool's schema (with a description) or
 any other JSON that happens to have a "name" is not a call; inside call markup, other keys
-beside the name and the arguments (``"request_heartbeat": true``, ``"id"``) are ignored.
+beside the name and the arguments (``"id"``) are ignored, but for ``request_heartbeat``,
+which the model means as an argument: it joins the arguments unless they give their own.
 
 Where the call was written decides which names count (``marked``). Inside markup that
 only ever holds calls (``<tool_call>`` tags, Phi's ``<|tool_call|>``, Llama's
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tiermem.agent.llm import ToolCall, is_whole_json
+from tiermem.tools.declare import HEARTBEAT_PARAM
 
 __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
            "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
@@ -200,8 +202,8 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     name = offered_name(name, names)
     key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
     if not set(item) <= _CALL_KEYS and not (marked and key):
-        # Inside call markup a key beside the name and its arguments ("request_heartbeat",
-        # an id) is the model's habit and ignored; outside it, the object is some other data.
+        # Inside call markup a key beside the name and its arguments (an id) is the model's
+        # habit and ignored; outside it, the object is some other data.
         return None
     if key is None:
         # Inside call markup the intent is plain; a bare {"name": ...} may be data.
@@ -209,8 +211,24 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     arguments = item[key]
     if key == "parameters" and _looks_like_schema(arguments):
         return None
+    if marked and HEARTBEAT_PARAM in item:
+        arguments = _with_heartbeat(arguments, item[HEARTBEAT_PARAM])
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     return ToolCall("", name, text)
+
+
+def _with_heartbeat(arguments: Any, heartbeat: Any) -> Any:
+    """``arguments`` (an object, or JSON text of one) with the heartbeat a model wrote beside
+    them, unless they give their own; anything else as it is."""
+    value = arguments
+    if isinstance(arguments, str):
+        try:
+            value = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return arguments
+    if not isinstance(value, dict) or HEARTBEAT_PARAM in value:
+        return arguments
+    return {**value, HEARTBEAT_PARAM: heartbeat}
 
 
 def _counts(name: str, names: frozenset[str], marked: bool) -> bool:

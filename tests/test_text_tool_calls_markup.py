@@ -165,14 +165,29 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     assert told["content"] == unknown.content
 
 
-@pytest.mark.parametrize("extra", [{"request_heartbeat": True}, {"id": "call_1"},
-                                   {"id": "call_1", "index": 0, "request_heartbeat": False}])
-def test_a_key_beside_the_name_and_arguments_in_markup_is_ignored(extra: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("extra", "arguments"), [
+    ({"id": "call_1"}, FACT),
+    ({"id": "call_1", "index": 0}, FACT),
+    # A heartbeat written beside the arguments is the model's, and joins them.
+    ({"request_heartbeat": True}, {**FACT, "request_heartbeat": True}),
+    ({"id": "call_1", "request_heartbeat": False}, {**FACT, "request_heartbeat": False}),
+])
+def test_a_key_beside_the_name_and_arguments_in_markup_keeps_the_call(
+        extra: dict[str, Any], arguments: dict[str, Any]) -> None:
     call = json.dumps({"name": "core_memory_append", "arguments": FACT, **extra})
-    assert found(f"<tool_call>\n{call}\n</tool_call>") == ([("core_memory_append", FACT)], "")
-    assert found(f"[TOOL_CALLS] [{call}]") == ([("core_memory_append", FACT)], "")
+    assert found(f"<tool_call>\n{call}\n</tool_call>") == ([("core_memory_append", arguments)],
+                                                             "")
+    assert found(f"[TOOL_CALLS] [{call}]") == ([("core_memory_append", arguments)], "")
+    as_text = json.dumps({"name": "core_memory_append", "arguments": json.dumps(FACT), **extra})
+    assert found(f"<tool_call>{as_text}</tool_call>") == ([("core_memory_append", arguments)], "")
     bare = json.dumps({"name": "core_memory_append", "content": "x", **extra})
     assert found(f"<tool_call>{bare}</tool_call>")[0] == []  # no arguments given: not read
+
+
+def test_a_heartbeat_the_arguments_give_is_the_one_that_counts() -> None:
+    own = {**FACT, "request_heartbeat": False}
+    call = json.dumps({"name": "core_memory_append", "arguments": own, "request_heartbeat": True})
+    assert found(f"<tool_call>{call}</tool_call>") == ([("core_memory_append", own)], "")
 
 
 def test_an_unknown_key_beside_a_call_outside_markup_makes_it_other_data() -> None:
@@ -181,13 +196,16 @@ def test_an_unknown_key_beside_a_call_outside_markup_makes_it_other_data() -> No
     assert found(call) == ([], call)
 
 
-def test_a_tagged_call_with_a_heartbeat_key_beside_it_runs(server: FakeOpenAIServer) -> None:
+def test_a_tagged_call_with_a_heartbeat_key_beside_it_runs_and_gets_its_step(
+        server: FakeOpenAIServer) -> None:
     call = json.dumps({"name": "core_memory_append", "arguments": FACT,
                        "request_heartbeat": True})
     server.enqueue_reply(f"<tool_call>\n{call}\n</tool_call>")
+    server.enqueue_reply("Noted, I will keep that in mind.")
     result, rows = _told_of_an_allergy(server)
-    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
-        ("core_memory_append", True, True)]
+    assert [(r.name, r.ok, r.from_text, r.heartbeat) for r in result.tool_results] == [
+        ("core_memory_append", True, True, True)]
+    assert result.reply == "Noted, I will keep that in mind." and server.pending == 0
     assert all("<tool_call>" not in r["content"] for r in rows)
 
 
