@@ -26,6 +26,9 @@ offered tool that does not read (a brace left out, a quote not closed) is that c
 its text as arguments, which are not valid JSON: running it answers the model with what is
 wrong, so that it writes the call again, and the broken call is not shown as the reply.
 
+A tag quoted in a sentence as inline code (`` `<tool_call>{...}</tool_call>` ``) is an
+example of the form, not a call, and stays in the reply; alone, it is the call.
+
 A closing tag inside a call's own text (``"content": "... </tool_call> ..."``) does not
 end the call: a body that does not read at its first closing tag runs to a later one, or
 to the end of the reply.
@@ -182,6 +185,8 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
                 and _only_calls_follow(content, after, opening):
             # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
             found = unreadable(content[body_start:body_end])
+        if closed and _in_inline_code(content, tag.start(), after):
+            found = None  # "write `<tool_call>{...}</tool_call>` to save" shows the form
         if found is None:
             kept.append(content[position:after])
         else:
@@ -190,6 +195,14 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
         position = after
     kept.append(content[position:])
     return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+
+
+def _in_inline_code(content: str, start: int, end: int) -> bool:
+    """Whether ``content[start:end]`` is all of an inline code span (`...`, a single backtick
+    either side, not a fence's three) in a sentence, as the sentence quotes an example."""
+    return content[start - 1:start] == "`" and content[start - 2:start] != "``" \
+        and content[end:end + 1] == "`" and content[end:end + 2] != "``" \
+        and bool(content[:start - 1].strip() or content[end + 1:].strip())
 
 
 def _only_calls_follow(content: str, position: int, opening: re.Pattern[str]) -> bool:

@@ -22,8 +22,9 @@ from it, the call arrives as plain content. These forms are recognised:
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
-(```` ```xml<tool_call>...</tool_call>``` ````), or a marker a fenced call follows
-(``[TOOL_CALLS] ```json...``` ``).
+(```` ```xml<tool_call>...</tool_call>``` ````), the inline code span a reply's calls are
+all of, or a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``). Markup quoted
+as inline code in a sentence is an example (agent/text_call_markup.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
 gives ("a call looks like: {...}"); nor is JSON the text runs on from on the same line
@@ -224,6 +225,8 @@ def _without_call_wrapping(rest: str, content: str) -> str:
             kept.append(rest[position:opening])
             position = closing + 3
     rest = ("".join(kept) + rest[position:]).strip()
+    if rest == "``":  # the inline code span the calls were all of
+        return ""
     # Only a marker the content has before a fenced call: else it is the model's own text.
     markers = tuple(m for m in _CALL_MARKERS if re.search(re.escape(m) + r"\s*```", content))
     end = len(rest)

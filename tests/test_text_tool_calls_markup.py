@@ -400,3 +400,35 @@ def test_many_opening_tags_and_no_closing_one_take_linear_work(
     result = form(content, frozenset(NAMES), False)
     assert result.calls == [] and result.rest == content
     assert _Counted.scanned <= 4 * len(content)
+
+
+@pytest.mark.parametrize("content", [
+    f"I save a fact with `<tool_call>{APPEND_JSON}</tool_call>`, then answer.",
+    f"`<tool_call>{APPEND_JSON}</tool_call>` is how I save a fact.",
+    "Qwen3-Coder writes `<function=core_memory_append><parameter=content>x</parameter>"
+    "</function>` instead.",
+    f"Phi writes `<|tool_call|>[{APPEND_JSON}]<|/tool_call|>`.",
+])
+def test_markup_quoted_as_inline_code_in_a_sentence_is_an_example(content: str) -> None:
+    assert found(content) == ([], content)
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"`<tool_call>{APPEND_JSON}</tool_call>`", ""),  # alone, it is the call
+    (f"```<tool_call>{APPEND_JSON}</tool_call>```", ""),  # a fence's backticks
+    (f"Saving that: `<tool_call>{APPEND_JSON}</tool_call>", "Saving that: `"),  # no span
+])
+def test_markup_that_is_no_inline_code_in_a_sentence_is_a_call(content: str, rest: str) -> None:
+    assert found(content) == ([("core_memory_append", FACT)], rest)
+
+
+def test_an_example_of_a_call_in_inline_code_is_the_reply_and_stores_nothing(
+        server: FakeOpenAIServer) -> None:
+    example = ('I keep facts with `<tool_call>{"name": "core_memory_append", "arguments": '
+               '{"content": "..."}}</tool_call>`, and find them again by searching.')
+    server.enqueue_reply(example)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("How do you remember things?")
+        assert list(memory.core) == []
+    assert result.reply == example and result.tool_results == []
