@@ -60,3 +60,21 @@ def test_a_bare_denial_after_doings_joined_is_not_told_in_full(said: str, kept: 
 ])
 def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # the contrast is of where or what with: "Mobile doesn't work on web" would be untrue
+    ("Login works on web but mobile doesn't.", ["Login works on web"]),
+    ("It works in Chrome but Safari doesn't.", ["It works in Chrome"]),
+    ("Export works for CSV but PDF doesn't.", ["Export works for CSV"]),
+    ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop"]),
+    ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4 but staging doesn't"]),
+    # a person, one of the user's, or others of the kind may do it; a verb alone is told
+    ("Tom works at Acme but Ana doesn't.", ["Ana doesn't work at Acme", "Tom works at Acme"]),
+    ("Tom works at Acme, my parents don't.",
+     ["Tom works at Acme", "User's parents don't work at Acme"]),
+    ("Web works, mobile doesn't.", ["Mobile doesn't work", "Web works"]),
+])
+def test_a_denial_of_no_one_who_could_do_it_is_not_told_in_full(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.doings import doing_of
+from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.relations import relation_of
 
 __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denies_nothing_said",
            "denies_only", "told_in_full", "without_denial_after_comma"]
@@ -104,13 +106,29 @@ _ANOTHER_BEING = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
 _USERS = re.compile(r"\bUser\b")
 #: Doings joined in one: "Tom smokes and drinks" told of Ana would keep "drinks" as said.
 _MORE_DOINGS = re.compile(r"\b(?:and|or|but|nor)\b", re.IGNORECASE)
+#: Someone of the user's by a noun for them: "my parents", "User's wife".
+_USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNORECASE)
+#: Others of the kind the statement is of: "Prod runs 1.4, the other clusters don't".
+_THE_OTHERS = re.compile(r"^(?:the\s+)?(?:other|rest)\b", re.IGNORECASE)
+
+
+def _may_do_it(who: str) -> bool:
+    """Whether ``who`` may do what the statement's subject does: a person, by a common
+    first name ("Ana") or as one of the user's ("my parents"), or others of the subject's
+    kind ("the other clusters"). "Mobile", "Safari" or "staging" may be where or what the
+    doing is done with ("Login works on web but mobile doesn't"), not one who does it."""
+    own, who = _USERS_OWN.match(who.strip()), who.strip()
+    return (is_first_name(who) or _THE_OTHERS.match(who) is not None
+            or (own is not None and relation_of(own["noun"]) is not None))
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
     """What the bare ``denial`` says after ``stated``, told in full: "The DB isn't slow"
     for "the DB isn't" after "The API is slow", "Ana doesn't smoke" for "Ana doesn't"
     after "Tom smokes" (memory/text/doings.py). None when ``stated`` says what someone is
-    or does in words told of another would point elsewhere, or neither."""
+    or does in words told of another would point elsewhere, or neither, and when ``denial``
+    is of no person and ``stated`` does more than a verb ("Login works on web but mobile
+    doesn't" may contrast places, "Prod runs 1.4 but staging doesn't" versions)."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
         return None
@@ -119,6 +137,10 @@ def told_in_full(stated: str, denial: str) -> str | None:
     if denied["doing"]:
         doing = doing_of(stated)
         if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
+            return None
+        if " " in doing[1] and not _may_do_it(who):
+            # "Login works on web but mobile doesn't" is no "Mobile doesn't work on web":
+            # another thing is told only a doing of one word ("Web works, mobile doesn't")
             return None
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
         return f"{who} {does} {doing[0]}{doing[1]}{more}"
