@@ -14,8 +14,14 @@ from offline_helpers import core_after
     ("Tom smokes but Ana doesn't.", ["Ana doesn't smoke", "Tom smokes"]),
     ("Tom drinks and Ana does not.", ["Ana doesn't drink", "Tom drinks"]),
     ("Tom runs and Ana doesn't anymore.", ["Ana doesn't run anymore", "Tom runs"]),
-    # what Tom loves, told of Ana, may be another's: left unsaid
-    ("Tom loves his dog but Ana doesn't.", ["Tom loves his dog"]),
+    # what Tom loves, told of Ana, may be another's: kept as said
+    ("Tom loves his dog but Ana doesn't.", ["Tom loves his dog but Ana doesn't"]),
+    # left out, that the kids do not eat meat was lost
+    ("I eat meat, my kids don't.", ["User: I eat meat, my kids don't"]),
+    ("The deploy finished, the migration didn't.", ["The deploy finished, the migration didn't"]),
+    ("My brother drives, my sister doesn't.", ["User's brother drives, User's sister doesn't"]),
+    ("The kids go to school but the baby doesn't.",
+     ["The kids go to school but the baby doesn't"]),
 ])
 def test_a_statement_before_a_bare_denial_is_kept(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
@@ -26,8 +32,8 @@ def test_a_statement_before_a_bare_denial_is_kept(said: str, kept: list[str]) ->
     ("I work at Acme and Tom doesn't.", ["Tom doesn't work at Acme", "User works at Acme"]),
     ("I like tea but Tom doesn't.", ["Tom doesn't like tea", "User likes tea"]),
     ("I'm vegan and Tom isn't.", ["Tom isn't vegan", "User is vegan"]),
-    # "my dog" may be the user's or his own: what Tom does not love is left unsaid
-    ("I love my dog and Tom doesn't.", ["User loves User's dog"]),
+    # "my dog" may be the user's or his own: kept as said
+    ("I love my dog and Tom doesn't.", ["User loves User's dog and Tom doesn't"]),
 ])
 def test_a_bare_denial_after_the_users_statement_is_told_in_full(
         said: str, kept: list[str]) -> None:
@@ -35,11 +41,13 @@ def test_a_bare_denial_after_the_users_statement_is_told_in_full(
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    # two doings told of Ana kept the second as said: "Ana doesn't smoke and drinks"
-    ("Tom smokes and drinks, Ana doesn't.", ["Tom smokes and drinks"]),
+    # two doings told of Ana kept the second as said, "Ana doesn't smoke and drinks": the
+    # sentence is kept as said instead
+    ("Tom smokes and drinks, Ana doesn't.", ["Tom smokes and drinks, Ana doesn't"]),
     ("Tom smokes and drinks but Ana doesn't.", ["Tom smokes and drinks but Ana doesn't"]),
-    ("Tom drinks coffee and eats meat, Ana doesn't.", ["Tom drinks coffee and eats meat"]),
-    ("Tom cooks or orders in, Ana doesn't.", ["Tom cooks or orders in"]),
+    ("Tom drinks coffee and eats meat, Ana doesn't.",
+     ["Tom drinks coffee and eats meat, Ana doesn't"]),
+    ("Tom cooks or orders in, Ana doesn't.", ["Tom cooks or orders in, Ana doesn't"]),
 ])
 def test_a_bare_denial_after_doings_joined_is_not_told_in_full(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
@@ -64,9 +72,9 @@ def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) ->
 
 @pytest.mark.parametrize(("said", "kept"), [
     # the contrast is of where or what with: "Mobile doesn't work on web" would be untrue
-    ("Login works on web but mobile doesn't.", ["Login works on web"]),
-    ("It works in Chrome but Safari doesn't.", ["It works in Chrome"]),
-    ("Export works for CSV but PDF doesn't.", ["Export works for CSV"]),
+    ("Login works on web but mobile doesn't.", ["Login works on web but mobile doesn't"]),
+    ("It works in Chrome but Safari doesn't.", ["It works in Chrome but Safari doesn't"]),
+    ("Export works for CSV but PDF doesn't.", ["Export works for CSV but PDF doesn't"]),
     ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop"]),
     ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4 but staging doesn't"]),
     # a person, one of the user's, or others of the kind may do it; a verb alone is told

@@ -357,18 +357,18 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
     Acme and Tom doesn't", "User works at Acme, Tom doesn't", "Tom smokes but Ana
     doesn't") is told in full when it can be ("Tom doesn't work at Acme", "Ana doesn't
     smoke"; "The API is slow, the DB isn't" is "The API is slow" and "The DB isn't
-    slow"), else left out: alone it says nothing."""
+    slow"), else the sentence is kept as said: alone the denial says nothing."""
     parts = clauses_of(fact)
     if len(parts) < 2 and (joined := denial_joined_in_full(fact)) is not None:
         parts = list(joined)
     elif len(parts) < 2:
         in_full = denial_after_comma_in_full(fact)
-        return [(without_denial_after_comma(fact), durability),
+        return [(without_denial_after_comma(fact) if in_full else fact, durability),
                 *([(in_full, durability)] if in_full else [])]
     # "Tom doesn't" after "User works at Acme" is "Tom doesn't work at Acme", when told
-    parts = [parts[0], *(told_in_full(before, part) or "" if denies_only(part) else part
-                         for before, part in pairwise(parts))]
-    parts = [part for part in parts if part]
+    told = [parts[0], *(told_in_full(before, part) if denies_only(part) else part
+                        for before, part in pairwise(parts))]
+    parts = [fact] if None in told else [part for part in told if part]
     statements = []
     for part in parts:
         own, cue = classify_durability(part)
