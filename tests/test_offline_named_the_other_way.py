@@ -45,6 +45,17 @@ def test_a_naming_said_again_the_other_way_round_replaces_nothing() -> None:
     ("Sam is my dog.", "Rex is my dog now.", ["Rex is User's dog", "Sam is User's dog"]),
     ("My mentor is Sam.", "Tom is my manager now and Ana is my mentor.",
      ["Ana is User's mentor", "Tom is User's manager", "User's mentor is Sam"]),
+    # a relation not known to be held by one at a time: a second client is one more
+    ("Acme is my client.", "Globex is my client now.", ["Acme is User's client",
+                                                        "Globex is User's client"]),
+    ("Tom is my team lead.", "Ana is my team lead now.", ["Ana is User's team lead",
+                                                          "Tom is User's team lead"]),
+    ("Tom is my coach.", "Ana is my coach now.", ["Ana is User's coach",
+                                                  "Tom is User's coach"]),
+    # one held at a time is named anew
+    ("Acme is my employer.", "Globex is my employer now.", ["Globex is User's employer"]),
+    ("Tom is my landlord.", "Ana is my landlord now.", ["Ana is User's landlord"]),
+    ("Ana is my wife.", "Maria is my wife now.", ["Maria is User's wife"]),
     # Tom's boss no more: it was kept beside, both said of Tom
     ("Tom is my boss.", "Tom is my ex-boss now.", ["Tom is User's ex-boss"]),
     ("Tom is my boss.", "Tom is my former boss now.", ["Tom is User's former boss"]),

@@ -21,10 +21,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tiermem.memory.text.relations import may_be_several
+from tiermem.memory.text.relations import held_one_at_a_time
 
 __all__ = ["Apposition", "apposition", "as_naming", "as_namings", "kept_of_the_name",
-           "named_anew", "naming", "with_the_relation_kept"]
+           "named_anew", "naming", "one_more_named", "with_the_relation_kept"]
 
 #: A capitalised name of one word, as the extractor keeps it ("Ana", "O'Neil").
 _NAME = r"(?-i:[A-Z])[a-z]+(?:['’-](?-i:[A-Z])?[a-z]+)?"
@@ -85,16 +85,28 @@ def as_naming(fact: str) -> str:
 def as_namings(new: str, old: str) -> tuple[str, str]:
     """``new`` and ``old``, each ``as_naming`` tells it, where that reads the one against
     the other: "Tom is User's boss" against "User's boss is Ana" or "Ana is User's boss".
-    As said when ``new`` is one more of several ("Tom is User's friend now" keeps "Ana is
-    User's friend") or ``old`` is said so of another relation ("Tom is User's ex-boss"
-    against "Tom is User's boss", read of Tom)."""
+    As said when ``new`` may be one more of several ("Tom is User's friend now" keeps "Ana
+    is User's friend", "Globex is User's client now" keeps Acme: only a relation known to
+    be held by one at a time, memory/text/relations.py's, names one anew) or ``old`` is
+    said so of another relation ("Tom is User's ex-boss" against "Tom is User's boss", read
+    of Tom)."""
     said, held = _NAMED_AS.match(new.strip()), _NAMED_AS.match(old.strip())
     named = naming(new)
-    if named is None or may_be_several(named[0].split()[-1]):
+    if named is None or not held_one_at_a_time(named[0].split()[-1]):
         return new, old
     if held is not None and held["relation"].casefold() != named[0].casefold():
         return new, old
     return (new if said is None else as_naming(new)), as_naming(old)
+
+
+def one_more_named(new: str, old: str) -> bool:
+    """Whether ``new``, said the other way round, names one more in the relation ``old``
+    names another in, not one held by one at a time: "Ana is User's team lead" beside "Tom
+    is User's team lead", whose words alone would read as a new one."""
+    named, held = naming(new), naming(old)
+    return (_NAMED_AS.match(new.strip()) is not None and named is not None and held is not None
+            and named[0].casefold() == held[0].casefold() and named[1] != held[1]
+            and not held_one_at_a_time(named[0].split()[-1]))
 
 
 def naming(fact: str) -> tuple[str, str] | None:

@@ -9,8 +9,8 @@ strings.
 
 from __future__ import annotations
 
-__all__ = ["is_family", "may_be_kin", "may_be_one_partner", "may_be_several", "nouns_for",
-           "of_a_couple", "relation_of", "relations_named"]
+__all__ = ["held_one_at_a_time", "is_family", "may_be_kin", "may_be_one_partner",
+           "may_be_several", "nouns_for", "of_a_couple", "relation_of", "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -66,6 +66,9 @@ _SEVERAL = frozenset({
     "cousin", "niece", "nephew", "friend", "roommate", "neighbour", "colleague", "mentor",
     "dog", "cat", "pet",
 })
+#: Words for who or what the user has one of at a time that name no one of the user's
+#: people: a new employer is the user's only one.
+_ONE_AT_A_TIME = frozenset({"employer", "supervisor"})
 #: "my family", "my relatives": anyone related to the user.
 _FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
 _FAMILY = frozenset({
@@ -129,6 +132,14 @@ def may_be_several(noun: str) -> bool:
     """Whether the user may have several of those ``noun`` names at once ("brother",
     "friends", "kid"; not "wife", "mother" or "boss")."""
     return relation_of(noun) in _SEVERAL
+
+
+def held_one_at_a_time(noun: str) -> bool:
+    """Whether ``noun`` names one the user has only one of at a time ("boss", "wife",
+    "landlord", "employer"); not one of several ("friend"), nor a word this module does not
+    know ("client", "team lead"), of which a second named may be one more."""
+    word = noun.casefold()
+    return word in _ONE_AT_A_TIME or (relation_of(word) is not None and not may_be_several(word))
 
 
 def is_family(relation: str) -> bool:

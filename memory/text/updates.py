@@ -76,7 +76,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tiermem.memory.text.appositions import as_namings, named_anew
+from tiermem.memory.text.appositions import as_namings, named_anew, one_more_named
 from tiermem.memory.text.beliefs import believed
 from tiermem.memory.text.causes import without_cause
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
@@ -268,6 +268,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     one's subject ("Alice is now the on-call engineer"): "Customer Acme is now on the Pro
     plan" leaves Globex's plan. Facts about one subject share its words whatever they say
     of it, so those words alone never make a new value ("Customer Acme uses SSO" stays)."""
+    if one_more_named(new, old):
+        return False  # "Ana is User's team lead now" is one more beside Tom
     new, old = as_namings(new, old)  # "Tom is User's boss": the boss's name
     if normalize_fact(new) == normalize_fact(old):
         return False
