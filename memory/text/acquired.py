@@ -12,7 +12,9 @@ week", is dropped, as the fact outlasts it) is read so. "I got a letter named in
 lawsuit" names no one, and "I got a call from a guy named Tom" gives the speaker no guy:
 a word such as "from" is no part of a thing got. Nor is what one catches or is sent a
 thing one has from then on: "I got a virus called Emotet" (or a cold, a call, a ticket, an
-alert) is kept as said.
+alert) is kept as said. A worm or a bug may be a pet as well as what a computer catches
+or code holds: named so, it is a pet ("I got a worm named Wiggles"), unless a word before
+it says otherwise ("a computer worm called Stuxnet", "a stomach bug").
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ _THING_WORD = (r"(?!(?:from|by|with|for|to|of|at|in|on|about|who|that|which|and|
                r"[^\W\d_]+(?:-[^\W\d_]+)*")
 #: What one catches or is sent, named so, which is no thing one keeps: its head word.
 _NOT_HAD = frozenset({
-    "virus", "worm", "trojan", "malware", "ransomware", "infection", "cold", "flu", "disease",
-    "bug", "error", "exception", "alert", "page", "call", "email", "e-mail", "mail",
+    "virus", "trojan", "malware", "ransomware", "infection", "cold", "flu", "disease",
+    "error", "exception", "alert", "page", "call", "email", "e-mail", "mail",
     "message", "text", "letter", "note", "notice", "notification", "ticket", "case", "issue",
     "incident", "warning", "fine", "bill", "invoice", "offer", "reply", "response", "request",
     "complaint", "report", "review", "diagnosis", "rash", "task", "job", "assignment"})
+#: A word before "worm" or "bug" that makes it no pet: "a computer worm", "a stomach bug".
+_NO_PET = re.compile(r"\b(?:computer|software|network|email|e-mail|code|stomach|tummy"
+                     r"|flu|nasty)\s+(?:worm|bug)\b", re.IGNORECASE)
 _NAME_WORD = r"(?-i:[A-Z])[^\W\d_]*(?:['’-][^\W\d_]+)*"
 _AFTER_NAME = (r"(?:\s+(?:yesterday|today|recently|last\s+(?:week|month|year|weekend)"
                r"|this\s+(?:week|month|year|weekend)))?")
@@ -45,7 +50,7 @@ def acquired_as_had(statement: str) -> str | None:
     """"I have <thing named X>" for "I got/adopted/bought <thing named X>" (module
     docstring), "We have ..." for "We got ..."; None for any other statement."""
     match = _ACQUIRED.match(statement.strip())
-    if match is None or _head_word(match["thing"]) in _NOT_HAD:
+    if match is None or _head_word(match["thing"]) in _NOT_HAD or _NO_PET.search(match["thing"]):
         return None
     return f"{match['who']} have {match['thing']}"
 
