@@ -125,3 +125,16 @@ def test_a_withdrawal_naming_nothing_stores_nothing(said: str) -> None:
 def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
     assert core_changes("Actually I don't anymore.", {"User: I smoke": "short-lived"}) == (
         [], {})
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "He isn't my boss anymore": told of "he", the withdrawal was lost and the boss kept
+    ("Tom is my boss. He isn't anymore.", []),
+    # "Tom's isn't at 3pm" says nothing of what of Tom's
+    ("My appointment is at 3pm. Tom's isn't.", ["User's appointment is at 3pm"]),
+    ("My flight is on Monday but my wife's isn't.",
+     ["User's flight is on Monday but User's wife's isn't"]),
+])
+def test_a_bare_denial_of_a_pronoun_or_a_thing_unnamed_is_not_told_in_full(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

@@ -108,6 +108,9 @@ _USERS = re.compile(r"\bUser\b")
 _MORE_DOINGS = re.compile(r"\b(?:and|or|but|nor)\b", re.IGNORECASE)
 #: Someone of the user's by a noun for them: "my parents", "User's wife".
 _USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNORECASE)
+#: Who a bare denial names that no statement can be told of: a pronoun, whose "He isn't
+#: anymore" takes back what was said of him, or one's thing left unnamed ("Tom's isn't").
+_NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$|['’]s?$", re.IGNORECASE)
 #: Others of the kind the statement is of: "Prod runs 1.4, the other clusters don't".
 _THE_OTHERS = re.compile(r"^(?:the\s+)?(?:other|rest)\b", re.IGNORECASE)
 
@@ -126,11 +129,15 @@ def told_in_full(stated: str, denial: str) -> str | None:
     """What the bare ``denial`` says after ``stated``, told in full: "The DB isn't slow"
     for "the DB isn't" after "The API is slow", "Ana doesn't smoke" for "Ana doesn't"
     after "Tom smokes" (memory/text/doings.py). None when ``stated`` says what someone is
-    or does in words told of another would point elsewhere, or neither, and when ``denial``
-    is of no person and ``stated`` does more than a verb ("Login works on web but mobile
-    doesn't" may contrast places, "Prod runs 1.4 but staging doesn't" versions)."""
+    or does in words told of another would point elsewhere, or neither, when ``denial`` is
+    of a pronoun ("He isn't anymore" takes back "Tom is my boss") or of one's thing unnamed
+    ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` does more than a
+    verb ("Login works on web but mobile doesn't" may contrast places, "Prod runs 1.4 but
+    staging doesn't" versions)."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
+        return None
+    if _NOT_TOLD_OF.search(denied["who"].strip()):
         return None
     who = denied["who"][:1].upper() + denied["who"][1:]
     more = denied["more"] or ""
