@@ -84,9 +84,21 @@ def test_a_share_of_the_users_denial_of_their_own_is_of_the_sharers_own(
     # one of the user's people is the user's: Tom may share the boss, not have his own
     ("I don't like my boss. Tom doesn't either.",
      ["Tom doesn't like User's boss", "User doesn't like User's boss"]),
-    ("I'm not happy with my kids' school. Ana isn't either.",
-     ["Ana isn't happy with User's kids' school", "User is not happy with User's kids' school"]),
 ])
 def test_a_share_by_one_of_the_users_or_of_the_users_people_stays_the_users(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == sorted(kept)
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # kin and pets are each one's own: it was "Tom doesn't see User's kids much"
+    ("I don't see my kids much. Tom doesn't either.",
+     ["Tom doesn't see Tom's kids much", "User doesn't see User's kids much"]),
+    ("I don't get along with my sister. Tom doesn't either.",
+     ["Tom doesn't get along with Tom's sister", "User doesn't get along with User's sister"]),
+    ("I'm not happy with my kids' school. Ana isn't either.",
+     ["Ana isn't happy with Ana's kids' school", "User is not happy with User's kids' school"]),
+])
+def test_a_share_by_another_of_the_users_kin_is_of_their_own(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == sorted(kept)

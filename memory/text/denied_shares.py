@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.no_longer import held_once
-from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.relations import is_family, relation_of
 from tiermem.memory.text.shared_words import AFTER, APOS, CLAUSE_BREAK, OPENING, SOMEONE, said_now
 
 __all__ = ["NEG_ALONE", "NEG_CLOSING", "neg_filled"]
@@ -96,13 +96,25 @@ def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[s
 
 def _told_of(who: str, rest: str) -> str:
     """``rest`` of the speaker's denial, told of ``who`` sharing it: "I don't like my job.
-    Tom doesn't either." is Tom's own job. One of the user's ("my wife") shares the home,
-    the landlord and the neighbours, and anyone the user's people ("my boss", "my kids"),
-    so those stay the speaker's."""
+    Tom doesn't either." is Tom's own job, as "I don't see my kids much" makes Tom's kids
+    and pets his. One of the user's ("my wife") shares the home, the landlord and the
+    neighbours, and anyone the user's people ("my boss", "my kids"), so those stay the
+    speaker's, as do the user's people outside the family said of another ("my boss")."""
     if re.match(r"(?:my|our)\b", who, _I):
         return rest
-    return _MY.sub(lambda mine: mine[0] if relation_of(mine["owned"].rstrip("'’")) else f"{who}'s",
+    return _MY.sub(lambda mine: mine[0] if _of_the_users_circle(mine["owned"]) else f"{who}'s",
                    rest)
+
+
+#: Relations each has their own of: "my dog" told of Tom is his dog.
+_PETS = frozenset({"dog", "cat", "pet"})
+
+
+def _of_the_users_circle(noun: str) -> bool:
+    """Whether ``noun`` names one of the user's people outside the family ("boss",
+    "dentist"), whom another may share; not kin or a pet, whom each has their own."""
+    relation = relation_of(noun.rstrip("'’"))
+    return relation is not None and not is_family(relation) and relation not in _PETS
 
 
 def neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
