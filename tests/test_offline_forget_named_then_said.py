@@ -129,8 +129,34 @@ def test_the_new_one_of_another_thing_keeps_its_new() -> None:
     # a courtesy after the new value was stored in it: "User's PIN is 4321, thanks"
     ("Forget my PIN, my new PIN is 4321, thanks.", ["User's PIN is 4321"]),
     ("Forget my PIN, my new PIN is 4321 please.", ["User's PIN is 4321"]),
-    # read as the new PIN, the old one that was to go was kept in core with it
-    ("Forget my PIN, my new PIN is 4321 and my old one was 1234.", []),
+    # read as the new PIN, the old one that was to go was kept in core with it; the new
+    # one stays
+    ("Forget my PIN, my new PIN is 4321 and my old one was 1234.", ["User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321, and my old one was 1234.", ["User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321 but my previous one was 1234.", ["User's PIN is 4321"]),
+    ("Forget my PIN. My new PIN is 4321, my old one was 1234.", ["User's PIN is 4321"]),
 ])
 def test_the_new_one_is_its_value_alone(said: str, now: list[str]) -> None:
     assert core_after("My PIN is 1234.", said) == now
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # a comma, "and", "but", "my" or "old" in the value kept it "User's new address"
+    ("My address is 3 Oak St.", "Forget my address, my new address is 9 Elm Road, Leeds.",
+     "User's address is 9 Elm Road, Leeds"),
+    ("My address is 3 Oak St.", "Forget my address, my new address is 5 Old Mill Lane.",
+     "User's address is 5 Old Mill Lane"),
+    ("My address is 3 Oak St.", "Forget my address, my new address is Flat 2, 9 Elm Road.",
+     "User's address is Flat 2, 9 Elm Road"),
+    ("My address is 3 Oak St.", "Forget my address, my new address is 5 Main St., thanks!",
+     "User's address is 5 Main St."),
+    ("My favourite shop is Tesco.",
+     "Forget my favourite shop, my new favourite shop is Marks and Spencer.",
+     "User's favourite shop is Marks and Spencer"),
+    ("My password is hunter2.", "Forget my password, my new password is and-or-but.",
+     "User's password is and-or-but"),
+    ("My dentist is Dr. Smith.", "Forget my dentist, my new dentist is Dr. Old.",
+     "User's dentist is Dr. Old"),
+])
+def test_the_new_one_is_any_value(held: str, said: str, now: str) -> None:
+    assert core_after(held, said) == [now]

@@ -75,13 +75,15 @@ def remembered_value(asked: str) -> str | None:
     return f"{thing[:1].upper()}{thing[1:]} is {asked_for['value'].rstrip('.!')}."
 
 
-#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55"),
-#: its value one clause, a courtesy after it left out: ", thanks" was stored in the PIN,
-#: and "... 4321 and my old one was 1234" kept the old PIN that was to go.
+#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
+#: Its value may hold any word or comma ("9 Elm Road, Leeds", "Marks and Spencer"); the
+#: old one told after it ("... 4321 and my old one was 1234"), which is to go, and a
+#: courtesy (", thanks", stored in the PIN) are left out.
 _NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
-                         r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)"
-                         r"(?:(?!\b(?:and|but|my|our|old)\b)[^,;])*?[^\s,;.!?])"
-                         rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
+                         r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
+                         r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
+                         r"\b.*?)?"
+                         rf"(?:\.?,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 
 
 def as_the_one_named(named: str, said: str) -> str:
