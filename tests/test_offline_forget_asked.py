@@ -322,8 +322,17 @@ def test_a_name_like_thanks_is_still_named() -> None:
         "User's PIN is 1234"]
 
 
+@pytest.mark.parametrize("request_", ["Forget my PIN ty", "Forget my PIN,  ty",
+                                      "Forget my PIN - ty", "Forget my PIN ta!",
+                                      "Can you forget my PIN ty?"])
+def test_thanks_with_no_comma_before_close_the_request(request_: str) -> None:
+    # read as a word of what goes, "ty" matched no PIN, and the PIN stayed
+    assert core_after("My PIN is 1234.", "My email is a@b.com.", request_) == [
+        "User's email is a@b.com"]
 
-@pytest.mark.parametrize("request_", ["Forget ty.", "forget ty"])
+
+@pytest.mark.parametrize("request_", ["Forget ty.", "forget ty", "Forget Ty.",
+                                      "Forget about ty.", "Can you forget ty?"])
 def test_a_name_in_lower_case_is_no_thanks(request_: str) -> None:
     # read as thanks, "ty" left nothing named, and the boss was kept
     assert core_after("Ty Smith is my boss.", "My PIN is 1234.", request_) == [

@@ -129,6 +129,7 @@ def test_the_new_one_of_another_thing_keeps_its_new() -> None:
     # a courtesy after the new value was stored in it: "User's PIN is 4321, thanks"
     ("Forget my PIN, my new PIN is 4321, thanks.", ["User's PIN is 4321"]),
     ("Forget my PIN, my new PIN is 4321 please.", ["User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321 ty", ["User's PIN is 4321"]),
     # read as the new PIN, the old one that was to go was kept in core with it; the new
     # one stays
     ("Forget my PIN, my new PIN is 4321 and my old one was 1234.", ["User's PIN is 4321"]),

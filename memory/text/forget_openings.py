@@ -65,10 +65,13 @@ _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|reco
 #: Thanks closing a request, however warm: "so much", "many" or "for your patience" left
 #: behind was read as words of what to forget, and the request matched nothing. Whatever
 #: follows "for your" is thanked for, never forgotten; "thanks for the team" may be a task.
-#: "cheers", "tyvm", and "ty" or "ta" typed lower case after a comma, are thanks too:
-#: left behind, "Forget my PIN, ty" matched no PIN. Capitalized, or with no comma before
-#: it ("Forget ty"), "ty" may be a name.
-THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|tyvm|(?<=,\s)(?-i:ty|ta)\b)"
+#: "cheers", "tyvm", and "ty" or "ta" typed lower case, are thanks too: left behind,
+#: "Forget my PIN ty" matched no PIN. Capitalized, or named right after "forget", "about",
+#: "from" or "and" ("Forget ty"), "ty" may be a name.
+_NAMED_NEXT = (r"(?<!\bforget\s)(?<!\bdelete\s)(?<!\bremove\s)(?<!\berase\s)(?<!\babout\s)"
+               r"(?<!\bfrom\s)(?<!\band\s)")
+THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|tyvm"
+          rf"|{_NAMED_NEXT}(?-i:ty|ta)\b)"
           r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton|heaps|loads"
           r"|a\s+million|again))?"
           r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:that|this)|(?:all\s+)?the\s+help"
