@@ -382,3 +382,18 @@ def test_a_month_is_a_value_only_of_a_birthday() -> None:
 ])
 def test_a_value_set_apart_by_commas_is_left_out_of_the_task(said: str, task: str) -> None:
     assert core_after("My address is 5 Glass St.", said) == [task, "User's address is 5 Glass St."]
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    # a word opening as a month's short form does ("dec", "jun", "oct") was read as a date
+    ("Remove my birthday decorations photo from the CRM.",
+     "Remove User's birthday decorations photo from the CRM"),
+    ("Remove my birthday junk from the server.", "Remove User's birthday junk from the server"),
+    # an email a note is about, or a reply is to, is not given as the user's: cut at it,
+    # the task was "Remove User's note about from Jira"
+    ("Remove my note about bob@z.com from Jira.", "Remove User's note about bob@z.com from Jira"),
+    ("Remove my reply to bob@z.com from the thread.",
+     "Remove User's reply to bob@z.com from the thread"),
+])
+def test_a_task_on_another_place_keeps_what_it_names(said: str, task: str) -> None:
+    assert core_after("My PIN is 1234.", said) == [task, "User's PIN is 1234"]

@@ -124,7 +124,14 @@ _CONTACT_WORD = re.compile(r"^(?:address|e-?mail|phone|mobile|cell|number|ssn|ib
                            r"|zip|birthday|birthdate|dob|birth)$", _I)
 #: A month, which opens a date given of a birthday ("my birthday May 3"): cut at the day,
 #: the task kept "May".
-_MONTH = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*[.,]?$", _I)
+#: Only a month's name or its short form: "decorations" and "junk" named no month, and
+#: "my birthday decorations photo" was cut to "my birthday".
+_MONTH = re.compile(r"^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+                    r"|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?"
+                    r"|dec(?:ember)?)[.,]?$", _I)
+#: A word before an email that makes it another's ("my note about bob@z.com"): cut at it,
+#: the task was "Remove my note about from the CRM".
+_OF_ANOTHER = re.compile(r"^(?:about|to|for|from|with|cc|by|re:?)$", _I)
 _BIRTH_WORD = re.compile(r"^(?:birthday|birthdate|dob|birth)$", _I)
 
 
@@ -200,8 +207,9 @@ def _secret_left_out(sentence: str) -> str:
         return sentence
     words = _words_of(task["request"])
     # an email given is the user's to be reached by, whatever it is named ("my contact
-    # details a@b.com")
-    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at]) or "@" in words[at]
+    # details a@b.com"), not one a note or invite is about or to ("my reply to bob@z.com")
+    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at])
+               or ("@" in words[at] and not _OF_ANOTHER.match(words[at - 1]))
                for at in range(len(words))):
         return _as_task(task["request"], task["place"], task["end"])
     return _as_task(_value_left_out(task["request"]), task["place"], task["end"])
