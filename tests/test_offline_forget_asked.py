@@ -384,6 +384,14 @@ def test_a_value_set_apart_by_commas_is_left_out_of_the_task(said: str, task: st
     assert core_after("My address is 5 Glass St.", said) == [task, "User's address is 5 Glass St."]
 
 
+@pytest.mark.parametrize("said", ["Remove my address, 5 Glass St., from the CRM and memory.",
+                                  "Delete my address, 5 Glass St., from memory and the CRM."])
+def test_a_value_set_apart_goes_from_memory_named_beside_the_place(said: str) -> None:
+    # read at its commas, no place was seen: memory kept the address, and no task was kept
+    assert core_after("My address is 5 Glass St.", said) == [
+        f"{said.split()[0]} User's address from the CRM"]
+
+
 @pytest.mark.parametrize(("said", "task"), [
     # a word opening as a month's short form does ("dec", "jun", "oct") was read as a date
     ("Remove my birthday decorations photo from the CRM.",

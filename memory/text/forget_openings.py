@@ -220,7 +220,10 @@ def places_apart(sentence: str) -> list[str]:
     address from memory and from the CRM" -> "Delete my address from memory.", "Delete my
     address from the CRM." Read whole, the CRM made it a task on something else: nothing
     was forgotten, and it was stored as said. Any other sentence is returned alone."""
-    both = _TWO_PLACES.match(sentence.strip())
+    # "Delete my address, 3 Oak St., from the CRM and memory": read at its commas, no
+    # place was seen, and memory kept the address
+    apart = _GIVEN_APART.sub(" ", sentence.strip(), count=2)
+    both = _TWO_PLACES.match(apart)
     if both is None:
         return [_secret_left_out(sentence)]
     places = [both["first"], re.sub(r"^(?!from\s)", "from ", both["second"], flags=_I)]
@@ -229,6 +232,6 @@ def places_apart(sentence: str) -> list[str]:
         # "... from the CRM and from the ATM" is a task on both, holding no secret either
         return [sentence] if any(in_memory) else [_secret_left_out(sentence)]
     memory, elsewhere = places if in_memory[0] else places[::-1]
-    lead = sentence.strip()[:both.start("request")]
+    lead = apart[:both.start("request")]
     return [f"{lead}{both['request']} {memory}.",
             _as_task(_value_left_out(both["request"]), elsewhere, both["end"])]
