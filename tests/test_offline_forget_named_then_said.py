@@ -161,3 +161,16 @@ def test_the_new_one_is_its_value_alone(said: str, now: list[str]) -> None:
 ])
 def test_the_new_one_is_any_value(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # read into the new value: "User's PIN is 4321, User lives in Leeds"
+    ("Forget my PIN, my new PIN is 4321, I live in Leeds now.",
+     ["User lives in Leeds", "User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321, my address is 9 Elm Road.",
+     ["User's PIN is 4321", "User's address is 9 Elm Road"]),
+    ("Forget my PIN. My new PIN is 4321, I live in Leeds now.",
+     ["User lives in Leeds", "User's PIN is 4321"]),
+])
+def test_a_statement_after_the_new_value_is_its_own(said: str, now: list[str]) -> None:
+    assert sorted(core_after("My PIN is 1234.", said)) == now

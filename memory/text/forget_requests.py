@@ -167,8 +167,9 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         # PIN" forgot no alarm held as "User's alarm is 6am"
         out += [_as_held_asked(lead, item, held) for item in items]
     # "Forget my PIN. My new PIN is 4321.": the new one is the PIN
-    return [as_the_one_named(_named_in(out[at - 1].strip()), said) if at else said
-            for at, said in enumerate(out)]
+    # (a statement after it said apart: "My new PIN is 4321, I live in Leeds now.")
+    return [part for at, said in enumerate(out) for part in (
+        split_sentences(as_the_one_named(_named_in(out[at - 1].strip()), said)) if at else [said])]
 
 
 def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:

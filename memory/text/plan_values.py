@@ -82,7 +82,9 @@ def remembered_value(asked: str) -> str | None:
 _NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
                          r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
                          r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
-                         r"\b.*?)?"
+                         r"\b.*?"
+                         # a statement of its own after a comma ("..., I live in Leeds now")
+                         r"|[,;]\s+(?P<more>(?:i|we|my|our|it|he|she|they|you)\b.*?))?"
                          rf"(?:\.?,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 
 
@@ -90,11 +92,12 @@ def as_the_one_named(named: str, said: str) -> str:
     """``said`` without its "new" when it tells the new one of the thing ``named`` to
     forget ("My PIN is 4321." of "my new PIN is 4321" beside "Forget my PIN"): the old one
     goes, so the new one is the PIN, and kept as "User's new PIN" it stood apart from it.
-    Any other ``said`` is returned as it is."""
+    A statement after it is said apart. Any other ``said`` is returned as it is."""
     new = _NEW_ONE_OF.match(said.strip())
     if new is None or f"{new['owner']} {new['thing']}".casefold() != named.casefold():
         return said
-    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}."
+    more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
+    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}.{more}"
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
