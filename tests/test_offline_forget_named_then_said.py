@@ -174,3 +174,13 @@ def test_the_new_one_is_any_value(held: str, said: str, now: str) -> None:
 ])
 def test_a_statement_after_the_new_value_is_its_own(said: str, now: list[str]) -> None:
     assert sorted(core_after("My PIN is 1234.", said)) == now
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN and my password, my new PIN is 4321.",
+                                  "Forget my password and my PIN, my new PIN is 4321.",
+                                  "Forget my PIN and my password. My new PIN is 4321."])
+def test_the_new_one_of_a_thing_listed_is_stored_as_the_thing(said: str) -> None:
+    # read as the new one of "my PIN and my password", it was of nothing named, and nothing
+    # was forgotten; or, after the password alone, it stayed "User's new PIN"
+    assert core_after("My PIN is 1234.", "My password is hunter2.", said) == [
+        "User's PIN is 4321"]

@@ -26,7 +26,7 @@ from tiermem.memory.text.forget_openings import (
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.plan_values import (
     as_held,
-    as_the_one_named,
+    as_one_listed,
     gives_a_value,
     held_of,
     new_contact_in,
@@ -166,10 +166,15 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
         # each thing of a list as the facts held name it: "Forget my alarm time and my
         # PIN" forgot no alarm held as "User's alarm is 6am"
         out += [_as_held_asked(lead, item, held) for item in items]
-    # "Forget my PIN. My new PIN is 4321.": the new one is the PIN
-    # (a statement after it said apart: "My new PIN is 4321, I live in Leeds now.")
-    return [part for at, said in enumerate(out) for part in (
-        split_sentences(as_the_one_named(_named_in(out[at - 1].strip()), said)) if at else [said])]
+    # "Forget my PIN. My new PIN is 4321.": the new one is the PIN, and so it is of any
+    # of the requests just before it ("Forget my PIN. Forget my password.")
+    told: list[str] = []
+    just_named: list[str] = []
+    for said in out:
+        thing = _named_in(said.strip())
+        told += [said] if thing else split_sentences(as_one_listed(just_named, said))
+        just_named = [*just_named, thing] if thing else []
+    return told
 
 
 def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
@@ -222,6 +227,8 @@ _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
 #: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road").
 _MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s|(?:my|our)\s)"
                         rf"|,?\s+(?:and|but)\s+(?=i(?:{_APOS}m)?\s|(?:my|our)\s)", _I)
+#: Where a request naming what to forget gives way to the new one of what it names.
+_NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our)\s+new\s)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 
@@ -273,8 +280,10 @@ def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str,
         # "Forget my password, it's 10 years old": no new value of what is held, so,
         # read whole, it only kept the password
         return remark[0].rstrip(" .!") + ".", " ".join(more)
-    if more and as_the_one_named(_named_in(said), more[0]) != more[0]:
-        return said.rstrip(" .!") + ".", more[0]  # "Forget my PIN, my new PIN is 4321"
+    # "Forget my PIN, my new PIN is 4321", or "Forget my PIN and my password, my new PIN ..."
+    request, *new = _NEW_ONE_AFTER.split(remark[-1], maxsplit=1)
+    if new and (new_one := as_one_listed([_named_in(request)], new[0])) != new[0]:
+        return request.rstrip(" .!") + ".", new_one
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
-__all__ = ["as_held", "as_the_one_named", "gives_a_value", "held_of", "new_contact_in",
-           "new_value_in", "remembered_value", "spelled_as_held", "time_held", "told_of",
-           "value_kind", "value_told"]
+__all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
+           "new_contact_in", "new_value_in", "remembered_value", "spelled_as_held", "time_held",
+           "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -98,6 +98,17 @@ def as_the_one_named(named: str, said: str) -> str:
         return said
     more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
     return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}.{more}"
+
+
+def as_one_listed(named: Iterable[str], said: str) -> str:
+    """``said`` as ``as_the_one_named`` tells it of the first of the things ``named`` (each
+    all a request names, or a list: "my PIN and my password") it tells the new one of:
+    "Forget my PIN and my password, my new PIN is 4321" was read as naming neither."""
+    for whole in named:
+        for thing in things_listed(whole) or [whole]:
+            if (told := as_the_one_named(thing, said)) != said:
+                return told
+    return said
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
