@@ -18,12 +18,14 @@ the text, says what type a value is, and the tools check their arguments against
 The template writes a list or an object as JSON, which a tool would refuse as text: for a
 parameter whose schema takes no text, a value that reads as JSON is that value
 (``<parameter=tags>["drinks"]</parameter>`` is the list), and Python's ``None``, ``True``
-and ``False`` are theirs.
+and ``False`` are theirs. JSON has no infinity: ``1e400`` or ``NaN`` stays the text, so the
+arguments stay JSON a server can read back.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -90,9 +92,20 @@ def _typed(text: str, schema: Any) -> Any:
     if not isinstance(schema, Mapping) or _takes_text(schema):
         return text
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, RecursionError):
         return _PYTHON_CONSTANTS.get(text.strip(), text)
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is no JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is no finite number")
+    return value
 
 
 def _takes_text(schema: Mapping[str, Any], depth: int = 0) -> bool:

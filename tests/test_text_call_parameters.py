@@ -89,6 +89,10 @@ SCHEMAS = {"archival_memory_insert": {"properties": {
     ("content", '["drinks"]', '["drinks"]'),  # a parameter that takes text keeps it
     ("note", "null", "null"),
     ("other", "[1]", "[1]"),
+    ("page", "1e400", "1e400"),  # JSON has no infinity: the text, for the tool to refuse
+    ("page", "NaN", "NaN"),
+    ("page", "-Infinity", "-Infinity"),
+    ("tags", "[1e999]", "[1e999]"),
 ])
 def test_a_value_is_json_only_where_the_schema_takes_no_text(key: str, written: str,
                                                             value: Any) -> None:
