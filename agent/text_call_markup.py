@@ -27,7 +27,8 @@ its text as arguments, which are not valid JSON: running it answers the model wi
 wrong, so that it writes the call again, and the broken call is not shown as the reply.
 
 A tag quoted in a sentence as inline code (`` `<tool_call>{...}</tool_call>` ``) is an
-example of the form, not a call, and stays in the reply; alone, it is the call.
+example of the form, not a call, and stays in the reply; alone, or beside nothing but
+other calls (quoted or not), it is a call.
 
 A closing tag inside a call's own text (``"content": "... </tool_call> ..."``) does not
 end the call: a body that does not read at its first closing tag runs to a later one, or
@@ -74,6 +75,7 @@ _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
 #: How many later closing tags a body is tried up to when it does not read at its first.
 _MAX_QUOTED_CLOSINGS = 4
 _SPACE = re.compile(r"\s*")
+_SPACE_OR_TICKS = re.compile(r"[\s`]*")
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
@@ -156,12 +158,15 @@ def markup_forms(schemas: Mapping[str, Any] | None) -> tuple[MarkupForm, ...]:
 
 def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,
             cut: bool, unreadable: Callable[[str], list[ToolCall] | None] | None = None,
-            ) -> TextToolCalls:
+            quoted: bool = True) -> TextToolCalls:
     """Calls in tags: each body runs to its closing tag, the next opening tag or the end.
     A tag whose body is no call (a tag followed by prose, say) stays as it was, unless
-    ``unreadable`` finds in it a call the model meant but wrote wrong."""
+    ``unreadable`` finds in it a call the model meant but wrote wrong. With ``quoted``, a
+    call quoted as inline code beside other text is an example; beside nothing but other
+    calls, so quoted or not, it is a call."""
     calls: list[ToolCall] = []
     kept: list[str] = []
+    examples = []  # the text of the calls quoted as examples
     position = 0
     end = 0  # the first closing tag at or after the last body's start, -1 when none is
     while (tag := opening.search(content, position)) is not None:
@@ -185,8 +190,10 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
                 and _only_calls_follow(content, after, opening):
             # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
             found = unreadable(content[body_start:body_end])
-        if closed and _in_inline_code(content, tag.start(), after):
+        if quoted and found is not None and closed \
+                and _in_inline_code(content, tag.start(), after):
             found = None  # "write `<tool_call>{...}</tool_call>` to save" shows the form
+            examples.append(content[tag.start():after])
         if found is None:
             kept.append(content[position:after])
         else:
@@ -194,7 +201,14 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
             calls += found
         position = after
     kept.append(content[position:])
-    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+    rest = "".join(kept)
+    beside = rest
+    for example in examples:
+        beside = beside.replace(example, "", 1)
+    if examples and _SPACE_OR_TICKS.fullmatch(beside):
+        # "`<tool_call>{...}</tool_call>` `<tool_call>{...}</tool_call>`": calls, each quoted
+        return _tagged(content, opening, closing, read, cut, unreadable, quoted=False)
+    return TextToolCalls(calls, rest.strip()) if calls else TextToolCalls(rest=content)
 
 
 def _in_inline_code(content: str, start: int, end: int) -> bool:

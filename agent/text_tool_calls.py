@@ -22,7 +22,7 @@ from it, the call arrives as plain content. These forms are recognised:
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
-(```` ```xml<tool_call>...</tool_call>``` ````), the inline code span a reply's calls are
+(```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
 all of, or a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``). Markup quoted
 as inline code in a sentence is an example (agent/text_call_markup.py).
 
@@ -94,6 +94,7 @@ _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<functi
                          r"|<\|python_tag\|>|<\|python_start\|>|\[TOOL_CALLS\]|```")
 #: A code fence with nothing in it: its label, if any, and blank lines.
 _EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}\s*```")
+_EMPTY_SPANS = re.compile(r"``(?:\s*``)*")
 #: Markers that begin calls, left at the end of the text when the calls after them were
 #: read in another form (a fenced block after ``[TOOL_CALLS]``).
 _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
@@ -225,7 +226,7 @@ def _without_call_wrapping(rest: str, content: str) -> str:
             kept.append(rest[position:opening])
             position = closing + 3
     rest = ("".join(kept) + rest[position:]).strip()
-    if rest == "``":  # the inline code span the calls were all of
+    if _EMPTY_SPANS.fullmatch(rest):  # the inline code spans the calls were all of
         return ""
     # Only a marker the content has before a fenced call: else it is the model's own text.
     markers = tuple(m for m in _CALL_MARKERS if re.search(re.escape(m) + r"\s*```", content))

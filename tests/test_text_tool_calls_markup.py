@@ -432,3 +432,18 @@ def test_an_example_of_a_call_in_inline_code_is_the_reply_and_stores_nothing(
         result = Agent(memory, client).step("How do you remember things?")
         assert list(memory.core) == []
     assert result.reply == example and result.tool_results == []
+
+
+@pytest.mark.parametrize("content", [
+    f"`<tool_call>{APPEND_JSON}</tool_call>` `<tool_call>{SEND_JSON}</tool_call>`",
+    f"`<tool_call>{APPEND_JSON}</tool_call>`\n`<tool_call>{SEND_JSON}</tool_call>`\n",
+    f"`<tool_call>{APPEND_JSON}</tool_call>`\n<tool_call>{SEND_JSON}</tool_call>",
+])
+def test_calls_each_quoted_as_inline_code_and_nothing_else_are_calls(content: str) -> None:
+    assert found(content) == ([("core_memory_append", FACT), ("send_message", SEND)], "")
+
+
+def test_quoted_calls_beside_a_sentence_stay_examples() -> None:
+    content = (f"`<tool_call>{APPEND_JSON}</tool_call>` and `<tool_call>{SEND_JSON}</tool_call>`"
+               " are the two forms.")
+    assert found(content) == ([], content)
