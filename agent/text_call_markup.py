@@ -212,11 +212,14 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
 
 
 def _in_inline_code(content: str, start: int, end: int) -> bool:
-    """Whether ``content[start:end]`` is all of an inline code span (`...`, a single backtick
-    either side, not a fence's three) in a sentence, as the sentence quotes an example."""
-    return content[start - 1:start] == "`" and content[start - 2:start] != "``" \
-        and content[end:end + 1] == "`" and content[end:end + 2] != "``" \
-        and bool(content[:start - 1].strip() or content[end + 1:].strip())
+    """Whether ``content[start:end]`` is all of an inline code span (`...` or ``...``, the
+    same backticks either side, not a fence's three) in a sentence, as the sentence quotes
+    an example."""
+    before = content[max(0, start - 3):start]
+    ticks = len(before) - len(before.rstrip("`"))
+    after = content[end:end + 3]
+    return ticks in (1, 2) and len(after) - len(after.lstrip("`")) == ticks \
+        and bool(content[:start - ticks].strip() or content[end + ticks:].strip())
 
 
 def _only_calls_follow(content: str, position: int, opening: re.Pattern[str]) -> bool:

@@ -408,6 +408,7 @@ def test_many_opening_tags_and_no_closing_one_take_linear_work(
     "Qwen3-Coder writes `<function=core_memory_append><parameter=content>x</parameter>"
     "</function>` instead.",
     f"Phi writes `<|tool_call|>[{APPEND_JSON}]<|/tool_call|>`.",
+    f"I save a fact with ``<tool_call>{APPEND_JSON}</tool_call>``, then answer.",
 ])
 def test_markup_quoted_as_inline_code_in_a_sentence_is_an_example(content: str) -> None:
     assert found(content) == ([], content)
@@ -415,6 +416,7 @@ def test_markup_quoted_as_inline_code_in_a_sentence_is_an_example(content: str) 
 
 @pytest.mark.parametrize(("content", "rest"), [
     (f"`<tool_call>{APPEND_JSON}</tool_call>`", ""),  # alone, it is the call
+    (f"``<tool_call>{APPEND_JSON}</tool_call>``", ""),
     (f"```<tool_call>{APPEND_JSON}</tool_call>```", ""),  # a fence's backticks
     (f"Saving that: `<tool_call>{APPEND_JSON}</tool_call>", "Saving that: `"),  # no span
 ])
