@@ -5,7 +5,8 @@ text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "fu
 {...}}`` counts too. It holds no other keys, so a tool's schema (with a description) or
 any other JSON that happens to have a "name" is not a call; inside call markup, other keys
 beside the name and the arguments (``"id"``) are ignored, but for ``request_heartbeat``,
-which the model means as an argument: it joins the arguments unless they give their own.
+which the model means as an argument: it joins the arguments unless they give their own
+or it is null.
 
 Where the call was written decides which names count (``marked``). Inside markup that
 only ever holds calls (``<tool_call>`` tags, Phi's ``<|tool_call|>``, Llama's
@@ -211,7 +212,7 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     arguments = item[key]
     if key == "parameters" and _looks_like_schema(arguments):
         return None
-    if marked and HEARTBEAT_PARAM in item:
+    if marked and item.get(HEARTBEAT_PARAM) is not None:
         arguments = _with_heartbeat(arguments, item[HEARTBEAT_PARAM])
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     return ToolCall("", name, text)

@@ -171,6 +171,8 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     # A heartbeat written beside the arguments is the model's, and joins them.
     ({"request_heartbeat": True}, {**FACT, "request_heartbeat": True}),
     ({"id": "call_1", "request_heartbeat": False}, {**FACT, "request_heartbeat": False}),
+    ({"request_heartbeat": "true"}, {**FACT, "request_heartbeat": "true"}),
+    ({"request_heartbeat": None}, FACT),  # none given: no argument for the tool to refuse
 ])
 def test_a_key_beside_the_name_and_arguments_in_markup_keeps_the_call(
         extra: dict[str, Any], arguments: dict[str, Any]) -> None:
