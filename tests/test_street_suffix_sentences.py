@@ -4,6 +4,7 @@ the phone number with the address. "St. Louis" and "Dr. Lee" stay whole."""
 
 from __future__ import annotations
 
+import pytest
 from offline_helpers import core_after
 
 from tiermem.memory.text.sentences import split_sentences
@@ -28,7 +29,7 @@ def test_a_new_home_keeps_the_phone_number() -> None:
         "User lives in Lisbon", "User's phone number is 555-1234"]
 
 
-def test_and_in_lower_case_goes_on_after_a_street() -> None:
+def test_and_in_lower_case_goes_on_after_a_street_in_a_request_to_forget() -> None:
     # cut after "St.", "and my PIN." was a sentence of its own, stored as "User's PIN"
     assert split_sentences("Forget my address 5 Glass St. and my PIN.") == [
         "Forget my address 5 Glass St. and my PIN."]
@@ -36,3 +37,35 @@ def test_and_in_lower_case_goes_on_after_a_street() -> None:
         "I live at 5 Glass St.", "And my PIN is 1234."]
     assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
                       "Forget my address 5 Glass St. and my PIN.") == []
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
+                      "Please delete my address 5 Glass St. and my PIN.") == []
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
+                      "Forget my address 5 Glass St. and my PIN please.") == []
+
+
+@pytest.mark.parametrize(("said", "cut"), [
+    ("I moved to 5 Main St. and it is great.", "I moved to 5 Main St."),
+    ("I live on Main St. and... I love it.", "I live on Main St."),
+    ("My address is 5 Main St. and that's it.", "My address is 5 Main St."),
+    ("My address is 5 Main St. and not 3 Oak St.", "My address is 5 Main St."),
+    ("My address is 5 Main St. and I don't like it.", "My address is 5 Main St."),
+    ("I used to live on Main St. and now I live on Elm St.", "I used to live on Main St."),
+    ("Forget my address 5 Glass St. and my PIN is 4321.", "Forget my address 5 Glass St."),
+    ("Forget my address 5 Glass St. and I live in Leeds now.", "Forget my address 5 Glass St."),
+    ("Forget my address 5 Glass St. and my wife moved out.", "Forget my address 5 Glass St."),
+])
+def test_a_clause_after_a_street_and_and_is_a_sentence_of_its_own(said: str, cut: str) -> None:
+    # read as one sentence, "5 Main St. and it is great" stored "User is great"
+    assert split_sentences(said)[0] == cut
+
+
+def test_and_after_a_street_keeps_the_facts_apart() -> None:
+    assert core_after("I moved to 5 Main St. and it is great.") == ["User moved to 5 Main St."]
+    assert core_after("My address is 5 Main St. and that's it.") == [
+        "User's address is 5 Main St."]
+    assert core_after("My address is 3 Oak St.",
+                      "I used to live on Main St. and now I live on Elm St.") == [
+        "User lives on Elm St."]
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
+                      "Forget my address 5 Glass St. and my PIN is 4321.") == [
+        "User's PIN is 4321"]

@@ -9,10 +9,11 @@ so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
 (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
 abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
 a sentence, but for a street's "St." or "Dr." before a word that opens one ("3 Pine St. My
-phone is ...", not "St. Louis"); a few (etc., a.m., U.S.) end one only when a capitalised word
-follows. A unit's dot after a number ("300 ms.", "2 in.") ends one unless the measure goes
-on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x") is its own sentence, with the
-marker removed. Fragments without a letter or digit are dropped.
+phone is ...", not "St. Louis", nor "and my PIN" in a request to forget); a few (etc.,
+a.m., U.S.) end one only when a capitalised word follows. A unit's dot after a number
+("300 ms.", "2 in.") ends one unless the measure goes on ("6 ft. 2 in. tall"). A bullet
+line ("- x", "* x", "1. x") is its own sentence, with the marker removed. Fragments without
+a letter or digit are dropped.
 
 ``machine_cue`` recognises machine text, which is never split: a line
 starting with a shell prompt ("$ ", "> "); a line starting with kubectl,
@@ -32,6 +33,8 @@ space, and only as a last resort inside a word.
 from __future__ import annotations
 
 import re
+
+from tiermem.memory.text.forget_openings import FORGET_NAMED
 
 __all__ = [
     "CLOSERS",
@@ -114,16 +117,39 @@ _SENTENCE_OPENERS = frozenset({
     "its", "it's", "they", "their", "the", "this", "that", "also", "and", "but", "please",
 })
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+(?:['’][^\W\d_]+)?)")
-#: Openers that, in lower case, join the street to more of its sentence: "Forget my address
-#: 5 Glass St. and my PIN" cut there stored "and my PIN" as the fact "User's PIN".
-_JOINING = frozenset({"and", "but"})
+#: In a request to forget, a lower-case "and" or "but" before another thing of its list
+#: joins the street to the rest of the request: cut after "St.", "Forget my address 5 Glass
+#: St. and my PIN" stored "and my PIN" as the fact "User's PIN" and kept the PIN held.
+_ANOTHER_THING = re.compile(r"\s*(?:and|but)\s+(?:my|our|your|the|his|her|their)\s+([^.!?;]*)")
+#: Words that make what follows "and" a clause of its own ("and my PIN is 4321"), which
+#: ends the street's sentence as in any statement.
+_CLAUSE_WORDS = frozenset({
+    "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "do", "does", "did",
+    "will", "would", "can", "could", "should", "must", "may", "might",
+})
+_CONTRACTED_VERB = re.compile(r"['’](?:re|ve|ll|d|m)$|n['’]t$")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
-def _opens_a_sentence(line: str, at: int) -> bool:
-    following = _NEXT_WORD.match(line, at)
-    if following is None or following.group(1) in _JOINING:
+def _another_thing_to_forget(line: str, start: int, at: int) -> bool:
+    """Whether "and" or "but" at ``at`` names another thing the request to forget opened at
+    ``start`` in ``line`` asks of, and no clause of its own."""
+    thing = _ANOTHER_THING.match(line, at)
+    if thing is None or FORGET_NAMED.match(line[start:]) is None:
         return False
-    return following.group(1).casefold().replace("’", "'") in _SENTENCE_OPENERS
+    words = _WORD.findall(thing.group(1))
+    # past the thing's first word, a word in "-ed" is its verb: "and my wife moved out"
+    return not any(word.casefold() in _CLAUSE_WORDS or _CONTRACTED_VERB.search(word)
+                   or (at > 0 and len(word) > 3 and word.casefold().endswith("ed"))
+                   for at, word in enumerate(words))
+
+
+def _opens_a_sentence(line: str, start: int, at: int) -> bool:
+    following = _NEXT_WORD.match(line, at)
+    if (following is None
+            or following.group(1).casefold().replace("’", "'") not in _SENTENCE_OPENERS):
+        return False
+    return not _another_thing_to_forget(line, start, at)
 
 
 def _is_abbreviation(token: str) -> bool:
@@ -136,7 +162,9 @@ def _is_abbreviation(token: str) -> bool:
     )
 
 
-def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
+def _dot_is_not_a_boundary(line: str, match: re.Match[str], start: int = 0) -> bool:
+    """Whether the terminator ``match`` in ``line``, in a sentence opened at ``start``, goes
+    on with that sentence."""
     if match.group().rstrip(CLOSERS) != ".":
         return False
     word = _last_token(line, match.start())
@@ -153,7 +181,7 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
         return False
     token = word.lstrip("([{\"'“‘") + "."
     low = token.casefold()
-    if low in _STREET_SUFFIXES and _opens_a_sentence(line, match.end()):
+    if low in _STREET_SUFFIXES and _opens_a_sentence(line, start, match.end()):
         return False  # "3 Pine St. My phone is ...": the street's name ends there
     if low in _NEVER_SPLIT:
         return True
@@ -169,7 +197,7 @@ def _split_line(line: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     for match in _TERMINATOR.finditer(line):
-        if _dot_is_not_a_boundary(line, match):
+        if _dot_is_not_a_boundary(line, match, start):
             continue
         pieces.append(line[start:match.end()].strip())
         start = match.end()
