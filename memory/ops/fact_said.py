@@ -101,8 +101,8 @@ def says(text: str, fact: str) -> bool:
     married." after a statement of the user naming only her, and "... I married her in
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
-    is Rex." names no dog of the user's, nor "I saw a dog named Rex.", "I saw a dog. His
-    name is Rex." or "I walked a neighbour's dog named Rex." ("We adopted a puppy. His name
+    is Rex." names one that may be the user's; "I saw a dog named Rex.", "I saw a dog. His
+    name is Rex." or "I walked a neighbour's dog named Rex." none ("We adopted a puppy. His name
     is Rex." does), nor "I like dogs.
     Mine is a cat named Rex.", a name given to another kind, but "Mine is a mutt named
     Rex" one, and "Mine is a cat named Rex" a pet Rex), but a clause saying the fact of
@@ -209,9 +209,10 @@ def says(text: str, fact: str) -> bool:
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
-        # "We are both married. She is Anna.": "she" may be the other one married, and the
-        # "his" of "We both have a dog. His name is Rex." the other one's dog.
-        of_each = (tied or _users_pet(whose) is not None) and said_of_each(before_this)
+        # "We are both married. She is Anna.": "she" may be the other one married. One
+        # named of a kind had ("We both have a dog. His name is Rex.") may be the user's,
+        # as of "User's dog is Rex": a note missed loses more than one too many.
+        of_each = tied and not kinds and said_of_each(before_this)
         if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
                            and not of_each)):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
@@ -270,7 +271,7 @@ def says(text: str, fact: str) -> bool:
                      if same_kind(kind, pet)} - owned.keys()
             said -= kinds_met(own_part, {pet})
         said |= apposed_name(part, before_this) & names
-        # "We both have a dog. His name is Rex.": "his" may be the other one's.
+        # "We are both married. Her name is Anna.": "her" may be the other one's wife.
         if of_each and refers_back(part):
             said -= names
         # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
