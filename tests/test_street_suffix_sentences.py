@@ -43,6 +43,33 @@ def test_and_in_lower_case_goes_on_after_a_street_in_a_request_to_forget() -> No
                       "Forget my address 5 Glass St. and my PIN please.") == []
 
 
+
+def test_a_request_about_another_place_goes_on_after_a_street() -> None:
+    # cut after "St.", the address went from memory and "my PIN from the CRM" was stored
+    said = "Remove my address 5 Glass St. and my PIN from the CRM."
+    assert split_sentences(said) == [said]
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.", said) == [
+        "Remove User's address from the CRM", "User's PIN is 1234",
+        "User's address is 5 Glass St."]
+
+
+@pytest.mark.parametrize("kept", [
+    "but keep my PIN", "but not my PIN", "and not my PIN", "but remember my PIN",
+    "but don't forget my PIN", "but keep the PIN"])
+def test_a_thing_kept_after_a_street_goes_on_with_the_request(kept: str) -> None:
+    # cut after "St.", "but keep my PIN." was stored as the fact "Keep User's PIN"
+    said = f"Forget my address 5 Glass St. {kept}."
+    assert split_sentences(said) == [said]
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.", said) == [
+        "User's PIN is 1234"]
+
+
+def test_a_clause_after_a_thing_kept_is_a_sentence_of_its_own() -> None:
+    assert core_after("My PIN is 1234.", "My address is 5 Glass St.",
+                      "Forget my address 5 Glass St. but remember my PIN is 4321.") == [
+        "User's PIN is 4321"]
+
+
 @pytest.mark.parametrize(("said", "cut"), [
     ("I moved to 5 Main St. and it is great.", "I moved to 5 Main St."),
     ("I live on Main St. and... I love it.", "I live on Main St."),

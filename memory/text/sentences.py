@@ -9,11 +9,11 @@ so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
 (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
 abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
 a sentence, but for a street's "St." or "Dr." before a word that opens one ("3 Pine St. My
-phone is ...", not "St. Louis", nor "and my PIN" in a request to forget); a few (etc.,
-a.m., U.S.) end one only when a capitalised word follows. A unit's dot after a number
-("300 ms.", "2 in.") ends one unless the measure goes on ("6 ft. 2 in. tall"). A bullet
-line ("- x", "* x", "1. x") is its own sentence, with the marker removed. Fragments without
-a letter or digit are dropped.
+phone is ...", not "St. Louis", nor "and my PIN" or "but keep my PIN" in a request to
+forget or to remove); a few (etc., a.m., U.S.) end one only when a capitalised word
+follows. A unit's dot after a number ("300 ms.", "2 in.") ends one unless the measure goes
+on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x") is its own sentence, with
+the marker removed. Fragments without a letter or digit are dropped.
 
 ``machine_cue`` recognises machine text, which is never split: a line
 starting with a shell prompt ("$ ", "> "); a line starting with kubectl,
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.memory.text.forget_openings import FORGET_NAMED
+from tiermem.memory.text.forget_openings import FORGET_NAMED, FORGET_OPENING
 
 __all__ = [
     "CLOSERS",
@@ -119,8 +119,16 @@ _SENTENCE_OPENERS = frozenset({
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+(?:['’][^\W\d_]+)?)")
 #: In a request to forget, a lower-case "and" or "but" before another thing of its list
 #: joins the street to the rest of the request: cut after "St.", "Forget my address 5 Glass
-#: St. and my PIN" stored "and my PIN" as the fact "User's PIN" and kept the PIN held.
-_ANOTHER_THING = re.compile(r"\s*(?:and|but)\s+(?:my|our|your|the|his|her|their)\s+([^.!?;]*)")
+#: St. and my PIN" stored "and my PIN" as the fact "User's PIN" and kept the PIN held. So
+#: does a "but" before a thing to keep: cut, "but keep my PIN" was stored as "Keep User's PIN".
+_ANOTHER_THING = re.compile(
+    r"\s*(?:(?:and|but)\s+(?:not\s+)?|but\s+(?:keep|remember|(?:don['’]t|do\s+not)\s+forget)\s+)"
+    r"(?:my|our|your|the|his|her|their)\s+([^.!?;]*)")
+#: A request to remove a thing of the speaker's from another place ("Remove my address 5
+#: Glass St. and my PIN from the CRM"), which is a task, not one to forget: cut, the address
+#: was forgotten from memory and "my PIN from the CRM" stored as a fact.
+_REMOVE_MINE = re.compile(FORGET_OPENING + r"(?:delete|erase|remove)\s+(?:my|our)\s+\w",
+                          re.IGNORECASE)
 #: Words that make what follows "and" a clause of its own ("and my PIN is 4321"), which
 #: ends the street's sentence as in any statement.
 _CLAUSE_WORDS = frozenset({
@@ -135,7 +143,8 @@ def _another_thing_to_forget(line: str, start: int, at: int) -> bool:
     """Whether "and" or "but" at ``at`` names another thing the request to forget opened at
     ``start`` in ``line`` asks of, and no clause of its own."""
     thing = _ANOTHER_THING.match(line, at)
-    if thing is None or FORGET_NAMED.match(line[start:]) is None:
+    if thing is None or (FORGET_NAMED.match(line[start:]) is None
+                         and _REMOVE_MINE.match(line[start:]) is None):
         return False
     words = _WORD.findall(thing.group(1))
     # past the thing's first word, a word in "-ed" is its verb: "and my wife moved out"
