@@ -76,7 +76,11 @@ def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) ->
     ("It works in Chrome but Safari doesn't.", ["It works in Chrome but Safari doesn't"]),
     ("Export works for CSV but PDF doesn't.", ["Export works for CSV but PDF doesn't"]),
     ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop"]),
-    ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4 but staging doesn't"]),
+    # a doing not said where or with what is told of a thing too: alone, it was lost
+    ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4", "Staging doesn't run 1.4"]),
+    ("Acme pays monthly. Globex doesn't.", ["Acme pays monthly", "Globex doesn't pay monthly"]),
+    ("Prod uses Postgres 15. Staging doesn't.",
+     ["Prod uses Postgres 15", "Staging doesn't use Postgres 15"]),
     # a person, one of the user's, or others of the kind may do it; a verb alone is told
     ("Tom works at Acme but Ana doesn't.", ["Ana doesn't work at Acme", "Tom works at Acme"]),
     ("Tom works at Acme, my parents don't.",

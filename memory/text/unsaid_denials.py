@@ -113,6 +113,9 @@ _USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNOR
 _NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$|['’]s?$", re.IGNORECASE)
 #: Others of the kind the statement is of: "Prod runs 1.4, the other clusters don't".
 _THE_OTHERS = re.compile(r"^(?:the\s+)?(?:other|rest)\b", re.IGNORECASE)
+#: Where or what with a doing is done: "works on web", "fails in Chrome", "works for CSV".
+_WHERE_OR_WITH = re.compile(r"\b(?:on|in|at|for|with|from|under|over|via|through|using|"
+                            r"without|inside|outside|locally)\b", re.IGNORECASE)
 
 
 def _may_do_it(who: str) -> bool:
@@ -131,9 +134,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
     after "Tom smokes" (memory/text/doings.py). None when ``stated`` says what someone is
     or does in words told of another would point elsewhere, or neither, when ``denial`` is
     of a pronoun ("He isn't anymore" takes back "Tom is my boss") or of one's thing unnamed
-    ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` does more than a
-    verb ("Login works on web but mobile doesn't" may contrast places, "Prod runs 1.4 but
-    staging doesn't" versions)."""
+    ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` says where or with
+    what it is done ("Login works on web but mobile doesn't" may contrast places)."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
         return None
@@ -145,9 +147,10 @@ def told_in_full(stated: str, denial: str) -> str | None:
         doing = doing_of(stated)
         if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
             return None
-        if " " in doing[1] and not _may_do_it(who):
+        if _WHERE_OR_WITH.search(doing[1]) and not _may_do_it(who):
             # "Login works on web but mobile doesn't" is no "Mobile doesn't work on web":
-            # another thing is told only a doing of one word ("Web works, mobile doesn't")
+            # another thing is told only a doing not said where or with what ("Acme pays
+            # monthly. Globex doesn't." is "Globex doesn't pay monthly")
             return None
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
         return f"{who} {does} {doing[0]}{doing[1]}{more}"
