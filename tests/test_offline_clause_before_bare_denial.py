@@ -75,7 +75,7 @@ def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) ->
     ("Login works on web but mobile doesn't.", ["Login works on web but mobile doesn't"]),
     ("It works in Chrome but Safari doesn't.", ["It works in Chrome but Safari doesn't"]),
     ("Export works for CSV but PDF doesn't.", ["Export works for CSV but PDF doesn't"]),
-    ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop"]),
+    ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop, Mobile doesn't"]),
     # a doing not said where or with what is told of a thing too: alone, it was lost
     ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4", "Staging doesn't run 1.4"]),
     ("Acme pays monthly. Globex doesn't.", ["Acme pays monthly", "Globex doesn't pay monthly"]),

@@ -50,7 +50,11 @@ from tiermem.memory.text.shared_words import (
     TOO,
     said_now,
 )
-from tiermem.memory.text.unsaid_denials import denies_nothing_said, told_in_full
+from tiermem.memory.text.unsaid_denials import (
+    denial_set_after,
+    denies_nothing_said,
+    told_in_full,
+)
 
 __all__ = ["shares_alone", "with_ellipses_filled"]
 
@@ -294,7 +298,12 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
     for sentence in sentences:
         if filled and not filled[-1].rstrip().endswith("?") and denies_nothing_said(sentence):
             # "Tom smokes. Ana doesn't.": that Ana doesn't smoke, dropped, was lost
-            filled.append(told_in_full(filled[-1], sentence) or sentence)
+            in_full = told_in_full(filled[-1], sentence)
+            joined = denial_set_after(filled[-1], sentence) if in_full is None else None
+            if joined is not None:
+                filled[-1] = joined  # "Tom smokes and drinks, Ana doesn't": kept as said
+            else:
+                filled.append(in_full or sentence)
             continue
         denied_alone = NEG_ALONE.match(sentence)
         if denied_alone is not None:

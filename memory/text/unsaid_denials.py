@@ -22,7 +22,8 @@ from tiermem.memory.text.doings import doing_of
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 
-__all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denies_nothing_said",
+__all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_after",
+           "denies_nothing_said",
            "denies_only", "told_in_full", "without_denial_after_comma"]
 
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
@@ -111,6 +112,11 @@ _USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNOR
 #: Who a bare denial names that no statement can be told of: a pronoun, whose "He isn't
 #: anymore" takes back what was said of him, or one's thing left unnamed ("Tom's isn't").
 _NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$|['’]s?$", re.IGNORECASE)
+#: A pronoun denying alone: "He isn't anymore" takes back what was said before it.
+_PRONOUN = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$", re.IGNORECASE)
+#: A word opening a sentence before who denies: "Actually Tom doesn't" may correct.
+_OPENER = re.compile(r"^(?:actually|well|honestly|oh|yes|yeah|no|okay|ok|so|now|in\s+fact)\b",
+                     re.IGNORECASE)
 #: Others of the kind the statement is of: "Prod runs 1.4, the other clusters don't".
 _THE_OTHERS = re.compile(r"^(?:the\s+)?(?:other|rest)\b", re.IGNORECASE)
 #: Where or what with a doing is done: "works on web", "fails in Chrome", "works for CSV".
@@ -159,6 +165,22 @@ def told_in_full(stated: str, denial: str) -> str | None:
             or _ANOTHER_BEING.search(being["what"])):
         return None
     return f"{who} {denied['denied']} {being['what']}{more}"
+
+
+def denial_set_after(stated: str, denial: str) -> str | None:
+    """The bare ``denial`` a sentence of its own after ``stated`` set after it by a comma, as
+    one sentence said so would be ("I live in Lisbon. My parents don't." is "I live in
+    Lisbon, my parents don't"), which is told in full or kept as said: alone it says nothing
+    and was lost. None for a pronoun's ("He isn't anymore", "Actually I don't anymore" take
+    back what ``stated`` said) and one opened by a word such as "actually"."""
+    denied = _BEING_DENIED.match(denial)
+    if (denied is None or _PRONOUN.match(denied["who"].split()[-1])
+            or _OPENER.match(denied["who"].strip())):
+        return None
+    first, _, rest = denial.strip().partition(" ")
+    if first.casefold() in {"my", "our", "the", "his", "her", "their"}:
+        first = first.casefold()
+    return f"{stated.rstrip().rstrip('.!;:')}, {first} {rest}"
 
 
 def denial_after_comma_in_full(text: str) -> str | None:
