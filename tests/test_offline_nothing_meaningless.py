@@ -138,6 +138,10 @@ def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
 @pytest.mark.parametrize(("said", "kept"), [
     # "He isn't my boss anymore": told of "he", the withdrawal was lost and the boss kept
     ("Tom is my boss. He isn't anymore.", []),
+    # "it" no more: untold, the client (the slow API) taken back was kept
+    ("Acme is my client. It isn't anymore.", []),
+    ("The API is slow. It isn't anymore.", []),
+    ("Prod is down. It isn't.", ["Prod is down"]),
     # "Tom's isn't at 3pm" says nothing of what of Tom's: kept as said
     ("My appointment is at 3pm. Tom's isn't.", ["User's appointment is at 3pm, Tom's isn't"]),
     ("My flight is on Monday but my wife's isn't.",

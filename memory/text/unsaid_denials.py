@@ -139,14 +139,16 @@ def told_in_full(stated: str, denial: str) -> str | None:
     for "the DB isn't" after "The API is slow", "Ana doesn't smoke" for "Ana doesn't"
     after "Tom smokes" (memory/text/doings.py). None when ``stated`` says what someone is
     or does in words told of another would point elsewhere, or neither, when ``denial`` is
-    of a pronoun ("He isn't anymore" takes back "Tom is my boss") or of one's thing unnamed
+    of a pronoun ("He isn't anymore" takes back "Tom is my boss"; "It isn't anymore", told
+    "It isn't slow anymore", takes back "The API is slow") or of one's thing unnamed
     ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` says where or with
     what it is done ("Login works on web but mobile doesn't" may contrast places)."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
         return None
-    if _NOT_TOLD_OF.search(denied["who"].strip()):
-        return None
+    if _NOT_TOLD_OF.search(denied["who"].strip()) and not (
+            denied["who"].strip().casefold() == "it" and denied["more"]):
+        return None  # "It isn't anymore" takes back "The API is slow" when told in full
     who = denied["who"][:1].upper() + denied["who"][1:]
     more = denied["more"] or ""
     if denied["doing"]:
