@@ -56,6 +56,10 @@ def test_a_naming_said_again_the_other_way_round_replaces_nothing() -> None:
     ("Acme is my employer.", "Globex is my employer now.", ["Globex is User's employer"]),
     ("Tom is my landlord.", "Ana is my landlord now.", ["Ana is User's landlord"]),
     ("Ana is my wife.", "Maria is my wife now.", ["Maria is User's wife"]),
+    # one who serves the user, or a stepfather: both were kept, the old one as if still so
+    ("Tom is my accountant.", "Ana is my accountant now.", ["Ana is User's accountant"]),
+    ("Acme is my insurer.", "Globex is my insurer now.", ["Globex is User's insurer"]),
+    ("Tom is my stepdad.", "Sam is my stepdad now.", ["Sam is User's stepdad"]),
     # Tom's boss no more: it was kept beside, both said of Tom
     ("Tom is my boss.", "Tom is my ex-boss now.", ["Tom is User's ex-boss"]),
     ("Tom is my boss.", "Tom is my former boss now.", ["Tom is User's former boss"]),

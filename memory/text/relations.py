@@ -67,8 +67,11 @@ _SEVERAL = frozenset({
     "dog", "cat", "pet",
 })
 #: Words for who or what the user has one of at a time that name no one of the user's
-#: people: a new employer is the user's only one.
-_ONE_AT_A_TIME = frozenset({"employer", "supervisor"})
+#: people: a new employer (accountant, vet, insurer, stepfather) is the user's only one.
+_ONE_AT_A_TIME = frozenset({
+    "employer", "supervisor", "accountant", "lawyer", "attorney", "solicitor", "vet",
+    "physio", "physiotherapist", "insurer", "stepdad", "stepfather", "stepmom", "stepmum",
+    "stepmother"})
 #: "my family", "my relatives": anyone related to the user.
 _FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
 _FAMILY = frozenset({
