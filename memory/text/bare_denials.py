@@ -1,5 +1,7 @@
 """A denial of the user's that names nothing ("I'm not anymore, but my wife is"): what it
 denies is what the statement before it said someone is ("I'm vegan.", "Priya is on call.").
+Said of the user alone after what another is or does ("My wife is a nurse. I'm not.",
+"Tom smokes. I don't."), it denies that of the user: "I'm not a nurse", "I don't smoke".
 
 Left bare, it denied nothing held, so the user's fact stayed, and the share of whoever takes
 it over was lost with it. ``with_bare_denials_filled`` says such a denial in full ("I'm not
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.doings import doing_of
 from tiermem.memory.text.owners import owner_of
 
 __all__ = ["with_bare_denials_filled"]
@@ -21,6 +24,12 @@ _APOS = "['’]"
 _BARE_DENIAL = re.compile(
     rf"^(?P<me>i(?:{_APOS}m|\s+am))\s+(?:not\s+(?:any\s?more|any\s+longer)|no\s+longer)"
     r"(?P<rest>(?:\s*[,;]|\s+but\b|\s[-–—]).*|[\s.!]*)$", _I)
+#: "I'm not", "I am not", "I don't", "I do not" and nothing more: the user not being or
+#: doing what another was just said to.
+_NOT_SO = re.compile(
+    rf"^i(?:(?P<be>{_APOS}m|\s+am)\s+not|\s+(?:don{_APOS}?t|do\s+not))[\s.!]*$", _I)
+#: Words told of the user would point elsewhere: "Tom is my boss" is no "I'm not my boss".
+_WHOSE = re.compile(r"\b(?:my|our|me|us|his|him|her|hers|their|them|its)\b", _I)
 #: What a statement says someone is: "vegan" of "I'm vegan.", "on call" of "Priya is on
 #: call." Not a denial, nor a clause joined to another.
 _IS = re.compile(
@@ -38,7 +47,7 @@ def with_bare_denials_filled(sentences: list[str], said_before: str | None) -> l
         denial = _BARE_DENIAL.match(sentence.strip())
         what = _IS.match(before.strip()) if denial is not None and before else None
         if denial is None or what is None or not _says_what_someone_is(what.group()):
-            filled.append(sentence)
+            filled.append(_not_so(before, sentence) or sentence)
             continue
         filled.append(f"{denial['me']} not {what['what']} anymore{denial['rest']}")
     return filled
@@ -53,3 +62,23 @@ def _says_what_someone_is(sentence: str) -> bool:
         return False
     return bool(not owner.user or owner.relations or re.match(rf"i(?:{_APOS}m|\s+am)\b",
                                                               sentence, _I))
+
+
+def _not_so(before: str | None, sentence: str) -> str | None:
+    """The user's bare "I'm not" or "I don't" (``sentence``) said in full after what
+    another is or does in ``before`` ("My wife is a nurse": "I'm not a nurse"; "Tom
+    smokes": "I don't smoke"); None when it is neither, or ``before`` is the user's own or
+    says it in words that told of the user would point elsewhere ("Tom is my boss")."""
+    denial = _NOT_SO.match(sentence.strip())
+    if denial is None or before is None or re.match(r"\W*(?:i|we)\b", before.strip(), _I):
+        return None
+    if denial["be"]:
+        what = _IS.match(before.strip())
+        if what is None or _WHOSE.search(what["what"]) or not _says_what_someone_is(
+                what.group()):
+            return None
+        return f"I'm not {what['what']}."
+    doing = doing_of(before)
+    if doing is None or _WHOSE.search(doing[1]):
+        return None
+    return f"I don't {doing[0]}{doing[1]}."

@@ -15,7 +15,7 @@ from tiermem.memory.text.relations import relation_of
 #: which "I do too" may share: the subject one of the user's by a noun for them (not "my
 #: two", whose next word is a noun), or a name; an adverb may stand before the verb.
 _DOES = re.compile(
-    r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:the|a|an|this|that|these|those|our|your|his|her"
+    r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:my|the|a|an|this|that|these|those|our|your|his|her"
     r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))"
     r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)\s+)?"
     r"(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$", re.IGNORECASE | re.DOTALL)
