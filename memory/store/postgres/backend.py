@@ -45,11 +45,7 @@ from tiermem.memory.store.postgres.options import split_dsn
 from tiermem.memory.store.postgres.passages import PgPassages
 from tiermem.memory.store.postgres.purge import purge_after_erasure
 from tiermem.memory.store.postgres.scope import Scope
-from tiermem.memory.store.postgres.vectors import (
-    HNSW_EF_SEARCH,
-    PgVectorIndex,
-    create_hnsw_index,
-)
+from tiermem.memory.store.postgres.vector_settings import PgVectorSettings
 from tiermem.memory.store.postgres.writer_lock import (
     changes_channel,
     listen_for_commits,
@@ -57,12 +53,7 @@ from tiermem.memory.store.postgres.writer_lock import (
     take_writer_lock,
     writer_lock_held,
 )
-from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
-from tiermem.memory.store.vector_choice import (
-    HNSW_MIN_ROWS,
-    checked_ef_search,
-    checked_vector_index,
-)
+from tiermem.memory.store.records import DumpRow, DumpTable, TextTable
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 _fork_hook_installed = False
@@ -76,15 +67,11 @@ def _detach_after_fork() -> None:
         backend.detach()
 
 
-class PostgresBackend(NestedTransactions):
+class PostgresBackend(NestedTransactions, PgVectorSettings):
     """The memory of agent ``agent`` in the database at ``dsn``.
 
-    ``vector_index="hnsw"`` (or ``hnsw=True``) searches vectors through an HNSW
-    index (approximate) instead of comparing every one (``"exact"``, the
-    default); ``"auto"`` does so for a table holding at least ``HNSW_MIN_ROWS``
-    of the agent's vectors when it is opened (memory/store/vector_choice.py).
-    ``vector_index=...`` in the DSN says the same (memory/store/postgres/options.py),
-    and an argument given here wins over the DSN. ``mark_if_new`` (a setting's key and
+    ``hnsw``, ``vector_index`` and ``ef_search`` choose how vectors are searched
+    (memory/store/postgres/vector_settings.py). ``mark_if_new`` (a setting's key and
     value) is stored with the agent if this open creates it, in the transaction that
     creates it: a restore's mark, so no kill leaves the new agent unmarked and empty.
     """
@@ -97,12 +84,7 @@ class PostgresBackend(NestedTransactions):
         server, options = split_dsn(dsn)
         self.dsn, self.agent_name = dsn, agent
         self._server = server
-        if hnsw is not None:
-            vector_index = "hnsw" if hnsw else "exact"
-        self.vector_index = (options.vector_index if vector_index is None
-                             else checked_vector_index(vector_index))
-        self.ef_search = (checked_ef_search(ef_search) or options.ef_search
-                          or HNSW_EF_SEARCH)
+        self._choose_vectors(options, hnsw, vector_index, ef_search)
         self._where = f"agent {agent!r} in {public_dsn(server)}"
         self._read_only = read_only
         self._closed = False
@@ -169,19 +151,6 @@ class PostgresBackend(NestedTransactions):
 
     def lexical(self, table: TextTable) -> PgLexicalIndex:
         return PgLexicalIndex(self.scope, table)
-
-    @property
-    def hnsw(self) -> bool:
-        """Whether every table is searched through HNSW (``auto`` decides per table)."""
-        return self.vector_index == "hnsw"
-
-    def vectors(self, table: VectorTable, dim: int) -> PgVectorIndex:
-        hnsw = self.hnsw
-        if self.vector_index == "auto":
-            hnsw = len(PgVectorIndex(self.scope, table, dim)) >= HNSW_MIN_ROWS
-        if hnsw and not self._read_only:
-            create_hnsw_index(self.scope, table, dim)
-        return PgVectorIndex(self.scope, table, dim, hnsw=hnsw, ef_search=self.ef_search)
 
     # -- state --------------------------------------------------------------------------
     @property

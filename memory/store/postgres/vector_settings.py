@@ -1,0 +1,60 @@
+"""How a ``PostgresBackend`` searches vectors: its arguments and its DSN's settings,
+resolved once when it opens, and the vector index of each table it hands out.
+
+``vector_index="hnsw"`` (or ``hnsw=True``) searches vectors through an HNSW
+index (approximate) instead of comparing every one (``"exact"``, the
+default); ``"auto"`` does so for a table holding at least ``HNSW_MIN_ROWS``
+of the agent's vectors when it is opened (memory/store/vector_choice.py).
+``vector_index=...`` in the DSN says the same (memory/store/postgres/options.py),
+and an argument given to the backend wins over the DSN.
+"""
+
+from __future__ import annotations
+
+from tiermem.memory.store.postgres.options import StoreOptions
+from tiermem.memory.store.postgres.scope import Scope
+from tiermem.memory.store.postgres.vectors import (
+    HNSW_EF_SEARCH,
+    PgVectorIndex,
+    create_hnsw_index,
+)
+from tiermem.memory.store.records import VectorTable
+from tiermem.memory.store.vector_choice import (
+    HNSW_MIN_ROWS,
+    checked_ef_search,
+    checked_vector_index,
+)
+
+
+class PgVectorSettings:
+    """The vector search settings of a backend that has ``scope`` and ``_read_only``."""
+
+    scope: Scope
+    _read_only: bool
+    vector_index: str
+    ef_search: int
+
+    def _choose_vectors(self, options: StoreOptions, hnsw: bool | None,
+                        vector_index: str | None, ef_search: int | None) -> None:
+        if hnsw is not None:
+            vector_index = "hnsw" if hnsw else "exact"
+        self.vector_index = (options.vector_index if vector_index is None
+                             else checked_vector_index(vector_index))
+        self.ef_search = (checked_ef_search(ef_search) or options.ef_search
+                          or HNSW_EF_SEARCH)
+
+    @property
+    def hnsw(self) -> bool:
+        """Whether every table is searched through HNSW (``auto`` decides per table)."""
+        return self.vector_index == "hnsw"
+
+    def vectors(self, table: VectorTable, dim: int) -> PgVectorIndex:
+        hnsw = self.hnsw
+        if self.vector_index == "auto":
+            hnsw = len(PgVectorIndex(self.scope, table, dim)) >= HNSW_MIN_ROWS
+        if hnsw and not self._read_only:
+            create_hnsw_index(self.scope, table, dim)
+        return PgVectorIndex(self.scope, table, dim, hnsw=hnsw, ef_search=self.ef_search)
+
+
+__all__ = ["PgVectorSettings"]
