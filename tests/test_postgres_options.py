@@ -12,7 +12,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import public_dsn
@@ -83,6 +83,33 @@ def test_a_bad_dsn_setting_is_refused_saying_what_is_allowed(dsn: str, named: st
         split_dsn(dsn)
     assert named in str(caught.value) and ("hnsw" in str(caught.value)
                                            or "whole number" in str(caught.value))
+
+
+@pytest.mark.parametrize("dsn, key", [
+    ("postgresql://u@h/db?vector_index=hnsw&vector_index=exact", "vector_index"),
+    ("host=h ef_search=10 ef_search=300", "ef_search"),
+])
+def test_a_dsn_setting_given_twice_with_two_values_is_refused(dsn: str, key: str) -> None:
+    # Before: the last one won without a word.
+    with pytest.raises(InvalidConfigError) as caught:
+        split_dsn(dsn)
+    assert caught.value.fields == (key,)
+    assert f"gives {key} more than once" in str(caught.value)
+    # The same value twice (in any case) says one thing.
+    assert split_dsn("host=h vector_index=HNSW vector_index=hnsw ef_search=9 ef_search=9") == (
+        "host=h", StoreOptions(vector_index="hnsw", ef_search=9))
+
+
+@pytest.mark.parametrize("hnsw, index", [(True, "exact"), (True, "auto"), (False, "hnsw"),
+                                         (False, "auto")])
+def test_hnsw_beside_a_vector_index_it_contradicts_is_refused_before_connecting(
+        hnsw: bool, index: str) -> None:
+    # Before: hnsw won without a word. The host need not exist: nothing connects.
+    with pytest.raises(InvalidConfigError) as caught:
+        PostgresBackend("postgresql://u@db.invalid/mem", "ann", hnsw=hnsw, vector_index=index)
+    assert caught.value.fields == ("hnsw", "vector_index")
+    assert f"hnsw={hnsw} and vector_index={index!r} contradict" in str(caught.value)
+    assert "pass vector_index alone" in str(caught.value)
 
 
 def test_a_dsn_without_an_agent_is_refused_naming_the_argument(

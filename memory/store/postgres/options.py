@@ -6,7 +6,8 @@ index instead of exactly (``auto``: when the agent has many vectors,
 memory/store/vector_choice.py), and ``ef_search=N`` sets how many candidates
 that search keeps. libpq refuses keys it does not know, so these are taken out of the DSN
 before it connects; both the URI form (``postgresql://...?vector_index=hnsw``)
-and the ``key=value`` form are understood.
+and the ``key=value`` form are understood. A key given twice with two meanings is
+refused: which was meant cannot be told.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 _KEYS = ("vector_index", "ef_search")
@@ -44,15 +46,15 @@ def libpq_dsn(dsn: str) -> str:
     return _taken_out(dsn)[0]
 
 
-def _taken_out(dsn: str) -> tuple[str, dict[str, str]]:
-    found: dict[str, str] = {}
+def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
+    found: dict[str, list[str]] = {}
     if dsn.startswith(("postgresql://", "postgres://")) and "?" in dsn:
         base, _, query = dsn.partition("?")
         kept = []
         for part in query.split("&"):
             key, _, value = part.partition("=")
             if key in _KEYS:
-                found[key] = value
+                found.setdefault(key, []).append(value)
             elif part:
                 kept.append(part)
         libpq = base + ("?" + "&".join(kept) if kept else "")
@@ -60,13 +62,21 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, str]]:
         libpq = dsn
     else:
         def take(match: re.Match[str]) -> str:
-            found[match.group(2)] = match.group(3).strip("'")
+            found.setdefault(match.group(2), []).append(match.group(3).strip("'"))
             return match.group(1)
         libpq = _PAIR.sub(take, dsn).strip()
     return libpq, found
 
 
-def _parsed(found: dict[str, str]) -> StoreOptions:
-    index = checked_vector_index(found.get("vector_index", "exact"), " in the PostgreSQL DSN")
-    ef_search = checked_ef_search(found.get("ef_search"), " in the PostgreSQL DSN")
-    return StoreOptions(vector_index=index, ef_search=ef_search)
+def _parsed(found: dict[str, list[str]]) -> StoreOptions:
+    where = " in the PostgreSQL DSN"
+    indexes = {checked_vector_index(value, where) for value in found.get("vector_index", [])}
+    searches = {checked_ef_search(value, where) for value in found.get("ef_search", [])}
+    for key, meanings in (("vector_index", indexes), ("ef_search", searches)):
+        if len(meanings) > 1:
+            shown = " and ".join(repr(value) for value in found[key])
+            raise InvalidConfigError(
+                f"the PostgreSQL DSN gives {key} more than once, as {shown}; give it once",
+                (key,))
+    return StoreOptions(vector_index=indexes.pop() if indexes else "exact",
+                        ef_search=searches.pop() if searches else None)

@@ -6,11 +6,13 @@ index (approximate) instead of comparing every one (``"exact"``, the
 default); ``"auto"`` does so for a table holding at least ``HNSW_MIN_ROWS``
 of the agent's vectors when it is opened (memory/store/vector_choice.py).
 ``vector_index=...`` in the DSN says the same (memory/store/postgres/options.py),
-and an argument given to the backend wins over the DSN.
+and an argument given to the backend wins over the DSN. ``hnsw`` and
+``vector_index`` given together must agree: which was meant cannot be told.
 """
 
 from __future__ import annotations
 
+from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.store.postgres.options import StoreOptions
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.postgres.vectors import (
@@ -37,7 +39,13 @@ class PgVectorSettings:
     def _choose_vectors(self, options: StoreOptions, hnsw: bool | None,
                         vector_index: str | None, ef_search: int | None) -> None:
         if hnsw is not None:
-            vector_index = "hnsw" if hnsw else "exact"
+            implied = "hnsw" if hnsw else "exact"
+            if vector_index is not None and checked_vector_index(vector_index) != implied:
+                raise InvalidConfigError(
+                    f"hnsw={hnsw} and vector_index={vector_index!r} contradict each other "
+                    f"(hnsw={hnsw} means vector_index={implied!r}); pass vector_index alone: "
+                    f"'exact', 'hnsw' or 'auto'", ("hnsw", "vector_index"))
+            vector_index = implied
         self.vector_index = (options.vector_index if vector_index is None
                              else checked_vector_index(vector_index))
         self.ef_search = (checked_ef_search(ef_search) or options.ef_search
