@@ -166,3 +166,31 @@ def test_a_write_refused_in_an_agent_home_this_user_may_not_write_says_what_to_d
         f"`tiermem diagnostics --agent default`\n")
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert "User likes tea" in kept.stdout
+
+
+def test_a_write_refused_for_a_read_only_wal_names_it_and_loses_nothing(home: Path) -> None:
+    agent = home / "agents" / "default"
+    database = agent / "memory.sqlite3"
+    # A writer that stopped without closing leaves its -wal and -shm beside the database.
+    subprocess.run([sys.executable, "-c", "import os, sqlite3, sys\n"
+                    "c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=WAL')\n"
+                    "c.execute('SELECT count(*) FROM facts').fetchone(); os._exit(0)",
+                    str(database)], check=True)
+    companions = [agent / "memory.sqlite3-wal", agent / "memory.sqlite3-shm"]
+    for path in companions:
+        path.chmod(0o400)
+    try:
+        done = _tiermem(home, "chat", "--offline", "--embedder", "hashing",
+                        stdin="I live in Porto.\n")
+        read = _tiermem(home, "diagnostics", "--format", "json")
+    finally:
+        for path in companions:
+            path.chmod(0o600)
+    assert done.returncode == 1
+    # The database file itself is writable: without the names, the advice pointed at it.
+    named = done.stderr.split("this user may not write ", 1)[1].split(")", 1)[0].split(", ")
+    assert "memory.sqlite3-shm" in named and "memory.sqlite3" not in named
+    assert read.returncode == 0, read.stderr
+    assert json.loads(read.stdout)["core"]["facts"] == 1
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert "User likes tea" in kept.stdout

@@ -109,7 +109,7 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreCorruptError(corrupt_message(database, str(exc)))
     if code == sqlite3.SQLITE_READONLY:
-        return UnwritableMemoryError(where, str(exc))
+        return UnwritableMemoryError(where, str(exc) + _unwritable_files(database))
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         # The writer lock keeps other tiermem processes out; this is a program that opened
         # the file itself (the sqlite3 shell in a transaction, a backup tool).
@@ -124,6 +124,17 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
             f"this call was saved. Check the disk and that no other program moved or "
             f"deleted the files in the agent home, then open it again")
     return None
+
+
+def _unwritable_files(database: Path | None) -> str:
+    """Which of the database's files this user may not write, as an addition to SQLite's
+    reason: a -wal or -shm file left read-only beside a writable database is otherwise
+    not told from the database itself."""
+    if database is None:
+        return ""
+    files = [database.with_name(database.name + suffix) for suffix in ("", "-wal", "-shm")]
+    closed = [path.name for path in files if path.exists() and not os.access(path, os.W_OK)]
+    return f"; this user may not write {', '.join(closed)}" if closed else ""
 
 
 @contextlib.contextmanager
