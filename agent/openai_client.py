@@ -24,9 +24,10 @@ many attempts were made are explicit, documented and testable:
   timeout;
 - not retried: every other 4xx (bad request, auth, unknown model), responses
   that are not chat completions, and errors whose text says the prompt is over
-  the context window or the request failed validation, whatever their status
-  (agent/server_errors.py: llama-cpp-python dresses a validation error as a
-  500), because sending them again cannot help;
+  the context window, the request failed validation, or the server was not
+  started for tool calls, whatever their status (agent/server_errors.py:
+  llama-cpp-python dresses a validation error as a 500; agent/server_setup.py:
+  llama-server without --jinja answers 500), because sending them again cannot help;
 - the wait before retry ``n`` (1-based) is ``min(max_delay, base_delay * 2**(n-1))``
   scaled by a random factor in [0.5, 1) so that clients that failed together do
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces

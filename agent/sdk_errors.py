@@ -25,6 +25,7 @@ from tiermem.agent.server_errors import (
     server_message,
     web_page_error,
 )
+from tiermem.agent.server_setup import server_fault
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -99,6 +100,12 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         )
         return ProviderError(text + said, kind="context_exceeded", status_code=status,
                              attempts=attempts, context_window=window)
+    fault = server_fault(status, exc.body, model)
+    if fault is not None:
+        counted = f", {tries}" if fault.retryable else ""
+        return ProviderError(f"{url} {fault.says} (HTTP {status}{counted})" + said,
+                             kind=fault.kind, retryable=fault.retryable, status_code=status,
+                             attempts=attempts, hint=fault.hint)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""

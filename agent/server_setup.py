@@ -1,0 +1,71 @@
+"""Refusals that say how the model server must be started for tool calls.
+
+A local server refuses a chat for reasons no status code names, and which no
+number of attempts changes; only its text tells them apart:
+
+- llama.cpp's ``llama-server`` started without ``--jinja`` answers a request with
+  tools HTTP 500 "tools param requires --jinja flag" (builds from before its tool
+  calls: "Unsupported param: tools");
+- vLLM started without ``--enable-auto-tool-choice`` answers 400 '"auto" tool choice
+  requires --enable-auto-tool-choice and --tool-call-parser to be set';
+- Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
+  model whose template has no tool calls.
+
+``server_fault`` reads one of these from an error response: what it means, what to do
+(the hint the chat shows after "your message is kept in recall as unanswered"), and
+whether sending the same request again may help.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tiermem.agent.errors import ProviderErrorKind
+
+__all__ = ["ServerFault", "server_fault"]
+
+
+@dataclass(frozen=True)
+class ServerFault:
+    """What a refusal means (``says``, after the server's URL), what to do, and whether a
+    later attempt may succeed."""
+
+    says: str
+    hint: str
+    kind: ProviderErrorKind = "bad_request"
+    retryable: bool = False
+
+
+_PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
+_TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's library"
+
+
+def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
+    """The fault an error response's ``body`` (decoded JSON or text) names, or None."""
+    lowered = _text(body).lower()
+    if "requires --jinja" in lowered or "unsupported param: tools" in lowered:
+        old = "unsupported param" in lowered
+        return ServerFault(
+            says=("refuses requests with tools: this llama-server build has no tool calls"
+                  if old else "refuses requests with tools: llama-server runs without --jinja"),
+            hint=(("update llama.cpp, then " if old else "")
+                  + "restart llama-server with --jinja (tool calls need the model's own chat "
+                    "template), then send it again"))
+    if "--enable-auto-tool-choice" in lowered:
+        return ServerFault(
+            says="refuses tool calls: vLLM runs without --enable-auto-tool-choice",
+            hint=(f"restart vLLM with --enable-auto-tool-choice and the --tool-call-parser "
+                  f"for the model ({_PARSERS}), then send it again"))
+    if "does not support tools" in lowered:
+        return ServerFault(
+            says=f"refuses tool calls for model {model!r}: its template has none",
+            hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
+                  f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
+    return None
+
+
+def _text(body: Any) -> str:
+    if isinstance(body, bytes):
+        return body.decode(errors="replace")
+    return body if isinstance(body, str) else repr(body)

@@ -1,0 +1,70 @@
+"""What a turn reports when a local model server refuses it for how it was started or for
+the model it lacks: the agent against the loopback server, with each server's own body."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.chat_output import UNANSWERED, provider_hint
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+SAID = "I like green tea"
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def failed_turn(server: FakeOpenAIServer, memory: HierarchicalMemory,
+                sleeps: list[float]) -> ProviderError:
+    """The error of one turn, checked to have left the user's message as unanswered."""
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, llm).step(SAID)
+    rows = [row for row in memory.snapshot()["tables"]["messages"] if row["content"] == SAID]
+    assert [row["status"] for row in rows] == ["unanswered"]
+    return info.value
+
+
+def error_body(message: str, **fields: Any) -> dict[str, Any]:
+    return {"error": {"message": message, **fields}}
+
+
+@pytest.mark.parametrize(("status", "body", "said", "hinted"), [
+    # llama-server without --jinja, and a build from before its tool calls.
+    (500, error_body("tools param requires --jinja flag", code=500, type="server_error"),
+     "llama-server runs without --jinja", "restart llama-server with --jinja"),
+    (500, {"code": 500, "message": "Unsupported param: tools", "type": "server_error"},
+     "this llama-server build has no tool calls", "update llama.cpp, then restart"),
+    # vLLM without a tool-call parser.
+    (400, {"object": "error", "type": "BadRequestError", "code": 400,
+           "message": '"auto" tool choice requires --enable-auto-tool-choice and '
+                      '--tool-call-parser to be set'},
+     "vLLM runs without --enable-auto-tool-choice", "--tool-call-parser for the model"),
+    # Ollama, for a model whose template has no tool calls.
+    (400, error_body("registry.ollama.ai/library/gemma3:4b does not support tools",
+                     type="api_error"),
+     "refuses tool calls for model 'qwen3:4b'", "pass --model a model that makes them"),
+])
+def test_a_server_not_started_for_tool_calls_is_asked_once_and_says_how_to_start_it(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        status: int, body: dict[str, Any], said: str, hinted: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(status, body)
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert (error.kind, error.retryable, error.status_code) == ("bad_request", False, status)
+    assert said in str(error) and "the server is having problems" not in str(error)
+    hint = provider_hint(error)
+    assert hint.startswith(f"{UNANSWERED}; ") and hinted in hint
+    assert "send it again when the model's server has recovered" not in hint
