@@ -1,4 +1,4 @@
-"""Refusals that say how the model server must be started for tool calls.
+"""Refusals that say how the model server must be started, or which model it lacks.
 
 A local server refuses a chat for reasons no status code names, and which no
 number of attempts changes; only its text tells them apart:
@@ -9,7 +9,11 @@ number of attempts changes; only its text tells them apart:
 - vLLM started without ``--enable-auto-tool-choice`` answers 400 '"auto" tool choice
   requires --enable-auto-tool-choice and --tool-call-parser to be set';
 - Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
-  model whose template has no tool calls.
+  model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
+  it first' for one it has not pulled;
+- LM Studio answers "No models loaded" while none is loaded;
+- llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
+  and is sent again as any 5xx is.
 
 ``server_fault`` reads one of these from an error response: what it means, what to do
 (the hint the chat shows after "your message is kept in recall as unanswered"), and
@@ -18,6 +22,7 @@ whether sending the same request again may help.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +67,19 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             says=f"refuses tool calls for model {model!r}: its template has none",
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
+    if re.search(r"not found,? try pulling it", lowered):
+        return ServerFault(
+            says=f"has no model {model!r}",
+            hint=(f"pull it (`ollama pull {model}`), or pass --model a name `ollama list` "
+                  f"shows, then send it again"))
+    if "no models loaded" in lowered:
+        return ServerFault(
+            says="has no model loaded",
+            hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
+    if status == 503 and "loading model" in lowered:
+        return ServerFault(
+            says="is still loading its model", kind="server", retryable=True,
+            hint="send it again once the server has loaded the model (its log says when)")
     return None
 
 

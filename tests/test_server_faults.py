@@ -55,8 +55,18 @@ def error_body(message: str, **fields: Any) -> dict[str, Any]:
     (400, error_body("registry.ollama.ai/library/gemma3:4b does not support tools",
                      type="api_error"),
      "refuses tool calls for model 'qwen3:4b'", "pass --model a model that makes them"),
+    # Ollama, for a model it has not pulled.
+    (404, error_body('model "qwen3:4b" not found, try pulling it first', type="api_error"),
+     "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
+    # LM Studio, with no model loaded, under either status it has used.
+    (400, {"error": "No models loaded. Please load a model in the developer page or use the "
+                    "`lms load` command."},
+     "has no model loaded (HTTP 400)", "load one (`lms load NAME`"),
+    (404, error_body("No models loaded. Please load a model in the developer page or use the "
+                     "`lms load` command.", code="model_not_found"),
+     "has no model loaded (HTTP 404)", "load one (`lms load NAME`"),
 ])
-def test_a_server_not_started_for_tool_calls_is_asked_once_and_says_how_to_start_it(
+def test_a_server_not_started_for_tool_calls_or_without_the_model_is_asked_once_and_says_why(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
         status: int, body: dict[str, Any], said: str, hinted: str) -> None:
     for _ in range(4):
@@ -65,6 +75,20 @@ def test_a_server_not_started_for_tool_calls_is_asked_once_and_says_how_to_start
     assert len(server.requests) == 1 and sleeps == []
     assert (error.kind, error.retryable, error.status_code) == ("bad_request", False, status)
     assert said in str(error) and "the server is having problems" not in str(error)
+    assert "no /chat/completions endpoint" not in str(error)
     hint = provider_hint(error)
     assert hint.startswith(f"{UNANSWERED}; ") and hinted in hint
     assert "send it again when the model's server has recovered" not in hint
+    assert "change what the error names" not in hint
+
+
+def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body("Loading model", code=503, type="unavailable_error"))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 4 and len(sleeps) == 3
+    assert (error.kind, error.retryable, error.attempts) == ("server", True, 4)
+    assert "is still loading its model (HTTP 503, 4 attempts)" in str(error)
+    assert "having problems" not in str(error)
+    assert "once the server has loaded the model" in provider_hint(error)
