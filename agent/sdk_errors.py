@@ -22,6 +22,7 @@ from tiermem.agent.server_errors import (
     classify_refusal,
     clip,
     is_web_page,
+    page_title,
     server_message,
     web_page_error,
 )
@@ -84,9 +85,16 @@ def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
 
 def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:
     status: int = exc.status_code
-    detail = server_message(exc.body)
-    said = f"; the server said: {detail}" if detail else ""
-    refusal = classify_refusal(status, exc.body)
+    page = _is_web_page(exc)
+    # A proxy's error page is read for its title, not quoted as markup.
+    body = page_title(exc.response.text) if page else exc.body
+    detail = server_message(body)
+    if page:
+        said = (f"; it answered with a web page titled {detail!r}, not the API's JSON" if detail
+                else "; it answered with a web page (HTML), not the API's JSON")
+    else:
+        said = f"; the server said: {detail}" if detail else ""
+    refusal = classify_refusal(status, body)
     kind: ProviderErrorKind
     if refusal is not None and refusal.kind == "context_exceeded":
         window = refusal.context_window
@@ -122,6 +130,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
     elif status == 408:
         kind = "timeout"
         text = f"{url} timed out the request (HTTP 408, {tries}): try again later"
+    elif status >= 500 and page:
+        kind = "server"
+        text = (f"{url} failed with HTTP {status} ({tries}) from a proxy or gateway in front of "
+                f"the model server: check that the model server behind it is running, and its "
+                f"log")
     elif status >= 500:
         kind = "server"
         text = (
@@ -137,7 +150,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} refused access to model {model!r} (HTTP 403): check that the "
             f"API key (OPENAI_API_KEY) may use this model"
         )
-    elif _is_web_page(exc):
+    elif page:
         # A web UI or proxy refusing the POST (405, 404 from its router): the URL is wrong.
         return web_page_error(url, attempts, status)
     elif status == 404:

@@ -32,7 +32,7 @@ from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
 __all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "not_json_error",
-           "server_message", "web_page_error"]
+           "page_title", "server_message", "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
 
@@ -88,6 +88,18 @@ def classify_refusal(status: int, body: Any) -> Refusal | None:
 def is_web_page(content_type: str, text: str) -> bool:
     """Whether an answer is an HTML page rather than an API's JSON."""
     return "html" in content_type.lower() or text.lstrip()[:1] == "<"
+
+
+_TITLE = re.compile(r"<(title|h1)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
+def page_title(text: str) -> str:
+    """A web page's title (else its first heading), as plain text on one line, clipped;
+    "" if it has neither. An error page says what it is there ("502 Bad Gateway"), while
+    its markup quoted whole would bury that."""
+    found = _TITLE.search(text)
+    return clip(_TAG.sub(" ", found.group(2)), 80) if found else ""
 
 
 def web_page_error(url: str, attempts: int, status: int | None = None) -> ProviderError:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 
 from tiermem.agent.chat_output import UNANSWERED, provider_hint
 from tiermem.agent.errors import ProviderError
@@ -92,3 +92,27 @@ def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
     assert "is still loading its model (HTTP 503, 4 attempts)" in str(error)
     assert "having problems" not in str(error)
     assert "once the server has loaded the model" in provider_hint(error)
+
+
+NGINX_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>"
+             b"502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n"
+             b"</html>\r\n")
+NGINX_413 = NGINX_502.replace(b"502 Bad Gateway", b"413 Request Entity Too Large")
+
+
+@pytest.mark.parametrize(("status", "page", "attempts", "said"), [
+    (502, NGINX_502, 4, "from a proxy or gateway in front of the model server: check that "
+                        "the model server behind it is running, and its log; it answered with "
+                        "a web page titled '502 Bad Gateway'"),
+    (413, NGINX_413, 1, "the server refused the request: 413 Request Entity Too Large"),
+])
+def test_a_proxy_s_error_page_is_named_by_its_title_not_quoted_as_markup(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        status: int, page: bytes, attempts: int, said: str) -> None:
+    for _ in range(4):
+        server.enqueue(FakeResponse(status=status, body=page,
+                                    headers={"Content-Type": "text/html"}))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == attempts and len(sleeps) == attempts - 1
+    assert said in str(error)
+    assert "<" not in str(error) and "nginx" not in str(error)
