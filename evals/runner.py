@@ -229,6 +229,11 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def _check_questions(conversations: Sequence[Conversation], options: EvalOptions) -> None:
     """DataError when there is nothing to score: figures of no question would read 0.000."""
+    if options.cv and len(conversations) < 2:
+        # Refused before any ingest: the lone conversation would be scored, then dropped.
+        raise DataError(f"--cv needs at least two conversations (one to tune on, one to "
+                        f"report), and the data gives only {conversations[0].id}: name two or "
+                        f"more with --conversations, or drop --cv")
     qa = options.mode == "qa"
     empty = [c.id for c in conversations if not (c.questions if qa else c.scored_questions())]
     what = "no question" if qa else "no question with evidence turns (retrieval scores those)"

@@ -98,3 +98,28 @@ def test_tuning_varies_the_weights_only(tmp_path: Path,
            grid=(FusionWeights(0.3, 0.7), FusionWeights(0.9, 0.1)))
     assert seen and all(w.method == "rrf" for w in seen)
 
+
+
+def test_one_conversation_is_refused_before_it_is_ingested(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # It was refused only after the lone conversation was ingested and scored under every
+    # weighting of every configuration: minutes of work, then exit 2.
+    from tiermem.cli import run
+
+    for conv_id in ("7", "8"):
+        (tmp_path / f"{conv_id}.json").write_text(json.dumps(CONVERSATION))
+    ingested: list[str] = []
+    grid_records = cv_module.grid_records
+
+    def recorded(conv: Any, *args: Any, **kwargs: Any) -> Any:
+        ingested.append(conv.id)
+        return grid_records(conv, *args, **kwargs)
+
+    monkeypatch.setattr(cv_module, "grid_records", recorded)
+    assert run(["eval", "locomo", "--data", str(tmp_path), "--conversations", "7", "--cv",
+                "--embedder", "hashing"]) == 2
+    assert ingested == []
+    error = " ".join(capsys.readouterr().err.split())
+    assert ("--cv needs at least two conversations (one to tune on, one to report), and the "
+            "data gives only 7: name two or more with --conversations, or drop --cv") in error
