@@ -234,6 +234,13 @@ def _conv_id(raw: dict[str, Any], fallback: str) -> str:
     return digits[-1] if digits else (sample or fallback)
 
 
+_DATA_TAKES = ("--data takes LoCoMo JSON files or folders of them (one conversation per "
+               "file, or the released locomo10.json, in the data folder of "
+               "https://github.com/snap-research/locomo)")
+_JSON_KINDS = {list: "a list", str: "a string", int: "a number", float: "a number",
+               bool: "true or false", type(None): "null"}
+
+
 def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     """Conversations from files and directories (``*.json`` inside), in a stable order."""
     files: list[Path] = []
@@ -244,10 +251,7 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
         elif path.is_file():
             files.append(path)
         else:
-            raise DataError(f"no LoCoMo data at {path}: --data takes LoCoMo JSON files or "
-                            "folders of them (one conversation per file, or the released "
-                            "locomo10.json, in the data folder of "
-                            "https://github.com/snap-research/locomo)")
+            raise DataError(f"no LoCoMo data at {path}: {_DATA_TAKES}")
     # A file named twice (itself and in its directory) is read once.
     unique: dict[Path, Path] = {}
     for file in files:
@@ -257,6 +261,9 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     for file in unique.values():
         try:
             raw = json.loads(file.read_text(encoding="utf-8"), parse_int=_json_int)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"cannot read {file}: it is not JSON ({exc.msg}, line "
+                            f"{exc.lineno}); {_DATA_TAKES}") from None
         except (OSError, ValueError) as exc:
             raise DataError(f"cannot read {file}: {exc}") from None
         except RecursionError:
@@ -265,7 +272,9 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
         samples = raw if isinstance(raw, list) else [raw]
         for number, sample in enumerate(samples):
             if not isinstance(sample, dict):
-                raise DataError(f"{file}: expected a conversation object, got {type(sample)}")
+                raise DataError(f"{file}: expected a conversation object, got "
+                                f"{_JSON_KINDS.get(type(sample), type(sample).__name__)}; "
+                                f"{_DATA_TAKES}")
             fallback = file.stem if len(samples) == 1 else f"{file.stem}-{number}"
             conv_id = _conv_id(sample, fallback)
             if conv_id in read_from:

@@ -106,3 +106,19 @@ def test_a_data_path_that_is_not_there_says_what_it_must_hold(tmp_path: Path) ->
         f"no LoCoMo data at {tmp_path / 'nonexistent'}: --data takes LoCoMo JSON files or "
         "folders of them (one conversation per file, or the released locomo10.json, in the "
         "data folder of https://github.com/snap-research/locomo)")
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("hello", "cannot read {path}: it is not JSON (Expecting value, line 1); --data takes "),
+    ("[1, 2]", "{path}: expected a conversation object, got a number; --data takes "),
+    ('"x"', "{path}: expected a conversation object, got a string; --data takes "),
+])
+def test_a_file_of_no_conversation_says_what_data_takes(
+        tmp_path: Path, text: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # These printed the parser's bare "Expecting value: line 1 column 1 (char 0)" and
+    # "got <class 'int'>", with no next step.
+    path = tmp_path / "7.json"
+    path.write_text(text)
+    assert run(["eval", "locomo", "--data", str(path), "--embedder", "hashing"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert said.format(path=path) in error and "<class" not in error
