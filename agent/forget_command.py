@@ -171,6 +171,7 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
 
     from tiermem.agent.forget_sources import ALREADY_FORGOTTEN, WITHHELD_HINT
     from tiermem.agent.place import store_flag
+    from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 
     if args.json:
         # A script reading "unmatched" alone would look for a mistyped text, as a user would.
@@ -192,6 +193,10 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
                  f"TEXT, /archival TEXT or "
                  f"/core shows how it was stored{WITHHELD_HINT if withheld else ''}; --mode "
                  f"exact_then_top_k_llm with a model matches by meaning when no text equals it")
+        elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
+            note("a request that targets more items than --max-delete-count forgets nothing: "
+                 "give --max-delete-count at least that many (up to 1000), or a request that "
+                 "targets fewer")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

@@ -61,7 +61,13 @@ from tiermem.memory.ops.erase import (
 )
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
-from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
+from tiermem.memory.ops.forget_select import (
+    OVER_THE_BOUND,
+    Selection,
+    Shown,
+    exact_selection,
+    llm_selection,
+)
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting, quoting_copies
 from tiermem.memory.ops.request_forms import request_forms
@@ -260,7 +266,7 @@ def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
         selection = exact_selection(memory, request, config, shown)
         if len(selection.items) > config.max_delete_count:
             return Selection("ambiguous", detail=f"{len(selection.items)} stored texts equal "
-                             f"the request, over max_delete_count {config.max_delete_count}")
+                             f"the request, {OVER_THE_BOUND} {config.max_delete_count}")
         if selection.outcome == "matched" or config.mode == "exact":
             return selection
     assert judge is not None  # run_forget refuses a request that needs one without

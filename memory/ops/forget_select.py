@@ -61,6 +61,10 @@ Shown = Callable[[str | None, Sequence[Hit]], list[bool]]
 MAX_SHOWN_FETCH = 1000
 
 
+#: How an ``ambiguous`` detail says the request targets more than ``max_delete_count``.
+OVER_THE_BOUND = "over max_delete_count"
+
+
 @dataclass
 class Selection:
     """What a mode chose: ``outcome`` (matched, unmatched, ambiguous or failed), the items
@@ -283,8 +287,8 @@ def read_answer(answer: object, labelled: dict[str, Hit], most: int) -> Selectio
         return Selection("failed", detail=f"the judge chose ids it was not shown "
                                           f"({len(unknown)})", candidates=shown)
     if len(chosen) > most:
-        return Selection("ambiguous", detail=f"the judge chose {len(chosen)} items, over "
-                                             f"max_delete_count {most}", candidates=shown)
+        return Selection("ambiguous", detail=f"the judge chose {len(chosen)} items, "
+                                             f"{OVER_THE_BOUND} {most}", candidates=shown)
     if not chosen:
         return Selection("unmatched", detail="the judge found no targeted item",
                          candidates=shown)
