@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
@@ -221,19 +222,28 @@ _ACCEPTS = {
 }
 
 
+#: A FusionWeights check's message: the weight at fault and what it must be.
+_FUSION_FAULT = re.compile(r"(?:FusionWeights|fusion)\.(\w+):? (must .*?)(?:, got .*)?$")
+
+
 def config_error(exc: ValidationError) -> InvalidConfigError:
     """A pydantic error as InvalidConfigError, listing each field at fault."""
     fields: list[str] = []
     parts: list[str] = []
     for error in exc.errors(include_url=False):
         where = ".".join(str(p) for p in error["loc"])
-        if where:
-            fields.append(where)
         expected = (error.get("ctx") or {}).get("expected")
         message = _accepted(error["type"], where, expected) or str(error["msg"]).removeprefix(
             "Value error, ").replace("Input should be", "must be", 1)
         shown = "" if isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
         got = error.get("input")
+        weight = _FUSION_FAULT.match(message) if where == "fusion" else None
+        if weight is not None and isinstance(got, dict):
+            # FusionWeights names itself and its field; the setting is fusion.NAME.
+            where, message = f"fusion.{weight[1]}", weight[2]
+            shown = f" (got {got[weight[1]]!r})" if weight[1] in got else ""
+        if where:
+            fields.append(where)
         if error["type"] in ("int_type", "int_from_float") and isinstance(got, float) and \
                 got.is_integer():
             shown = f" (got {got!r}; write it as {int(got)})"  # 1e3 is read as 1000.0

@@ -222,6 +222,22 @@ def test_invalid_arguments_are_refused_before_a_file_is_written(
     assert not (home / "memory.sqlite3").exists()
 
 
+@pytest.mark.parametrize(("value", "said"), [
+    ({"method": "borda"}, "fusion.method: must be 'convex' or 'rrf' (got 'borda')"),
+    ({"rrf_k": 0}, "fusion.rrf_k: must be an integer from 1 to 1,000,000 (got 0)"),
+    ({"lexical": math.nan}, "fusion.lexical: must be a finite number (got nan)"),
+    ({"prune_common": "yes"}, "fusion.prune_common: must be true or false (got 'yes')"),
+])
+def test_a_fusion_weight_at_fault_is_named_as_the_setting_names_it(
+        value: dict[str, Any], said: str) -> None:
+    # These read "fusion: FusionWeights.method must be 'convex' or 'rrf'", naming a Python
+    # class where `tiermem config` takes a JSON object, and without the value given.
+    with pytest.raises(InvalidConfigError) as info:
+        MemoryConfig.parse({"fusion": value})
+    assert str(info.value) == f"invalid memory config: {said}"
+    assert info.value.fields == (said.split(":")[0],)
+
+
 def test_fusion_weights_refuse_non_finite_values_when_built_directly() -> None:
     with pytest.raises(ValueError, match="lexical"):
         FusionWeights(math.nan, 0.4)
