@@ -15,6 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.forget_beside import (
+    PLAN_INSTEAD,
+    named_and_said_after,
+    named_in,
+    of_what_goes,
+)
 from tiermem.memory.text.forget_openings import (
     FORGET_NAMED,
     FORGET_OPENING,
@@ -23,18 +29,12 @@ from tiermem.memory.text.forget_openings import (
     WHAT_I_SAID,
     places_apart,
 )
-from tiermem.memory.text.named_lists import owned_already, things_listed
+from tiermem.memory.text.named_lists import things_listed
 from tiermem.memory.text.plan_values import (
     as_held,
     as_one_listed,
-    gives_a_value,
-    held_of,
-    new_contact_in,
-    new_value_in,
-    remembered_value,
     spelled_as_held,
     time_held,
-    told_of,
 )
 from tiermem.memory.text.sentences import split_sentences
 
@@ -81,11 +81,6 @@ def forgets_the_last(sentence: str) -> bool:
     return _BARE_FORGET.match(sentence) is not None
 
 
-#: What the speaker will do instead ("I'll do it myself", "let's move on"): after a bare
-#: "forget it" it says "never mind" of what was asked, not "take back" of what was told.
-_PLAN_INSTEAD = re.compile(
-    rf"^\W*(?:i{_APOS}ll|i\s+will|i{_APOS}m\s+going\s+to|i\s+(?:can|could)|we{_APOS}ll"
-    rf"|we\s+will|let{_APOS}s|let\s+(?:me|us))\b", _I)
 #: "Forget about it," with more said after it brushes off rather than takes back.
 _FORGET_ABOUT_IT = re.compile(FORGET_OPENING + r"forget\s+about\s+it\b", _I)
 
@@ -95,7 +90,7 @@ def brushes_off(request: str, said_after: str) -> bool:
     sentence, only says "never mind" ("Forget it, I'll do it myself", "Forget about it, my
     wife works at Acme"): what the speaker told last is then no more taken back than by a
     "never mind", as "Forget that, I'm vegetarian now" takes back "I'm vegan"."""
-    return forgets_the_last(request) and (_PLAN_INSTEAD.match(said_after) is not None
+    return forgets_the_last(request) and (PLAN_INSTEAD.match(said_after) is not None
                                           or _FORGET_ABOUT_IT.match(request) is not None)
 
 
@@ -146,7 +141,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
     out: list[str] = []
     held = list(held)
     for whole in _plans_joined([part for said in sentences for part in places_apart(said)]):
-        sentence, said_after = _named_and_said_after(whole, held)
+        sentence, said_after = named_and_said_after(whole, held)
         opening = FORGET_NAMED.match(sentence.strip())
         if opening is None:
             out.append(sentence)
@@ -173,7 +168,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
     told: list[str] = []
     just_named: list[str] = []
     for said in out:
-        thing = _named_in(said.strip())
+        thing = named_in(said.strip())
         told += [said] if thing else split_sentences(as_one_listed(just_named, said))
         just_named = [*just_named, thing] if thing else []
     return told
@@ -197,135 +192,11 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     out: list[str] = []
     for sentence in sentences:
         if (out and FORGET_NAMED.match(out[-1].strip()) is not None
-                and _PLAN_INSTEAD.match(sentence) and _of_what_goes(out[-1], sentence)):
+                and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
         else:
             out.append(sentence)
     return out
-
-
-#: Where a request naming what to forget gives way to the speaker's own statement ("Forget
-#: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
-_SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s)", _I)
-
-
-#: Where a request naming what to forget gives way to what the speaker will do instead.
-_PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
-                         + _PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
-#: Where a request naming what to forget gives way to another ("Forget my password and tell
-#: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
-_ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
-                          r"|(?:remember|note|save|store|keep)\s)", _I)
-#: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
-_REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
-#: Another request that only asks for what goes, or its new value ("text me the new one").
-_ASKED_FOR_IT = re.compile(r"^[a-z]+\s+(?:me|us)\s+(?:it|that|them|(?:the|a)\s+new\s+\w+)\W*$",
-                           _I)
-#: Where a request naming what to forget gives way to a remark on it ("Forget my password,
-#: it's old", "..., she moved"): read as part of what is named, it matched no fact held.
-_REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
-                           r"(?=(?:it|she|he|they|that|this)\b)", _I)
-#: Where a remark on what a request named gives way to a statement of the speaker's
-#: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road").
-_MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s|(?:my|our)\s)"
-                        rf"|,?\s+(?:and|but)\s+(?=i(?:{_APOS}m)?\s|(?:my|our)\s)", _I)
-#: Where a request naming what to forget gives way to the new one of what it names.
-_NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our)\s+new\s)", _I)
-#: A word pointing back at what a request named ("I'll reset it", "I'll call her").
-_BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
-
-
-def _named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, str]:
-    """``sentence`` as its request naming what to forget and the statement of the speaker's
-    beside it ("I live in Lisbon now"); the whole and '' when it is no such request.
-    ``held``: the facts held, whose values say what kind a new one told must be."""
-    if FORGET_NAMED.match(sentence.strip()) is None:
-        return sentence, ""
-    plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
-    if len(plan) > 1 and _of_what_goes(plan[0], plan[1]):
-        request = plan[0].rstrip(" .!") + "."
-        # "Forget my number, I'll text you from the new one, 555-0199": a new value is
-        # news, and the thing it is the value of is the one named
-        return request, (_new_value_of(request, plan[1]) if gives_a_value(plan[1]) else
-                         # "Forget my password, I'll reset it": quoted without what goes,
-                         # it says nothing
-                         "")
-    asked = _ASKED_AFTER.split(sentence.strip(), maxsplit=1)
-    if len(asked) > 1 and _ASKED_FOR_IT.match(asked[1]):
-        # "... and text me the new one": it gives no value, and read as the speaker's
-        # statement it was stored as one
-        return asked[0].rstrip(" .!") + ".", ""
-    remember_it = _REMEMBER_IT.match(asked[1]) if len(asked) > 1 else None
-    if remember_it:
-        # "... and remember it's hunter3": "it" is the thing named, and quoted as asked,
-        # "it's hunter3" was stored of nothing; with no new value of it, nothing is said
-        return _value_told_of(asked[0].rstrip(" .!"), asked[1][remember_it.end():],
-                              list(held)) or (asked[0].rstrip(" .!") + ".", "")
-    if len(asked) > 1:
-        return asked[0].rstrip(" .!") + ".", (remembered_value(asked[1])
-                                              or asked[1][:1].upper() + asked[1][1:])
-    remark = _REMARK_AFTER.split(sentence.strip(), maxsplit=1)
-    if len(remark) > 1 and not gives_a_value(remark[1]):
-        # "Forget my sister, it's Maria now" of a sister held by name tells her new one
-        if told := _value_told_of(remark[0], remark[1], list(held)):
-            return told
-        # quoted without what goes, "it's old" says nothing
-        return remark[0].rstrip(" .!") + ".", ""
-    # "..., it's 4321 now and my address is 9 Elm Road": a statement of its own follows
-    said, *more = _MORE_SAID.split(remark[-1], maxsplit=1)
-    more = [f"{more[0][:1].upper()}{more[0][1:].rstrip(' .!')}."] if more else []
-    if len(remark) > 1 and (told := _value_told_of(remark[0], said, list(held))):
-        # "Forget my number, it's 555-0199 now": read whole, it matched nothing held,
-        # and the new number, which is news, was lost with it
-        return told[0], " ".join([told[1], *more])
-    if len(remark) > 1 and held_of(_named_in(remark[0]), held, any_fact=True):
-        # "Forget my password, it's 10 years old": no new value of what is held, so,
-        # read whole, it only kept the password
-        return remark[0].rstrip(" .!") + ".", " ".join(more)
-    # "Forget my PIN, my new PIN is 4321", or "Forget my PIN and my password, my new PIN ..."
-    request, *new = _NEW_ONE_AFTER.split(remark[-1], maxsplit=1)
-    if new and (new_one := as_one_listed([_named_in(request)], new[0])) != new[0]:
-        return request.rstrip(" .!") + ".", new_one
-    parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
-    if len(parts) < 2:
-        return sentence, ""
-    return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
-
-
-def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
-    """``request``, naming the thing as the fact held does, and the statement of the new
-    value ``remark`` tells of it (``told_of``); None when it tells none."""
-    request = spelled_as_held(request, held)
-    opening = FORGET_NAMED.match(request)
-    told = told_of(_named_in(request), remark, held) if opening is not None else None
-    if opening is None or told is None:
-        return None
-    return f"{request[:opening.end()]}{told[0]}.", told[1]
-
-
-def _named_in(request: str) -> str:
-    """What ``request`` names to forget ("my number" of "Forget my number"), or ''."""
-    opening = FORGET_NAMED.match(request)
-    return request[opening.end():].rstrip(" .!") if opening is not None else ""
-
-
-def _of_what_goes(request: str, plan: str) -> bool:
-    """Whether ``plan`` is of what ``request`` names to forget: it points back at it ("I'll
-    reset it") or gives its new number or email ("I'll text you from 555-0199")."""
-    return _BACK_AT_IT.search(plan) is not None or new_contact_in(request, plan) is not None
-
-
-def _new_value_of(request: str, plan: str) -> str:
-    """What ``plan``, beside the ``request`` naming what to forget, says of it anew: "My
-    phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
-    one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
-    which, quoted without what goes, says nothing."""
-    new_one = new_value_in(plan) or new_contact_in(request, plan)
-    opening = FORGET_NAMED.match(request)
-    named = request[opening.end():].rstrip(" .!") if opening is not None else ""
-    if new_one is None or not owned_already(named):
-        return ""
-    return f"{named[:1].upper()}{named[1:]} is {new_one}."
 
 
 def keeps_the_last(sentence: str) -> bool:
@@ -372,7 +243,7 @@ def beside_the_request(sentence: str) -> str:
     meeting, I live in Lisbon now"): "Forget my sister, she moved" is all about what goes."""
     text = sentence.strip()
     if forget_opening(text) is not None:
-        return _named_and_said_after(text)[1].rstrip(" .!")
+        return named_and_said_after(text)[1].rstrip(" .!")
     kept: list[str] = []
     for part in CLAUSE_BREAK.split(text.rstrip(" .!")):
         if forgets_the_last(part):
