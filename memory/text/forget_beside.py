@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tiermem.memory.text.forget_openings import FORGET_NAMED
+from tiermem.memory.text.forget_openings import FORGET_NAMED, THANKS
 from tiermem.memory.text.named_lists import owned_already
 from tiermem.memory.text.plan_values import (
     as_one_listed,
@@ -45,8 +45,30 @@ _PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
                          + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
 #: Where a request naming what to forget gives way to another ("Forget my password and tell
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
-_ASKED_AFTER = re.compile(r"\s*,?\s+and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
-                          r"|(?:remember|note|save|store|keep)\s)", _I)
+_ASKED_AFTER = re.compile(r"\s*,?\s+(?:and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
+                          r"|(?:remember|note|save|store|keep)\s)"
+                          # "... but remember my PIN is 4321", not "... but keep in touch"
+                          r"|but\s+(?=(?:remember|note|save|store)\s+(?:that\s+)?(?:my|our|it)\b))",
+                          _I)
+#: A thing named as kept past whose it is: a few words that are no verb of their own and no
+#: value ("PIN", "locker code", "brother's name").
+_KEPT_WORD = r"(?![\w'’-]*[\d@])[\w'’-]+"  # "4321" is a new value: "remember my PIN 4321"
+_KEPT_WORDS = (rf"{_KEPT_WORD}(?:\s+(?!(?:is|are|as|alone|intact|untouched|stays?|can|please)\b)"
+               rf"{_KEPT_WORD}){{0,3}}")
+_KEPT_THING = rf"(?:(?:my|our|your|the)\s+{_KEPT_WORDS}|everything\s+else|the\s+rest)"
+#: Where a request naming what to forget gives way to another thing it keeps ("... but keep
+#: my PIN", "... and leave my PIN alone", "..., not my PIN", "... but my PIN is fine"): read
+#: whole, the PIN's words outweighed the address's and nothing went, or "Keep my PIN" and
+#: "My PIN is fine" were stored as facts.
+_KEPT_AFTER = re.compile(
+    r"(?:\s*[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)"
+    r"(?:(?:please\s+)?(?:keep|leave|retain|remember"
+    rf"|(?:don{_APOS}?t|do\s+not)\s+(?:forget|delete|remove|erase|touch))\s+{_KEPT_THING}"
+    r"(?:\s+(?:alone|intact|untouched|be|as\s+(?:it\s+)?is))?"
+    rf"|not\s+{_KEPT_THING}"
+    rf"|(?:my|our)\s+{_KEPT_WORDS}"
+    r"\s+(?:(?:is|are)\s+(?:fine|ok|okay|alright|all\s+right|safe|good)|stays?|can\s+stay))"
+    rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -72,6 +94,10 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     ``held``: the facts held, whose values say what kind a new one told must be."""
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
+    kept = _KEPT_AFTER.search(sentence.strip())
+    if kept is not None and FORGET_NAMED.match(sentence.strip()[:kept.start()]) is not None:
+        # "Forget my address but keep my PIN": only the address goes, and nothing is said
+        return sentence.strip()[:kept.start()].rstrip(" .!") + ".", ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
     if len(plan) > 1 and of_what_goes(plan[0], plan[1]):
         request = plan[0].rstrip(" .!") + "."
