@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import takewhile
 
 from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
@@ -40,7 +41,8 @@ from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "forget_opening",
-           "forgets_the_last", "keeps_the_last", "names_what_to_forget", "not_taken_back",
+           "forgets_the_last", "keeps_the_last", "named_last", "names_what_to_forget",
+           "not_taken_back",
            "requests_forgetting"]
 
 _I = re.IGNORECASE
@@ -131,13 +133,15 @@ _SAID_WITH_IT = re.compile(r"(?:,?\s+(?:please|pls|any\s*more|anywhere|anyway|fo
                            rf"|forever|from\s+now\s+on|now|{THANKS}))+(?=\W*$)", _I)
 
 
-def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
+def each_named_apart(sentences: list[str], held: Iterable[str] = (),
+                     named_before: Iterable[str] = ()) -> list[str]:
     """``sentences`` with a request naming several things to forget ("Forget my locker code
     and my gym.") made one request for each: read whole, the words of one outweigh the
     other's, and only the first would go. A list needs its "and" ("Forget my address,
     the one in Berlin" names one thing). A new value told beside the request ("Forget my
     number, it's 555-0199 now") is said as its own statement, when of the kind the value
-    ``held`` (the facts held) for it is."""
+    ``held`` (the facts held) for it is. ``named_before``: what the requests closing the
+    message before named (``named_last``), whose new one is told as of a request here."""
     out: list[str] = []
     held = list(held)
     for whole in _plans_joined([part for said in sentences for part in places_apart(said)]):
@@ -166,12 +170,20 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = ()) -> list[str
     # "Forget my PIN. My new PIN is 4321.": the new one is the PIN, and so it is of any
     # of the requests just before it ("Forget my PIN. Forget my password.")
     told: list[str] = []
-    just_named: list[str] = []
+    just_named: list[str] = list(named_before)
     for said in out:
         thing = named_in(said.strip())
         told += [said] if thing else split_sentences(as_one_listed(just_named, said))
         just_named = [*just_named, thing] if thing else []
     return told
+
+
+def named_last(message: str) -> list[str]:
+    """What the requests closing ``message`` name to forget ("my PIN" of "Forget my PIN."):
+    "My new PIN is 4321." said next is the PIN, as it is said in the same message. Kept as
+    "User's new PIN is 4321", it stood apart from the PIN it replaced."""
+    named = [named_in(said.strip()) for said in each_named_apart(split_sentences(message))]
+    return list(takewhile(bool, reversed(named)))[::-1]
 
 
 def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
