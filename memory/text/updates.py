@@ -17,7 +17,7 @@ joint subject, "Tom and User work at Globex", sets the slot of each of them:
 ``member_slots``, and a value of one of them ends it when the others' share can stand
 alone: memory/text/joint_shares.py):
 one says the other with "not" or "no longer" ("User is not vegetarian", "User doesn't like
-tea"); or they set the same
+tea": memory/text/negations.py); or they set the same
 slot (a belief, "User: I think my sister lives in Madrid", the slot of what it holds:
 memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
@@ -78,7 +78,6 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.appositions import as_namings, named_anew, one_more_named
 from tiermem.memory.text.beliefs import believed
-from tiermem.memory.text.causes import without_cause
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
     at_other_times,
@@ -107,6 +106,7 @@ from tiermem.memory.text.lasting_states import (
     partner_left_out,
 )
 from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
+from tiermem.memory.text.negations import negation_of
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
 
@@ -144,9 +144,6 @@ _MIN_SHARED = 2
 def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
-
-_NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
-_STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
 
 
 def _value_kind(fact: str) -> str:
@@ -191,37 +188,6 @@ def _names_over_state(new: str, old: str) -> bool:
     return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
             and re.search(r"[a-z\d]", match["value"]) is not None)
 
-
-
-#: A verb denied with "do" ("User doesn't live in Lisbon"), which says it bare.
-_DO_NOT = re.compile(rf"\b(?P<do>do|does)(?:\s+not\b|n{_APOS}t\b)\s+(?P<verb>[a-z]+)\b", _I)
-
-
-def _said_without_do(fact: str) -> str:
-    """``fact`` with a verb denied with "do" said as when affirmed, the "not" left in:
-    "User doesn't live in Lisbon" -> "User lives not in Lisbon", whose words are those of
-    "User lives in Lisbon" and "not"."""
-    def affirmed(said: re.Match[str]) -> str:
-        verb = said["verb"]
-        if said["do"].casefold() == "do":
-            return f"{verb} not"
-        if verb.casefold() in ("have", "do", "go"):
-            return {"have": "has", "do": "does", "go": "goes"}[verb.casefold()] + " not"
-        if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-            return f"{verb}es not"
-        return (f"{verb[:-1]}ies not" if re.search(r"[^aeiou]y$", verb, _I)
-                else f"{verb}s not")
-    return _DO_NOT.sub(affirmed, fact)
-
-
-def _negation_of(new: str, old: str) -> bool:
-    """Whether one fact says the other with "not" ("User is not vegetarian", "User
-    doesn't live in Lisbon"). A cause given is no part of it: "User doesn't work at Globex
-    because User moved" says "User works at Globex" with "not"."""
-    new, old = (_said_without_do(without_cause(fact) or fact) for fact in (new, old))
-    plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
-                            for t in (new, old))
-    return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
@@ -273,7 +239,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     new, old = as_namings(new, old)  # "Tom is User's boss": the boss's name
     if normalize_fact(new) == normalize_fact(old):
         return False
-    if _negation_of(new, old) or moved_from(new, old) or named_anew(new, old, change, replaces):
+    if negation_of(new, old) or moved_from(new, old) or named_anew(new, old, change, replaces):
         return True
     if change is not None and diet_changed(new, old):
         return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay

@@ -1,0 +1,50 @@
+"""Whether one fact says another with "not" ("User is not vegetarian" of "User is
+vegetarian", "User doesn't live in Lisbon" of "User lives in Lisbon"), which it replaces:
+memory/text/updates.py's ``replaces``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.causes import without_cause
+from tiermem.memory.text.extract import normalize_fact
+
+__all__ = ["negation_of"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+_NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
+_STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
+
+
+#: A verb denied with "do" ("User doesn't live in Lisbon"), which says it bare.
+_DO_NOT = re.compile(rf"\b(?P<do>do|does)(?:\s+not\b|n{_APOS}t\b)\s+(?P<verb>[a-z]+)\b", _I)
+
+
+def _said_without_do(fact: str) -> str:
+    """``fact`` with a verb denied with "do" said as when affirmed, the "not" left in:
+    "User doesn't live in Lisbon" -> "User lives not in Lisbon", whose words are those of
+    "User lives in Lisbon" and "not"."""
+    def affirmed(said: re.Match[str]) -> str:
+        verb = said["verb"]
+        if said["do"].casefold() == "do":
+            return f"{verb} not"
+        if verb.casefold() in ("have", "do", "go"):
+            return {"have": "has", "do": "does", "go": "goes"}[verb.casefold()] + " not"
+        if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+            return f"{verb}es not"
+        return (f"{verb[:-1]}ies not" if re.search(r"[^aeiou]y$", verb, _I)
+                else f"{verb}s not")
+    return _DO_NOT.sub(affirmed, fact)
+
+
+def negation_of(new: str, old: str) -> bool:
+    """Whether one fact says the other with "not" ("User is not vegetarian", "User
+    doesn't live in Lisbon"). A cause given is no part of it: "User doesn't work at Globex
+    because User moved" says "User works at Globex" with "not"."""
+    new, old = (_said_without_do(without_cause(fact) or fact) for fact in (new, old))
+    plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
+                            for t in (new, old))
+    return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
