@@ -40,7 +40,8 @@ measure; a second name said plainly of one of those the user may have several of
 new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
 primary database is down now" (or "down until 5pm now", or a kind, "a replica now")
-leaves "db-01"; with a change cue, a slot said in general
+leaves "db-01", though "my new" names another of the thing, whose value ends the one held
+("My new password is swordfish" ends "hunter2"); with a change cue, a slot said in general
 is the slot the old fact said for a time, "The on-call rotation this week is ...", but
 not the other way round); or the statement carried a change cue, the two are about the
 same subject ("Customer Acme is now on the Pro plan" leaves Globex's plan) and share at least two
@@ -287,8 +288,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False  # "The cluster is degraded now" says how it is, not its size
         if says_when(values[0]) and says_when(values[1]):
             return True  # "Friday" ends "on Thursday", and "Monday at 3pm" "on Friday"
-        if _name_beside_state(new, old):
-            return False  # "The primary database is down now" says how db-01 is
+        if change != "my new" and _name_beside_state(new, old):
+            # "The primary database is down now" says how db-01 is; "my new password" is
+            # another password, whose value is no state of the old one ("swordfish")
+            return False
         kinds = {_value_kind(new), _value_kind(old)}
         same_look = len(kinds) == 1
         if change is None:

@@ -1,0 +1,26 @@
+"""A value told of "my new X" replaces the X held whatever it looks like: the thing itself is
+new, so its value is no state of the old one ("My new password is swordfish" after "My
+password is hunter2" kept both, as if "swordfish" said how hunter2 was)."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    ("My password is hunter2.", "My new password is swordfish."),
+    ("My Wi-Fi password is hunter2.", "My new Wi-Fi password is swordfish."),
+    ("My phone is an iPhone.", "My new phone is a Pixel."),
+])
+def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
+    assert core_after(held, said) == ["User's " + said.removeprefix("My ").rstrip(".")]
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # without "new", a state beside a name still says how the thing is
+    ("The primary database is db-01.", "The primary database is down now."),
+    ("My boss is Ana.", "My new boss is strict."),
+])
+def test_a_state_still_leaves_the_name(held: str, said: str) -> None:
+    assert len(core_after(held, said)) == 2
