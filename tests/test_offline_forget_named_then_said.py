@@ -136,6 +136,11 @@ def test_the_new_one_of_another_thing_keeps_its_new() -> None:
     ("Forget my PIN, my new PIN is 4321, and my old one was 1234.", ["User's PIN is 4321"]),
     ("Forget my PIN, my new PIN is 4321 but my previous one was 1234.", ["User's PIN is 4321"]),
     ("Forget my PIN. My new PIN is 4321, my old one was 1234.", ["User's PIN is 4321"]),
+    # with no word between, the old one was kept in the new fact: "User's PIN is 4321
+    # User's old one was 1234"
+    ("Forget my PIN, my new PIN is 4321 my old one was 1234", ["User's PIN is 4321"]),
+    ("Forget my PIN, my new PIN is 4321 my previous PIN was 1234.", ["User's PIN is 4321"]),
+    ("Forget my PIN. My new PIN is 4321 the old one was 1234.", ["User's PIN is 4321"]),
 ])
 def test_the_new_one_is_its_value_alone(said: str, now: list[str]) -> None:
     assert core_after("My PIN is 1234.", said) == now
@@ -158,6 +163,8 @@ def test_the_new_one_is_its_value_alone(said: str, now: list[str]) -> None:
      "User's password is and-or-but"),
     ("My dentist is Dr. Smith.", "Forget my dentist, my new dentist is Dr. Old.",
      "User's dentist is Dr. Old"),
+    ("My address is 3 Oak St.", "Forget my address, my new address is 5 The Old Mill Lane.",
+     "User's address is 5 The Old Mill Lane"),
 ])
 def test_the_new_one_is_any_value(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]

@@ -77,12 +77,15 @@ def remembered_value(asked: str) -> str | None:
 
 #: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
 #: Its value may hold any word or comma ("9 Elm Road, Leeds", "Marks and Spencer"); the
-#: old one told after it ("... 4321 and my old one was 1234"), which is to go, and a
-#: courtesy (", thanks", stored in the PIN) are left out.
+#: old one told after it ("... 4321 and my old one was 1234", "... 4321 my old one was
+#: 1234"), which is to go, and a courtesy (", thanks", stored in the PIN) are left out.
 _NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
                          r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
                          r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
                          r"\b.*?"
+                         # with no word between ("4321 my old one was 1234"): in lower case,
+                         # as "5 The Old Mill Lane" may be the value
+                         r"|\s+(?-i:(?:my|our|the)\s+(?:old|previous|former))\s+\w+\s+(?:was|were)\b.*?"
                          # a statement of its own after a comma ("..., I live in Leeds now")
                          r"|[,;]\s+(?P<more>(?:i|we|my|our|it|he|she|they|you)\b.*?))?"
                          rf"(?:\.?,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
