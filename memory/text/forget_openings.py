@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FORGET_NAMED", "FORGET_OPENING", "NOT_KEPT", "THANKS", "WHAT_I_SAID", "places_apart"]
+__all__ = ["FORGET_NAMED", "FORGET_OPENING", "MATE", "NOT_KEPT", "THANKS", "WHAT_I_SAID",
+           "places_apart"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -20,6 +21,9 @@ FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+w
                    # ("Thanks, ...")
                    r"|thanks|thank\s+you|thx|cheers|great|cool|nice|perfect|awesome|got\s+it"
                    r"|sounds\s+good"
+                   # who it is said to ("Cheers mate, forget my PIN"): read as what opens a
+                   # statement, the request was stored as one, and the PIN kept
+                   r"|mate|buddy|pal|dude|bro"
                    # asked as a wish ("I want you to forget my password")
                    r"|i\s+(?:want|need)\s+you\s+to"
                    rf"|i{_APOS}d\s+like\s+you\s+to)\b[\s,!]*)*")
@@ -62,6 +66,8 @@ _IN_MEMORY = (r"(?:your\b|(?:(?:the|my)\s+)?(?:memory|mind|head|notes|database|s
 #: Memory named with no "from" before it, in words that name nothing else ("memory",
 #: "your notes").
 _MEMORY_ALONE = r"(?:(?:your|the|my)\s+)?(?:memory|mind|head|notes|database|records?)"
+#: Who a request is said to, closing it (", mate"), or the thanks (", cheers mate").
+MATE = r"(?:mate|buddy|pal|dude|bro)\b"
 #: Thanks closing a request, however warm: "so much", "many" or "for your patience" left
 #: behind was read as words of what to forget, and the request matched nothing. Whatever
 #: follows "for your" is thanked for, never forgotten; "thanks for the team" may be a task.
@@ -75,7 +81,8 @@ THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|tyvm"
           r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|a\s+ton|heaps|loads"
           r"|a\s+million|again))?"
           r"(?:\s+for\s+(?:everything|(?:all\s+)?(?:that|this)|(?:all\s+)?the\s+help"
-          r"|(?:all\s+)?your\s+[^,;.!?]*))?")
+          r"|(?:all\s+)?your\s+[^,;.!?]*))?"
+          rf"(?:,?\s+{MATE})?")
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
 _COURTESY_END = rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*"

@@ -25,6 +25,7 @@ from tiermem.memory.text.forget_beside import (
 from tiermem.memory.text.forget_openings import (
     FORGET_NAMED,
     FORGET_OPENING,
+    MATE,
     NOT_KEPT,
     THANKS,
     WHAT_I_SAID,
@@ -130,7 +131,20 @@ _KEPT_IN = re.compile(r"\s+(?:on\s+(?:file|record)|(?:in|from)\s+(?:(?:your|the|
 #: Words closing a request naming what to forget that say how it is asked ("please",
 #: "anymore", "for good"), not what goes.
 _SAID_WITH_IT = re.compile(r"(?:,?\s+(?:please|pls|any\s*more|anywhere|anyway|for\s+good"
-                           rf"|forever|from\s+now\s+on|now|{THANKS}))+(?=\W*$)", _I)
+                           rf"|forever|from\s+now\s+on|now|(?:and\s+)?{THANKS})|,\s+{MATE})+"
+                           r"(?=\W*$)", _I)
+#: "ty" or "ta" closing a request after "and" ("Forget my PIN and ty"): read as a name, it
+#: asked to forget "my ty".
+_AND_TY = re.compile(r"\s+and\s+(?-i:(?P<word>ty|ta))(?=\W*$)")
+
+
+def _thanked(sentence: str, held: list[str]) -> str:
+    """``sentence`` without the "and ty" or "and ta" closing it, which thanks, unless a fact
+    ``held`` names a Ty or a Ta, who may be the one to forget."""
+    said = _AND_TY.search(sentence)
+    if said is None or any(re.search(rf"\b{said['word']}\b", fact, _I) for fact in held):
+        return sentence
+    return sentence[:said.start()] + sentence[said.end():]
 
 
 def each_named_apart(sentences: list[str], held: Iterable[str] = (),
@@ -152,7 +166,8 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = (),
             continue
         # "Don't keep my address on file", "Forget my password, please": where it is kept,
         # or a courtesy, is no word of what goes, and no fact held has it.
-        sentence = _KEPT_IN.sub("", _SAID_WITH_IT.sub("", sentence.strip(), count=1), count=1)
+        sentence = _KEPT_IN.sub("", _SAID_WITH_IT.sub("", _thanked(sentence.strip(), held),
+                                                       count=1), count=1)
         if said_after:
             out += [*each_named_apart([sentence]), *split_sentences(said_after)]
             continue
