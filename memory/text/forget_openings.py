@@ -194,9 +194,10 @@ _ONE_PLACE = re.compile(
     rf"(?P<end>{_COURTESY_END})$", _I)
 
 
-#: The commas that set a value apart ("my address, 5 Glass St., from the CRM"): read at
-#: them, the request forgot the address from memory and kept no task.
-_GIVEN_APART = re.compile(r"(?<=\w),\s+(?=[^,]*[\d@][^,]*,\s+(?:from|off|out\s+of)\s)"
+#: The commas that set a value or a name apart ("my address, 5 Glass St., from the CRM",
+#: "my cat, Tom, from the CRM"): read at them, the request forgot the address, or the cat,
+#: from memory and kept no task.
+_GIVEN_APART = re.compile(r"(?<=\w),\s+(?=[^,]+,\s+(?:from|off|out\s+of)\s)"
                           r"|(?<=[\w.]),\s+(?=(?:from|off|out\s+of)\s)", _I)
 
 

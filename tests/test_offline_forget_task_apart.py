@@ -1,0 +1,22 @@
+"""A request to remove a thing of the user's from another place, with a name set apart by
+commas ("Remove my cat, Tom, from the CRM"): a task on that place, which forgets nothing
+held unless memory is named beside it."""
+
+from __future__ import annotations
+
+from offline_helpers import core_after
+
+
+def test_a_name_set_apart_keeps_the_task_and_forgets_nothing() -> None:
+    # read at its commas, no place was seen: the cat was forgotten and no task kept
+    assert core_after("My cat is Tom.", "My address is 5 Oak St.",
+                      "Remove my cat, Tom, from the CRM.") == [
+        "Remove User's cat Tom from the CRM", "User's address is 5 Oak St.", "User's cat is Tom"]
+    assert core_after("My sister is Ana.", "Delete my sister, Ana, from the contact list.") == [
+        "Delete User's sister Ana from the contact list", "User's sister is Ana"]
+
+
+def test_a_name_set_apart_goes_from_memory_named_beside_the_place() -> None:
+    # stored as "Remove Tom" and "Remove User's from the CRM"
+    assert core_after("My cat is Tom.", "Remove my cat, Tom, from the CRM and memory.") == [
+        "Remove User's cat Tom from the CRM"]
