@@ -20,3 +20,16 @@ def test_a_name_set_apart_goes_from_memory_named_beside_the_place() -> None:
     # stored as "Remove Tom" and "Remove User's from the CRM"
     assert core_after("My cat is Tom.", "Remove my cat, Tom, from the CRM and memory.") == [
         "Remove User's cat Tom from the CRM"]
+
+
+def test_a_street_named_of_the_address_is_left_out_of_the_task() -> None:
+    # kept as "Remove User's address on Oak St. from the CRM"
+    for said, task in [
+            ("Please remove my address on Oak St. from the CRM.",
+             "Remove User's address from the CRM"),
+            ("Remove my work address on Oak Street from the CRM.",
+             "Remove User's work address from the CRM")]:
+        assert core_after("My address is 5 Oak St.", said) == [
+            task, "User's address is 5 Oak St."]
+    assert core_after("My address is 5 Oak St.", "Remove my address on file from the CRM.") == [
+        "Remove User's address on file from the CRM", "User's address is 5 Oak St."]

@@ -165,6 +165,19 @@ def _words_of(request: str) -> list[str]:
     return re.sub(r"(?<=\w):(?=\s)", " :", request).split()
 
 
+_ADDRESS_WORD = re.compile(r"^address$", _I)
+#: What closes a street's name ("St.", "Road").
+_STREET_WORD = re.compile(r"^(?:st|street|rd|road|ave|avenue|lane|ln|blvd|boulevard|drive|dr"
+                          r"|way|court|ct|place|pl|terrace|close|crescent)\.?$", _I)
+
+
+def _a_street_named(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` opens the name of a street after an address named before it
+    ("Oak" of "my address on Oak St."): kept, the task held where the user lives."""
+    return (words[at][:1].isupper() and any(map(_STREET_WORD.match, words[at + 1:at + 4]))
+            and any(map(_ADDRESS_WORD.match, words[:at])))
+
+
 def _a_date_of_birth(words: list[str], at: int) -> bool:
     """Whether ``words[at]`` is a month opening the date of a birthday named before it."""
     return _MONTH.match(words[at]) is not None and any(
@@ -179,7 +192,8 @@ def _value_left_out(request: str) -> str:
     for at in range(3, len(words)):
         # a secret named after another ("my SSH key passphrase") is the one meant: cut
         # at the first, the task named the key
-        if _A_VALUE_WORD.search(words[at]) or _a_date_of_birth(words, at) or (
+        if (_A_VALUE_WORD.search(words[at]) or _a_date_of_birth(words, at)
+                or _a_street_named(words, at)) or (
                 _names_a_secret(words, at - 1) and not _NAMES_WITH_IT.match(words[at])
                 and not _names_a_secret(words, at)):
             return _LEADING_TO_IT.sub("", " ".join(words[:at]))
