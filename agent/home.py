@@ -199,8 +199,9 @@ def private_home(home: Path, note: Callable[[str], None], *,
     someone's choice, which a look at it must not undo."""
     with private_files():
         if (not reading or _owned_for_writing(home)) and make_private(home):
-            note(f"made {home} private to this user (directory 0700, files 0600); it was "
-                 f"readable by other local users")
+            note(f"made {home} private to this user (took group and other access away "
+                 f"from it and its files; the owner's is as it was); it was readable by "
+                 f"other local users")
         yield home
 
 

@@ -139,3 +139,19 @@ def test_a_home_made_readable_is_tightened_with_a_note(home: Path) -> None:
     assert {mode(p) for p in agent.iterdir()} == {0o600}
     again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
     assert "private" not in again.stderr  # said once, when it changed something
+
+
+def test_the_note_of_a_home_tightened_says_what_was_done_to_a_read_only_file(
+        home: Path) -> None:
+    agent = home / "agents" / "a"
+    _umask_022_memory(agent)
+    agent.chmod(0o755)
+    shared = agent / "archival.json"
+    shared.chmod(0o444)  # its owner chose read-only: privacy takes no choice back
+    done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert done.returncode == 0, done.stderr
+    assert mode(agent) == 0o700 and mode(shared) == 0o400
+    # Before: "(directory 0700, files 0600)", which the file is not.
+    assert "0600" not in done.stderr
+    assert (f"made {agent} private to this user (took group and other access away from it "
+            f"and its files; the owner's is as it was)") in done.stderr
