@@ -370,6 +370,21 @@ def test_evicted_fact_is_found_with_was_in_core_and_eviction_time(
     assert hit["evicted"] == "2024-03-06T06:07Z"  # when core let it go
 
 
+def test_a_retired_fact_is_found_as_replaced_not_as_evicted(
+    box: Toolbox, memory: HierarchicalMemory, clock: Clock
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User lives in Paris"})
+    clock.value = T1
+    run(box, memory, "core_memory_replace",
+        {"old_content": "User lives in Paris", "new_content": ""})
+    assert "User lives in Paris" not in core_texts(memory)
+    found = json.loads(run(box, memory, "archival_memory_search", {"query": "Paris"}).content)
+    hit = next(r for r in found["results"] if "Paris" in r["text"])
+    assert hit["superseded"] == "2024-03-06T06:07Z"  # when it stopped being true
+    # Before: "evicted" of the same moment beside it, as if core had let a current fact go.
+    assert "evicted" not in hit
+
+
 # -- promotion back to core by use ----------------------------------------------------------
 
 

@@ -96,7 +96,10 @@ def archival_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
     }
     superseded = hit.metadata.get(SUPERSEDED_AT)
     if isinstance(superseded, (int, float)):
-        item["superseded"] = iso(superseded)  # no longer true since then
+        # No longer true since then. Only a core fact is retired, and it leaves core as it
+        # is: an eviction date beside would read as core letting a current fact go.
+        del item["evicted"]
+        item["superseded"] = iso(superseded)
     if hit.fact_id is not None and hit.fact_id in memory.core:
         item["in_core"] = True  # a fact promoted back, so its passage is not evicted
     return item
