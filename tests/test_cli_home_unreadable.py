@@ -168,14 +168,18 @@ def test_a_write_refused_in_an_agent_home_this_user_may_not_write_says_what_to_d
     assert "User likes tea" in kept.stdout
 
 
-def test_a_write_refused_for_a_read_only_wal_names_it_and_loses_nothing(home: Path) -> None:
-    agent = home / "agents" / "default"
-    database = agent / "memory.sqlite3"
-    # A writer that stopped without closing leaves its -wal and -shm beside the database.
+def _leave_wal_and_shm(database: Path) -> None:
+    """What a writer that stopped without closing leaves: its -wal (empty) and -shm."""
     subprocess.run([sys.executable, "-c", "import os, sqlite3, sys\n"
                     "c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=WAL')\n"
                     "c.execute('SELECT count(*) FROM facts').fetchone(); os._exit(0)",
                     str(database)], check=True)
+
+
+def test_a_write_refused_for_a_read_only_wal_names_it_and_loses_nothing(home: Path) -> None:
+    agent = home / "agents" / "default"
+    database = agent / "memory.sqlite3"
+    _leave_wal_and_shm(database)
     companions = [agent / "memory.sqlite3-wal", agent / "memory.sqlite3-shm"]
     for path in companions:
         path.chmod(0o400)
@@ -194,3 +198,19 @@ def test_a_write_refused_for_a_read_only_wal_names_it_and_loses_nothing(home: Pa
     assert json.loads(read.stdout)["core"]["facts"] == 1
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert "User likes tea" in kept.stdout
+
+
+def test_an_empty_read_only_wal_does_not_refuse_the_first_write(home: Path) -> None:
+    agent = home / "agents" / "default"
+    database = agent / "memory.sqlite3"
+    _leave_wal_and_shm(database)
+    wal = agent / "memory.sqlite3-wal"
+    assert wal.stat().st_size == 0
+    wal.chmod(0o400)
+    # Before: refused naming no file (SQLite had given the empty file its mode back by
+    # then), and the same command again succeeded.
+    done = _tiermem(home, "chat", "--offline", "--embedder", "hashing",
+                    stdin="I live in Porto.\n")
+    assert done.returncode == 0, done.stderr
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert "User lives in Porto" in kept.stdout and "User likes tea" in kept.stdout

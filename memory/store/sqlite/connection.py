@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 from tiermem.memory.errors import (
@@ -45,6 +46,20 @@ def create_private(database: Path) -> None:
     and ``-shm`` files the same mode."""
     with contextlib.suppress(FileExistsError):
         os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
+def open_empty_wal(database: Path) -> None:
+    """Give an empty ``-wal`` file this user owns but may not write the database's mode.
+
+    SQLite opens such a file read-only, so the first write fails, and then gives the empty
+    file the database's mode itself, as it does to any empty file it opens: the next open
+    would succeed. Done before it opens, the write succeeds now. A -wal holding changes is
+    left as it is: a write then fails naming it (memory/store/sqlite/errors.py).
+    """
+    wal = database.with_name(database.name + "-wal")
+    with contextlib.suppress(OSError):
+        if wal.stat().st_size == 0 and not os.access(wal, os.W_OK):
+            wal.chmod(stat.S_IMODE(database.stat().st_mode))
 
 
 def connect(database: Path | None) -> sqlite3.Connection:

@@ -35,6 +35,7 @@ from tiermem.memory.store.sqlite.connection import (
     create_private,
     is_empty_file,
     make_home,
+    open_empty_wal,
     refuse_foreign,
     refuse_newer_schema,
 )
@@ -162,6 +163,7 @@ class SQLiteStore(SQLiteTransactions):
                     discard_restore_leftovers(home)
                 self.was_empty_file = is_empty_file(home / db_file)
                 create_private(home / db_file)
+                open_empty_wal(home / db_file)
             if self.database is not None and read_only:
                 self.conn = connect_read_only(self.database)
                 check_schema_readable(self.conn, self.database)
