@@ -53,6 +53,9 @@ def test_i_do_too_takes_the_verb_phrase(said: str, told: str) -> None:
     "My wife jogs. I am too.",               # "am" shares no doing
     "My wife is vegan. So do I.",            # "do" shares no being
     "Tom was late. I do too.",               # nor a past "was"
+    "Tom loves himself. I do too.",          # himself is Tom, not the user
+    "My wife is proud of herself. I am too.",
+    "Tom is a friend of ours. I am too.",
 ])
 def test_a_doing_the_speaker_cannot_take_over_is_dropped(said: str) -> None:
     first = split_sentences(said)[0]

@@ -20,9 +20,11 @@ _DOES = re.compile(
     r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)\s+)?"
     r"(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$", re.IGNORECASE | re.DOTALL)
 #: Words the speaker would say of another person, or of themselves: told of the speaker
-#: they would point elsewhere ("My wife loves me" is no "I love me").
-PERSONAL = re.compile(r"\b(?:i|me|my|mine|myself|he|him|his|she|her|they|them|their|we|us"
-                      r"|our|it|its)\b", re.IGNORECASE)
+#: they would point elsewhere ("My wife loves me" is no "I love me", "Tom loves himself" no
+#: "I love himself").
+PERSONAL = re.compile(r"\b(?:i|me|my|mine|myself|he|him|his|himself|she|her|hers|herself|they"
+                      r"|them|their|theirs|themselves|we|us|our|ours|ourselves|it|its|itself)\b",
+                      re.IGNORECASE)
 #: Verbs in -s whose plain form no rule below gives ("aches" is no "ach"; "uses" is "use").
 _PLAIN = {"goes": "go", "does": "do", "uses": "use"}
 _UNSURE = frozenset({"aches", "caches", "dies", "lies", "ties", "is", "was", "has"})
