@@ -16,6 +16,11 @@ from tiermem.memory.text.doings import doing_of
     (("Ana is a doctor. I'm not.",), ["Ana is a doctor", "User is not a doctor"]),
     (("My wife likes jazz. I don't.",), ["User doesn't like jazz", "User's wife likes jazz"]),
     (("Tom drinks coffee. I do not.",), ["Tom drinks coffee", "User doesn't drink coffee"]),
+    # how sure or how often another is so is not denied
+    (("Tom is still vegan. I'm not.",), ["Tom is still vegan", "User is not vegan"]),
+    (("Tom is also a nurse. I'm not.",), ["Tom is also a nurse", "User is not a nurse"]),
+    (("Tom still smokes. I don't.",), ["Tom still smokes", "User doesn't smoke"]),
+    (("Tom sometimes smokes. I don't.",), ["Tom sometimes smokes", "User doesn't smoke"]),
 ])
 def test_a_bare_denial_of_the_user_after_anothers_is_told_in_full(
         messages: tuple[str, ...], kept: list[str]) -> None:
@@ -29,6 +34,16 @@ def test_a_bare_denial_of_the_user_after_anothers_is_told_in_full(
     # the user's own statement is no other's to deny
     (("I'm vegan. I'm not.",), ["User is vegan"]),
     (("My name is Maya. I'm not.",), ["User's name is Maya"]),
+    # "not never late" would say the opposite
+    (("Tom is never late. I'm not.",), ["Tom is never late"]),
+    (("Tom is rarely late. I'm not.",), ["Tom is rarely late"]),
+    # himself, ours: Tom, the user's own
+    (("Tom is proud of himself. I'm not.",), ["Tom is proud of himself"]),
+    (("Tom loves himself. I don't.",), ["Tom loves himself"]),
+    (("Tom is a friend of ours. I'm not.",), ["Tom is a friend of ours"]),
+    # what a thing is or does is none of the user's
+    (("Tom's car is red. I'm not.",), ["Tom's car is red"]),
+    (("It works. I don't.",), ["It works"]),
 ])
 def test_a_bare_denial_that_cannot_be_told_is_left(messages: tuple[str, ...],
                                                    kept: list[str]) -> None:

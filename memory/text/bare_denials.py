@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.memory.text.doings import doing_of
+from tiermem.memory.text.doings import PERSONAL, doing_of
 from tiermem.memory.text.owners import owner_of
 
 __all__ = ["with_bare_denials_filled"]
@@ -28,8 +28,16 @@ _BARE_DENIAL = re.compile(
 #: doing what another was just said to.
 _NOT_SO = re.compile(
     rf"^i(?:(?P<be>{_APOS}m|\s+am)\s+not|\s+(?:don{_APOS}?t|do\s+not))[\s.!]*$", _I)
-#: Words told of the user would point elsewhere: "Tom is my boss" is no "I'm not my boss".
-_WHOSE = re.compile(r"\b(?:my|our|me|us|his|him|her|hers|their|them|its)\b", _I)
+#: How sure or how often another is so, which the user's "I'm not" does not deny: "Tom is
+#: still vegan. I'm not." is "I'm not vegan", no "I'm not still vegan".
+_HOW = re.compile(r"^(?:also|still|really|definitely|probably|certainly|surely|always|usually"
+                  r"|often|sometimes|regularly|just|actually)\s+", _I)
+#: What denies already: "Tom is never late. I'm not." is no "I'm not never late".
+_NEGATIVE = re.compile(r"^(?:never|rarely|seldom|hardly|barely|scarcely|nowhere|nothing"
+                       r"|neither|none)\b", _I)
+#: A thing, or a thing of another's ("It works", "Tom's car is red"): what it is or does is
+#: no "I don't work" or "I'm not red" of the user's.
+_THING = re.compile(r"^(?:it\b|[\w-]+['’]s\s)", _I)
 #: What a statement says someone is: "vegan" of "I'm vegan.", "on call" of "Priya is on
 #: call." Not a denial, nor a clause joined to another.
 _IS = re.compile(
@@ -67,18 +75,20 @@ def _says_what_someone_is(sentence: str) -> bool:
 def _not_so(before: str | None, sentence: str) -> str | None:
     """The user's bare "I'm not" or "I don't" (``sentence``) said in full after what
     another is or does in ``before`` ("My wife is a nurse": "I'm not a nurse"; "Tom
-    smokes": "I don't smoke"); None when it is neither, or ``before`` is the user's own or
-    says it in words that told of the user would point elsewhere ("Tom is my boss")."""
+    smokes": "I don't smoke"; how sure or how often left out: "Tom still smokes": "I don't
+    smoke"); None when it is neither, or ``before`` is the user's own, of a thing ("It
+    works", "Tom's car is red"), denies already ("Tom is never late") or says it in words
+    that told of the user would point elsewhere ("Tom is my boss", "proud of himself")."""
     denial = _NOT_SO.match(sentence.strip())
     if denial is None or before is None or re.match(r"\W*(?:i|we)\b", before.strip(), _I):
         return None
+    if _THING.match(before.strip()) and getattr(owner_of(before), "kin", None) is None:
+        return None
     if denial["be"]:
         what = _IS.match(before.strip())
-        if what is None or _WHOSE.search(what["what"]) or not _says_what_someone_is(
-                what.group()):
+        if what is None or PERSONAL.search(what["what"]) or _NEGATIVE.match(
+                what["what"]) or not _says_what_someone_is(what.group()):
             return None
-        return f"I'm not {what['what']}."
+        return f"I'm not {_HOW.sub('', what['what'])}."
     doing = doing_of(before)
-    if doing is None or _WHOSE.search(doing[1]):
-        return None
-    return f"I don't {doing[0]}{doing[1]}."
+    return None if doing is None else f"I don't {doing[1]}."
