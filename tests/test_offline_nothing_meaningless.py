@@ -142,6 +142,11 @@ def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
     ("Acme is my client. It isn't anymore.", []),
     ("The API is slow. It isn't anymore.", []),
     ("Prod is down. It isn't.", ["Prod is down"]),
+    # a thing's doing, "the API" no person: "It doesn't work anymore" told, "Redis doesn't work"
+    ("The API works. It doesn't anymore.", []),
+    ("The build passes. It doesn't anymore.", []),
+    ("The API works. Redis doesn't.", ["Redis doesn't work", "The API works"]),
+    ("The build passes. The tests don't.", ["The build passes", "The tests don't pass"]),
     # "Tom's isn't at 3pm" says nothing of what of Tom's: kept as said
     ("My appointment is at 3pm. Tom's isn't.", ["User's appointment is at 3pm, Tom's isn't"]),
     ("My flight is on Monday but my wife's isn't.",

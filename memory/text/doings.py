@@ -14,11 +14,16 @@ from tiermem.memory.text.relations import relation_of
 #: Someone's doing said with any verb ("My wife jogs every morning", "Tom cycles to work"),
 #: which "I do too" may share: the subject one of the user's by a noun for them (not "my
 #: two", whose next word is a noun), or a name; an adverb may stand before the verb.
+_VERB_PHRASE = (r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)"
+                r"\s+)?(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$")
 _DOES = re.compile(
     r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:my|the|a|an|this|that|these|those|our|your|his|her"
-    r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))"
-    r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|really|regularly)\s+)?"
-    r"(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$", re.IGNORECASE | re.DOTALL)
+    r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))" + _VERB_PHRASE,
+    re.IGNORECASE | re.DOTALL)
+#: A thing's doing ("The API works", "The login page loads"), which another thing or "it"
+#: may deny, but no person takes over.
+_THING_DOES = re.compile(r"^(?:the|this|that|our)\s+(?:[\w-]+\s+)??[\w-]+" + _VERB_PHRASE,
+                         re.IGNORECASE | re.DOTALL)
 #: Words the speaker would say of another person, or of themselves: told of the speaker
 #: they would point elsewhere ("My wife loves me" is no "I love me", "Tom loves himself" no
 #: "I love himself").
@@ -45,13 +50,15 @@ def _plain_verb(verb: str) -> str | None:
     return word[:-1]
 
 
-def doing_of(stated: str) -> tuple[str, str] | None:
+def doing_of(stated: str, *, of_a_thing: bool = False) -> tuple[str, str] | None:
     """The adverb (or "") and the doing in the plain form of ``stated``, someone's doing
     with a verb this module does not list ("Tom often cycles to work" -> ("often ", "cycle
-    to work")); None when it is not one, or says more of a person than the speaker could
-    take over."""
-    match = _DOES.match(stated.strip())
-    if match is None or (match["noun"] is not None and relation_of(match["noun"]) is None):
+    to work")), or with ``of_a_thing`` a thing's too ("The API works" -> ("", "work"));
+    None when it is not one, or says more of a person than the speaker could take over."""
+    match = _DOES.match(stated.strip()) or (
+        _THING_DOES.match(stated.strip()) if of_a_thing else None)
+    noun = None if match is None else match.groupdict().get("noun")
+    if match is None or (noun is not None and relation_of(noun) is None):
         return None
     verb = _plain_verb(match["verb"])
     if verb is None or PERSONAL.search(match["rest"]):

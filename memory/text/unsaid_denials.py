@@ -152,7 +152,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
     who = denied["who"][:1].upper() + denied["who"][1:]
     more = denied["more"] or ""
     if denied["doing"]:
-        doing = doing_of(stated)
+        # a thing's doing ("The API works") is told of "it" or another thing, no person
+        doing = doing_of(stated, of_a_thing=not _may_do_it(who))
         if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
             return None
         if _WHERE_OR_WITH.search(doing[1]) and not _may_do_it(who):
