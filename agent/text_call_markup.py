@@ -118,9 +118,12 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 def function_tag_calls(content: str, names: frozenset[str], cut: bool,
                        schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
     def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+        closed = content.startswith(_FUNCTION_CLOSE, tag.end() + len(body))
         body = _without_end_tokens(body)
         if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
-            return parameters_call(tag.group(1), body, unfinished=unfinished, schemas=schemas)
+            # With its closing tag, which may end a last parameter left unclosed.
+            return parameters_call(tag.group(1), body + _FUNCTION_CLOSE * closed,
+                                   unfinished=unfinished, schemas=schemas)
         return named_call(tag.group(1), body, unfinished=unfinished)
 
     return _tagged(content, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)

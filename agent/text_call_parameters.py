@@ -12,7 +12,9 @@ JSON, inside the Hermes tags or, when a server took those out, without them::
     </tool_call>
 
 A value is raw text, not JSON: the one line break the template puts after the opening tag
-and before the closing one is not part of it, any other text is. The tool's schema, not
+and before the closing one is not part of it, any other text is. The model may leave out a
+``</parameter>`` (after a long value, mostly): when none follows, the value ends where the
+next parameter's tag or the call's ``</function>`` begins. The tool's schema, not
 the text, says what type a value is, and the tools check their arguments against it, so
 ``<parameter=page>2</parameter>`` gives the text ``"2"`` for the tools to read as a number.
 The template writes a list or an object as JSON, which a tool would refuse as text: for a
@@ -38,6 +40,10 @@ __all__ = ["function_with_parameters", "parameters_call"]
 _FUNCTION = re.compile(r"\s*<function=([\w.\-]{1,200})>")
 _FUNCTION_CLOSE = "</function>"
 _PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>", re.DOTALL)
+#: A parameter whose ``</parameter>`` the model left out: its value runs to the next
+#: parameter's tag, or to the ``</function>`` that ends the call.
+_UNCLOSED = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)(?=<parameter=|</function>\s*\Z)",
+                       re.DOTALL)
 _OPENING = "<parameter="
 #: How the template writes Python's own constants, which are no JSON.
 _PYTHON_CONSTANTS = {"None": None, "True": True, "False": False}
@@ -65,7 +71,7 @@ def parameters_call(name: str, body: str, *, unfinished: bool,
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     arguments: dict[str, Any] = {}
     position = 0
-    while (parameter := _PARAMETER.match(body, position)) is not None:
+    while (parameter := _parameter(body, position)) is not None:
         key = parameter.group(1)
         if key in arguments:
             return None  # given twice: which one was meant is unclear
@@ -78,6 +84,13 @@ def parameters_call(name: str, body: str, *, unfinished: bool,
     if unfinished and body.lstrip().startswith(_OPENING):
         return [ToolCall("", name, body.strip())]
     return None
+
+
+def _parameter(body: str, position: int) -> re.Match[str] | None:
+    """The parameter's tag at ``position`` and its value, which ends at ``</parameter>``, or,
+    when none follows (the model left it out), where the next parameter or the call's end
+    begins. A value holding a tag of its own (a file that shows the format) is not cut."""
+    return _PARAMETER.match(body, position) or _UNCLOSED.match(body, position)
 
 
 def _value(text: str) -> str:

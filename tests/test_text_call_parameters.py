@@ -52,11 +52,42 @@ def test_several_calls_each_in_its_tags() -> None:
     "<parameter=content>b</parameter></function></tool_call>",  # given twice
     "<tool_call><function=core_memory_append><parameter=content>a</parameter>"
     "and more</function></tool_call>",  # text beside the parameters
-    "<tool_call><function=core_memory_append><parameter=content>a</function></tool_call>",
 ])
 def test_parameter_tags_that_do_not_close_or_are_not_alone_are_no_call(content: str) -> None:
     result = find_text_tool_calls(content, NAMES)
     assert result.calls == [] and result.rest == content
+
+
+@pytest.mark.parametrize("content", [
+    # Qwen3-Coder leaves out the last "</parameter>", mostly after a long value.
+    "<tool_call>\n<function=archival_memory_search>\n<parameter=query>\npeanut allergy\n"
+    "</parameter>\n<parameter=page>\n2\n</function>\n</tool_call>",
+    "<function=archival_memory_search>\n<parameter=query>\npeanut allergy\n</parameter>\n"
+    "<parameter=page>\n2\n</function>",  # the server took the tool_call tags out
+    "<function=archival_memory_search>\n<parameter=query>\npeanut allergy\n"
+    "<parameter=page>\n2\n</function>",  # nor any other "</parameter>"
+])
+def test_a_parameter_left_unclosed_ends_where_the_next_one_or_the_call_does(
+        content: str) -> None:
+    assert found(content) == ([("archival_memory_search",
+                                {"query": "peanut allergy", "page": "2"})], "")
+
+
+def test_a_value_that_shows_the_tags_is_not_cut_at_them() -> None:
+    shown = "Write <parameter=page>2 to ask for page 2."
+    content = (f"<tool_call>\n<function=core_memory_append>\n<parameter=content>\n{shown}\n"
+               "</parameter>\n</function>\n</tool_call>")
+    assert found(content) == ([("core_memory_append", {"content": shown})], "")
+
+
+def test_the_agent_runs_a_call_whose_last_parameter_is_unclosed(
+        server: FakeOpenAIServer) -> None:
+    unclosed = APPEND.replace("</parameter>\n", "")
+    result, _ = allergy_turn(server, f"<tool_call>\n{unclosed}\n</tool_call>\n"
+                                     f"<tool_call>\n{SEND}\n</tool_call>")
+    assert result.reply == "Noted."
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", True), ("send_message", True)]
 
 
 def test_a_call_cut_inside_its_parameters_is_found_only_when_cut() -> None:
