@@ -12,7 +12,7 @@ server's template or parser does not take it out:
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
   allowed (a last tag may be unclosed);
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
-  Hermes tags or without them (agent/text_call_parameters.py);
+  Hermes tags or without them, or with only the closing one (agent/text_call_parameters.py);
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
@@ -66,6 +66,8 @@ __all__ = ["markup_forms"]
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
 _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
 _FUNCTION_OPEN, _FUNCTION_CLOSE = re.compile(r"<function=([\w.\-]{1,200})>"), "</function>"
+#: A closing Hermes tag straight after a call whose opening one the model left out.
+_ORPHAN_CLOSE = re.compile(r"</function>\s*</tool_call>")
 _PYTHON_TAG = "<|python_tag|>"
 _MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
@@ -117,8 +119,12 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 
 def function_tag_calls(content: str, names: frozenset[str], cut: bool,
                        schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+    # Qwen3-Coder may leave out the opening <tool_call> and still write the closing one.
+    text = content if _HERMES_OPEN.search(content) else _ORPHAN_CLOSE.sub(_FUNCTION_CLOSE,
+                                                                          content)
+
     def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
-        closed = content.startswith(_FUNCTION_CLOSE, tag.end() + len(body))
+        closed = text.startswith(_FUNCTION_CLOSE, tag.end() + len(body))
         body = _without_end_tokens(body)
         if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
             # With its closing tag, which may end a last parameter left unclosed.
@@ -126,7 +132,8 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
                                    unfinished=unfinished, schemas=schemas)
         return named_call(tag.group(1), body, unfinished=unfinished)
 
-    return _tagged(content, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
+    found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
+    return found if found.calls else TextToolCalls(rest=content)
 
 
 def python_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

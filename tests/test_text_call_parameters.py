@@ -28,9 +28,18 @@ def found(content: str, **kwargs: Any) -> tuple[list[tuple[str, Any]], str]:
     (APPEND, ""),  # the server took the tool_call tags out
     (f"I'll remember that.\n<tool_call>\n{APPEND}\n</tool_call>", "I'll remember that."),
     (f"<tool_call>{APPEND}", ""),  # the stop token came before the closing tag
+    # The opening tag left out, the closing one written (after a sentence, mostly)
+    (f"{APPEND}\n</tool_call>", ""),
+    (f"I'll remember that.\n\n{APPEND}\n</tool_call>", "I'll remember that."),
 ])
 def test_a_call_with_parameter_tags_runs(content: str, rest: str) -> None:
     assert found(content) == ([("core_memory_append", {"content": "Allergic to peanuts"})], rest)
+
+
+def test_the_agent_runs_a_call_whose_opening_tag_is_left_out(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, f"Saving that.\n\n{APPEND}\n</tool_call>")
+    assert result.reply == "Saving that."
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
 
 
 def test_values_are_raw_text_without_one_line_break_either_side() -> None:
