@@ -21,10 +21,11 @@ server's template or parser does not take it out:
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
 
-A closed Hermes tag, followed by nothing but calls, whose body is a call object to an
-offered tool that does not read (a brace left out, a quote not closed) is that call with
-its text as arguments, which are not valid JSON: running it answers the model with what is
-wrong, so that it writes the call again, and the broken call is not shown as the reply.
+A Hermes tag, followed by nothing but calls (or last and unclosed, in a reply that was not
+cut), whose body is a call object to an offered tool that does not read (a brace left out, a
+quote not closed) is that call with its text as arguments, which are not valid JSON: running
+it answers the model with what is wrong, so that it writes the call again, and the broken
+call is not shown as the reply.
 
 A tag quoted in a sentence as inline code (`` `<tool_call>{...}</tool_call>` ``) is an
 example of the form, not a call, and stays in the reply; alone, or beside nothing but
@@ -196,7 +197,7 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
             limit = following.start() if following else len(content)
             found, body_end, after = _through_quoted_closings(content, tag, body_end, limit,
                                                               closing, read)
-        if found is None and unreadable and closed \
+        if found is None and unreadable and (closed or not (following or cut)) \
                 and _only_calls_follow(content, after, opening):
             # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
             found = unreadable(content[body_start:body_end])

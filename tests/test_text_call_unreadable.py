@@ -22,6 +22,10 @@ SEND_JSON = json.dumps({"name": "send_message", "arguments": {"message": "Noted.
     (f"<tool_call>\n{NO_BRACE}\n</tool_call>", ""),
     (f"I'll save that.\n<tool_call>\n{NO_BRACE}\n</tool_call>", "I'll save that."),
     ('<tool_call>{"name": "core_memory_append", "arguments": {"content": "x}}</tool_call>', ""),
+    # The stop token came before the closing tag, in a reply that was not cut
+    (f"<tool_call>\n{NO_BRACE}\n", ""),
+    (f"<tool_call>\n{NO_BRACE}<|im_end|>", ""),
+    (f"I'll save that.\n<tool_call>\n{NO_BRACE}", "I'll save that."),
 ])
 def test_an_unreadable_call_is_a_call_whose_arguments_do_not_parse(content: str,
                                                                    rest: str) -> None:
@@ -44,16 +48,22 @@ def test_an_unreadable_call_before_another_keeps_both_apart() -> None:
     "<tool_call>I will save that you are allergic.</tool_call>",  # no call object
     f"Write <tool_call>{NO_BRACE}</tool_call> to save a fact.",  # an example amid prose
     '<tool_call>{"name": "core_memory_append", "note": 1}</tool_call>',  # JSON, but no call
-    f"<tool_call>\n{NO_BRACE}\n",  # unclosed: perhaps cut off, which the server tells
 ])
 def test_tags_that_hold_no_call_meant_for_an_offered_tool_stay_the_reply(content: str) -> None:
     found = find_text_tool_calls(content, NAMES)
     assert found.calls == [] and found.rest == content
 
 
-def test_the_model_is_told_and_writes_the_call_again(server: FakeOpenAIServer) -> None:
-    result, rows = allergy_turn(server, f"<tool_call>\n{NO_BRACE}\n</tool_call>",
-                                f"<tool_call>\n{APPEND_JSON}\n</tool_call>")
+def test_an_unclosed_one_cut_at_max_tokens_is_a_cut_call() -> None:
+    [call] = find_text_tool_calls(f"<tool_call>\n{NO_BRACE}", NAMES, cut=True).calls
+    assert call.arguments == NO_BRACE
+
+
+@pytest.mark.parametrize("broken", [f"<tool_call>\n{NO_BRACE}\n</tool_call>",
+                                    f"<tool_call>\n{NO_BRACE}\n"])
+def test_the_model_is_told_and_writes_the_call_again(server: FakeOpenAIServer,
+                                                     broken: str) -> None:
+    result, rows = allergy_turn(server, broken, f"<tool_call>\n{APPEND_JSON}\n</tool_call>")
     broken, stored = result.tool_results
     assert not broken.ok and broken.error_kind == "invalid_json" and broken.from_text
     assert "not valid JSON" in broken.content

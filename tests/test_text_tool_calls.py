@@ -134,7 +134,9 @@ CUT = '<tool_call>{"name": "core_memory_append", "arguments": {"content": "Aller
     "```json\n" + CUT[len("<tool_call>"):],
 ])
 def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str) -> None:
-    assert calls(content) == []
+    # In its tags and not cut, the model ended its call unreadable (text_call_unreadable)
+    assert calls(content) == ([] if not content.startswith("<tool_call>") else
+                              [("core_memory_append", content[len("<tool_call>"):])])
     [(name, arguments)] = calls(content, cut=True)
     assert name == "core_memory_append" and isinstance(arguments, str)  # not valid JSON
     assert find_text_tool_calls(content, NAMES, cut=True).rest == ""
