@@ -2,8 +2,12 @@
 
 A call object is ``{"name": ..., "arguments": ...}``: ``arguments`` an object or JSON
 text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "function":
-{...}}`` counts too. It holds no other keys, so a tool's schema (with a description) or
-any other JSON that happens to have a "name" is not a call; inside call markup, other keys
+{...}}`` counts too, and so does an object that holds the calls: ``{"tool_calls": [...]}``
+(as llama.cpp's generic tool format has a model write them, and as a model that has seen
+OpenAI's messages writes its own, perhaps with ``"role": "assistant"`` and an empty
+``"content"``) or ``{"tool_call": {...}}``. A call holds no other keys, so a tool's schema
+(with a description) or any other JSON that happens to have a "name" is not a call; inside
+call markup, other keys
 beside the name and the arguments (``"id"``) are ignored, but for ``request_heartbeat``,
 which the model means as an argument: it joins the arguments unless they give their own
 or it is null.
@@ -185,11 +189,25 @@ def unreadable_call(text: str, names: frozenset[str]) -> list[ToolCall] | None:
 def _calls_from(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
     """The calls in a decoded value (an object or a list of them), or None if any item is
     not a call: a list that is half calls is data, not a batch of calls."""
+    value = _unwrapped(value)
     items = value if isinstance(value, list) else [value]
     calls = [_call(item, names, marked) for item in items]
     if not items or any(c is None for c in calls):
         return None
     return [c for c in calls if c is not None]
+
+
+def _unwrapped(value: Any) -> Any:
+    """The calls an object of the calls holds (module docstring); else ``value``."""
+    if not isinstance(value, dict) or value.get("role", "assistant") != "assistant" \
+            or value.get("content"):
+        return value
+    keys = set(value) - {"role", "content"}
+    if keys == {"tool_calls"} and isinstance(value["tool_calls"], list):
+        return value["tool_calls"] or value  # none at all is no call
+    if keys == {"tool_call"} and isinstance(value["tool_call"], dict):
+        return value["tool_call"]
+    return value
 
 
 def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:

@@ -31,15 +31,14 @@ gives ("a call looks like: {...}"); nor is JSON the text runs on from on the sam
 ("{...} is how a call looks"). A fenced block, a tool_code block or markup after
 prose is read, as models write their calls that way; an example written so would run.
 
-``arguments`` may be an object or JSON text, and may be called
-``parameters``; the OpenAI item shape ``{"type": "function", "function":
-{...}}`` counts too. Only names of the offered tools make calls, so JSON that
-merely mentions a tool, or echoes a tool's schema, is not a call
-(agent/text_call_objects.py); but a reply that is nothing except call markup
-makes calls whatever their names, and one to a tool that was not offered is
-answered as such. Markup naming such a tool amid prose is an explanation, left
-as the reply. Content that a server HTML-escaped
-(llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
+``arguments`` may be an object or JSON text, and may be called ``parameters``; the OpenAI
+item shape ``{"type": "function", "function": {...}}`` counts too, as does an object holding
+the calls (``{"tool_calls": [...]}``). Only names of the offered tools make calls, so JSON
+that merely mentions a tool, or echoes a tool's schema, is not a call
+(agent/text_call_objects.py); but a reply that is nothing except call markup makes calls
+whatever their names, and one to a tool that was not offered is answered as such. Markup
+naming such a tool amid prose is an explanation, left as the reply. Content that a server
+HTML-escaped (llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
 ``&#34;``) is read unescaped.
 
 A reasoning model's thinking is no reply, and calls inside it are drafts; but a small
