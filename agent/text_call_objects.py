@@ -7,10 +7,9 @@ text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "fu
 OpenAI's messages writes its own, perhaps with ``"role": "assistant"`` and an empty
 ``"content"``) or ``{"tool_call": {...}}``. A call holds no other keys, so a tool's schema
 (with a description) or any other JSON that happens to have a "name" is not a call; inside
-call markup, other keys
-beside the name and the arguments (``"id"``) are ignored, but for ``request_heartbeat``,
-which the model means as an argument: it joins the arguments unless they give their own
-or it is null.
+call markup, other keys beside the name and the arguments (``"id"``) are ignored. A
+``request_heartbeat`` beside them, in markup or not, the model means as an argument: it
+joins the arguments unless they give their own or it is null.
 
 Where the call was written decides which names count (``marked``). Inside markup that
 only ever holds calls (``<tool_call>`` tags, Phi's ``<|tool_call|>``, Llama's
@@ -220,7 +219,7 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
         return None
     name = offered_name(name, names)
     key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
-    if not set(item) <= _CALL_KEYS and not (marked and key):
+    if not set(item) - {HEARTBEAT_PARAM} <= _CALL_KEYS and not (marked and key):
         # Inside call markup a key beside the name and its arguments (an id) is the model's
         # habit and ignored; outside it, the object is some other data.
         return None
@@ -230,7 +229,7 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     arguments = item[key]
     if key == "parameters" and _looks_like_schema(arguments):
         return None
-    if marked and item.get(HEARTBEAT_PARAM) is not None:
+    if item.get(HEARTBEAT_PARAM) is not None:
         arguments = _with_heartbeat(arguments, item[HEARTBEAT_PARAM])
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     return ToolCall("", name, text)

@@ -200,6 +200,9 @@ TEXT_FORMS = {
                         '"Allergic to peanuts", "request_heartbeat": true}}',
     "fenced": '```json\n{"name": "core_memory_append", "arguments": {"content": '
               '"Allergic to peanuts", "request_heartbeat": true}}\n```',
+    "bare, heartbeat beside the arguments": '{"name": "core_memory_append", "arguments": '
+                                            '{"content": "Allergic to peanuts"}, '
+                                            '"request_heartbeat": true}',
     "fenced, Python's habits": "```json\n{'name': 'core_memory_append', 'arguments': "
                                "{'content': 'Allergic to peanuts', 'request_heartbeat': True,},}"
                                "\n```",

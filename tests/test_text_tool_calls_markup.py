@@ -193,9 +193,26 @@ def test_a_heartbeat_the_arguments_give_is_the_one_that_counts() -> None:
 
 
 def test_an_unknown_key_beside_a_call_outside_markup_makes_it_other_data() -> None:
-    call = json.dumps({"name": "core_memory_append", "arguments": FACT,
-                       "request_heartbeat": True})
+    call = json.dumps({"name": "core_memory_append", "arguments": FACT, "score": 0.9})
     assert found(call) == ([], call)
+
+
+@pytest.mark.parametrize(("heartbeat", "arguments"), [
+    (True, {**FACT, "request_heartbeat": True}),
+    (None, FACT),
+])
+def test_a_heartbeat_beside_a_call_outside_markup_joins_its_arguments(
+        heartbeat: bool | None, arguments: dict[str, Any]) -> None:
+    # As a model that learned MemGPT's tools writes it, beside the arguments, not in them
+    for key in ("arguments", "parameters"):
+        call = json.dumps({"name": "core_memory_append", key: FACT,
+                           "request_heartbeat": heartbeat})
+        expected = ([("core_memory_append", arguments)], "")
+        assert found(call) == expected
+        assert found(f"```json\n{call}\n```") == expected
+        assert found(f"{call}\n\nSaved.") == (expected[0], "Saved.")
+    other = json.dumps({"name": "weather", "arguments": {}, "request_heartbeat": heartbeat})
+    assert found(other) == ([], other)  # not an offered tool: data
 
 
 def test_a_tagged_call_with_a_heartbeat_key_beside_it_runs_and_gets_its_step(
