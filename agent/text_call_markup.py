@@ -6,7 +6,9 @@ server's template or parser does not take it out:
 - Hermes / Qwen: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, one or
   several, with text around them allowed (a last tag may be unclosed); the small Qwen
   models also write the object as a Python dict (``{'name': ..., 'arguments': {...}}``),
-  which is read as a literal, never run;
+  which is read as a literal, never run, and may leave out the first opening tag: a call
+  object to an offered tool that begins the reply, then a closing tag or another call's
+  opening one, is in the tags;
 - Llama 3.1: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several separated by
   ``;``, text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
@@ -42,6 +44,7 @@ ignored.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -78,6 +81,7 @@ _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
 #: How many later closing tags a body is tried up to when it does not read at its first.
 _MAX_QUOTED_CLOSINGS = 4
 _SPACE = re.compile(r"\s*")
+_DECODER = json.JSONDecoder()
 _SPACE_OR_TICKS = re.compile(r"[\s`]*")
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
@@ -105,7 +109,30 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool,
     def unreadable(body: str) -> list[ToolCall] | None:
         return unreadable_call(_unfenced(body), names)
 
-    return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut, unreadable)
+    found = _tagged(_opened(content, names), _HERMES_OPEN, _HERMES_CLOSE, read, cut, unreadable)
+    return found if found.calls else TextToolCalls(rest=content)
+
+
+def _opened(content: str, names: frozenset[str]) -> str:
+    """``content`` with the opening tag the model left out put back before a call object to
+    an offered tool that the reply begins with, when the Hermes markup follows that call:
+    its closing tag, or the next call's opening one. Else ``content`` as it is."""
+    text = content.lstrip()
+    if not text.startswith("{"):
+        return content
+    try:
+        _, end = _DECODER.raw_decode(text)
+    except (ValueError, RecursionError):
+        return content
+    if calls_in(text[:end], names, marked=False) is None:
+        return content
+    after = _SPACE.match(text, end)
+    following = after.end() if after else end
+    if text.startswith(_HERMES_CLOSE, following):
+        return f"<tool_call>{text}"
+    if _HERMES_OPEN.match(text, following):
+        return f"<tool_call>{text[:end]}{_HERMES_CLOSE}{text[end:]}"
+    return content
 
 
 def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

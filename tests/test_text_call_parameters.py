@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import allergy_turn
+from text_call_turns import allergy_turn, noted_turn
 
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 
@@ -92,11 +92,7 @@ def test_a_value_that_shows_the_tags_is_not_cut_at_them() -> None:
 def test_the_agent_runs_a_call_whose_last_parameter_is_unclosed(
         server: FakeOpenAIServer) -> None:
     unclosed = APPEND.replace("</parameter>\n", "")
-    result, _ = allergy_turn(server, f"<tool_call>\n{unclosed}\n</tool_call>\n"
-                                     f"<tool_call>\n{SEND}\n</tool_call>")
-    assert result.reply == "Noted."
-    assert [(r.name, r.ok) for r in result.tool_results] == [
-        ("core_memory_append", True), ("send_message", True)]
+    noted_turn(server, f"<tool_call>\n{unclosed}\n</tool_call>\n<tool_call>\n{SEND}\n</tool_call>")
 
 
 def test_a_call_cut_inside_its_parameters_is_found_only_when_cut() -> None:
@@ -107,11 +103,7 @@ def test_a_call_cut_inside_its_parameters_is_found_only_when_cut() -> None:
 
 
 def test_the_agent_runs_a_qwen3_coder_call(server: FakeOpenAIServer) -> None:
-    result, _ = allergy_turn(
-        server, f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n</tool_call>")
-    assert result.reply == "Noted."
-    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
-        ("core_memory_append", True, True), ("send_message", True, True)]
+    noted_turn(server, f"<tool_call>\n{APPEND}\n</tool_call>\n<tool_call>\n{SEND}\n</tool_call>")
 
 
 SCHEMAS = {"archival_memory_insert": {"properties": {

@@ -23,3 +23,13 @@ def allergy_turn(server: FakeOpenAIServer, *replies: str,
         assert [f.text for f in memory.core] == [core]
         rows = memory.recall.rows(range(1, len(memory.recall) + 1))
     return result, rows
+
+
+def noted_turn(server: FakeOpenAIServer, reply: str) -> list[dict[str, Any]]:
+    """The turn over one ``reply`` whose calls, written as text, store the allergy and answer
+    "Noted.": the recall rows it left, once both calls ran."""
+    result, rows = allergy_turn(server, reply)
+    assert result.reply == "Noted."
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True), ("send_message", True, True)]
+    return rows
