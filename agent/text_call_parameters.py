@@ -20,8 +20,10 @@ the text, says what type a value is, and the tools check their arguments against
 The template writes a list or an object as JSON, which a tool would refuse as text: for a
 parameter whose schema takes no text, a value that reads as JSON is that value
 (``<parameter=tags>["drinks"]</parameter>`` is the list), and Python's ``None``, ``True``
-and ``False`` are theirs. JSON has no infinity: ``1e400`` or ``NaN`` stays the text, so the
-arguments stay JSON a server can read back.
+and ``False`` are theirs. For a parameter that may be null, ``None`` (or ``null``) is null,
+even where the schema takes text too (``start_date``), as the template writes a null so.
+JSON has no infinity: ``1e400`` or ``NaN`` stays the text, so the arguments stay JSON a
+server can read back.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ _PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>", re.
 _UNCLOSED = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)(?=<parameter=|</function>\s*\Z)",
                        re.DOTALL)
 _OPENING = "<parameter="
+#: How a null is written: as the template writes Python's None, and as JSON.
+_NULLS = ("None", "null")
 #: How the template writes Python's own constants, which are no JSON.
 _PYTHON_CONSTANTS = {"None": None, "True": True, "False": False}
 
@@ -102,7 +106,11 @@ def _value(text: str) -> str:
 def _typed(text: str, schema: Any) -> Any:
     """``text`` as the value a parameter of ``schema`` takes: for one that takes no text, what
     the text reads as in JSON (or as Python's None, True or False); else the text."""
-    if not isinstance(schema, Mapping) or _takes_text(schema):
+    if not isinstance(schema, Mapping):
+        return text
+    if text.strip() in _NULLS and _takes(schema, "null"):
+        return None  # the template writes a null as Python's None
+    if _takes(schema, "string"):
         return text
     try:
         return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
@@ -121,13 +129,14 @@ def _finite(text: str) -> float:
     return value
 
 
-def _takes_text(schema: Mapping[str, Any], depth: int = 0) -> bool:
-    """Whether a value of ``schema`` may be text: so when it says nothing of its type."""
+def _takes(schema: Mapping[str, Any], type_name: str, depth: int = 0) -> bool:
+    """Whether a value of ``schema`` may be of JSON type ``type_name``; text may be when the
+    schema says nothing of its type."""
     kind = schema.get("type")
     branches = [b for key in ("anyOf", "oneOf") for b in schema.get(key) or []
                 if isinstance(b, Mapping)]
     if kind is None and not branches:
+        return type_name == "string"
+    if kind == type_name or (isinstance(kind, list) and type_name in kind):
         return True
-    if kind == "string" or (isinstance(kind, list) and "string" in kind):
-        return True
-    return depth < 8 and any(_takes_text(b, depth + 1) for b in branches)
+    return depth < 8 and any(_takes(b, type_name, depth + 1) for b in branches)

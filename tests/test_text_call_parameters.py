@@ -110,6 +110,7 @@ SCHEMAS = {"archival_memory_insert": {"properties": {
     "content": {"type": "string"},
     "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
     "page": {"type": "integer"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "start_date": {"type": ["string", "null"]},
     "other": {"description": "says nothing of its type"}}}}
 
 
@@ -119,7 +120,11 @@ SCHEMAS = {"archival_memory_insert": {"properties": {
     ("tags", "drinks", "drinks"),  # no JSON: the text, for the tool to refuse as it is
     ("page", "2", 2),
     ("content", '["drinks"]', '["drinks"]'),  # a parameter that takes text keeps it
-    ("note", "null", "null"),
+    # A null, as the template writes Python's None, where the schema takes text too
+    ("note", "null", None),
+    ("start_date", "None", None),
+    ("start_date", "2024-05-08", "2024-05-08"),
+    ("content", "None", "None"),  # a parameter that may not be null keeps the text
     ("other", "[1]", "[1]"),
     ("page", "1e400", "1e400"),  # JSON has no infinity: the text, for the tool to refuse
     ("page", "NaN", "NaN"),
@@ -136,11 +141,19 @@ def test_a_value_is_json_only_where_the_schema_takes_no_text(key: str, written: 
             {key: value})
 
 
-def test_a_list_written_as_json_is_filed_with_its_tags(server: FakeOpenAIServer) -> None:
-    insert = ("<function=archival_memory_insert>\n<parameter=content>\nUser likes green tea\n"
-              '</parameter>\n<parameter=tags>\n["drinks"]\n</parameter>\n</function>')
-    result, _ = allergy_turn(server, f"<tool_call>\n{insert}\n</tool_call>\n"
-                                     f"<tool_call>\n{APPEND}\n</tool_call>")
+@pytest.mark.parametrize(("tool", "parameters", "key", "value"), [
+    # a list, written as JSON, is filed with its tags
+    ("archival_memory_insert", {"content": "User likes green tea", "tags": '["drinks"]'},
+     "tags", ["drinks"]),
+    # a date left out as the template writes a null searches without it
+    ("archival_memory_search", {"query": "peanuts", "start_date": "None"}, "start_date", None),
+])
+def test_a_value_the_schema_reads_as_json_reaches_the_tool(
+        server: FakeOpenAIServer, tool: str, parameters: dict[str, str], key: str,
+        value: Any) -> None:
+    tags = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in parameters.items())
+    result, _ = allergy_turn(server, f"<tool_call>\n<function={tool}>\n{tags}</function>\n"
+                                     f"</tool_call>\n<tool_call>\n{APPEND}\n</tool_call>")
     assert [(r.name, r.ok) for r in result.tool_results] == [
-        ("archival_memory_insert", True), ("core_memory_append", True)]
-    assert json.loads(result.tool_calls[0].arguments)["tags"] == ["drinks"]
+        (tool, True), ("core_memory_append", True)]
+    assert json.loads(result.tool_calls[0].arguments)[key] == value
