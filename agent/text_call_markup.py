@@ -10,7 +10,8 @@ server's template or parser does not take it out:
   object to an offered tool that begins the reply, then a closing tag or another call's
   opening one, is in the tags;
 - Llama 3.1: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several separated by
-  ``;``, text before the tag allowed;
+  ``;``, or a Python call to an offered tool (``<|python_tag|>NAME(key="value")``, as it
+  writes its built-in tools'), text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
   allowed (a last tag may be unclosed);
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
@@ -63,7 +64,7 @@ from tiermem.agent.text_call_objects import (
     without_end_tokens,
 )
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
-from tiermem.agent.text_call_pythonic import literal_value
+from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
 
 __all__ = ["markup_forms"]
 
@@ -164,9 +165,13 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
     return found if found.calls else TextToolCalls(rest=content)
 
 
-def python_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+def python_tag_calls(content: str, names: frozenset[str], cut: bool,
+                     schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
     def read(segment: str, last: bool) -> list[ToolCall] | None:
-        return call_sequence(segment, names, marked=True, cut=cut and last)
+        found = call_sequence(segment, names, marked=True, cut=cut and last)
+        if found is None:  # a Python call to an offered tool, as Llama writes its built-ins
+            found = pythonic_calls(segment, names, cut and last, schemas).calls or None
+        return found
 
     return _after_marker(content, _PYTHON_TAG, read)
 
@@ -190,7 +195,8 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCal
 def markup_forms(schemas: Mapping[str, Any] | None) -> tuple[MarkupForm, ...]:
     """The markup forms, in the order they are tried; ``schemas`` maps an offered tool's name
     to its parameters' JSON schema, which says what Qwen3-Coder's values are."""
-    return (partial(hermes_calls, schemas=schemas), phi_calls, python_tag_calls, mistral_calls,
+    return (partial(hermes_calls, schemas=schemas), phi_calls,
+            partial(python_tag_calls, schemas=schemas), mistral_calls,
             partial(function_tag_calls, schemas=schemas))
 
 

@@ -241,3 +241,28 @@ def test_the_agent_runs_a_call_alone_with_a_line_break_in_its_value(
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True)]
     assert all("core_memory_append(" not in r["content"] for r in shown)
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    # Llama 3.1 after a sentence of its own, the call written as it writes its built-ins
+    ('Let me save that.<|python_tag|>core_memory_append(content="Allergic to peanuts")'
+     "<|eom_id|>", "Let me save that."),
+    ('I\'ll note it.\n<|python_tag|>[core_memory_append(content="Allergic to peanuts")]',
+     "I'll note it."),
+])
+def test_a_python_call_after_the_python_tag_and_prose_is_read(content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", {"content": "Allergic to peanuts"})]
+    assert found.rest == rest
+
+
+@pytest.mark.parametrize("content", [
+    'Searching.<|python_tag|>brave_search.call(query="peanut allergy")',  # not offered
+    'You could write `<|python_tag|>core_memory_append(content="x")` to save it.',
+    'Done.<|python_tag|>core_memory_append(content="x") and that is all.',
+])
+def test_python_after_the_python_tag_that_is_no_offered_call_stays_the_reply(
+        content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert found.calls == [] and found.rest == content
