@@ -14,6 +14,7 @@ from __future__ import annotations
 import email.utils
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
@@ -167,9 +168,10 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
 
 
 def _is_web_page(exc: Any) -> bool:
-    """Whether the refusal ``exc`` came as an HTML page rather than an API's error."""
+    """Whether the refusal ``exc`` came as an HTML page rather than an API's error. A body
+    that parsed as JSON is the API's error whatever content type it was labelled with."""
     response = getattr(exc, "response", None)
-    if response is None:
+    if response is None or isinstance(getattr(exc, "body", None), Mapping | list):
         return False
     try:
         return is_web_page(response.headers.get("content-type", ""), response.text)

@@ -116,3 +116,21 @@ def test_a_proxy_s_error_page_is_named_by_its_title_not_quoted_as_markup(
     assert len(server.requests) == attempts and len(sleeps) == attempts - 1
     assert said in str(error)
     assert "<" not in str(error) and "nginx" not in str(error)
+
+
+@pytest.mark.parametrize(("status", "attempts", "said"), [
+    (400, 1, "the server refused the request: tools[0].function.name is required"),
+    (500, 4, "the server is having problems; check its logs or try again later; the server "
+             "said: tools[0].function.name is required"),
+])
+def test_an_api_error_labelled_as_html_is_read_as_the_server_s_json(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        status: int, attempts: int, said: str) -> None:
+    body = b'{"error": {"message": "tools[0].function.name is required", "type": "x"}}'
+    for _ in range(4):
+        server.enqueue(FakeResponse(status=status, body=body,
+                                    headers={"Content-Type": "text/html; charset=utf-8"}))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == attempts and len(sleeps) == attempts - 1
+    assert said in str(error)
+    assert "web page" not in str(error) and "proxy" not in str(error)
