@@ -9,10 +9,11 @@ Retries are done here, not by the ``openai`` package (it is built with
 ``max_retries=0``), so that which failures are retried, how long we wait and how
 many attempts were made are explicit, documented and testable:
 
-- retried: HTTP 429, 408 and 5xx, connection failures (a connect timeout among
+- retried: HTTP 429 and 5xx, connection failures (a connect timeout among
   them: the request never reached the server, so sending it again costs the
-  server nothing), and timeouts waiting for the answer from OpenAI's API (as
-  OpenAI or Azure OpenAI serves it); such a timeout of any other server is
+  server nothing), and timeouts waiting for the answer (HTTP 408, a gateway's
+  504 or 524 among them) from OpenAI's API (as OpenAI or Azure OpenAI serves
+  it); such a timeout of any other server is
   final: that server is one machine running the model, a request that took the
   whole timeout was being worked on, and sending it again only queues the same
   work behind it (four attempts at the 300 s default would keep a user waiting

@@ -31,6 +31,9 @@ from tiermem.agent.server_setup import server_fault
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
+# Gateway Timeout, and Cloudflare's "A timeout occurred".
+_GATEWAY_TIMEOUTS = frozenset({504, 524})
+
 
 def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
                    timeout: float, connect_timeout: float) -> ProviderError:
@@ -131,6 +134,16 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
     elif status == 408:
         kind = "timeout"
         text = f"{url} timed out the request (HTTP 408, {tries}): try again later"
+    elif status in _GATEWAY_TIMEOUTS:
+        # A proxy stopped waiting while the model server was still working on the request:
+        # sending it again queues the same work, so for a local server it is not retried.
+        return ProviderError(
+            f"{url} answered HTTP {status} ({tries}): a proxy or gateway in front of the model "
+            f"server stopped waiting for its answer" + said,
+            kind="timeout", status_code=status, attempts=attempts,
+            hint=("the model took longer than the proxy waits: raise the proxy's read timeout "
+                  "(nginx proxy_read_timeout, 60 s by default), or use a smaller model or a "
+                  "lower --max-tokens, then send it again"))
     elif status >= 500 and page:
         kind = "server"
         text = (f"{url} failed with HTTP {status} ({tries}) from a proxy or gateway in front of "

@@ -134,3 +134,19 @@ def test_an_api_error_labelled_as_html_is_read_as_the_server_s_json(
     assert len(server.requests) == attempts and len(sleeps) == attempts - 1
     assert said in str(error)
     assert "web page" not in str(error) and "proxy" not in str(error)
+
+
+NGINX_504 = NGINX_502.replace(b"502 Bad Gateway", b"504 Gateway Time-out")
+
+
+def test_a_proxy_that_stopped_waiting_for_a_local_model_is_not_asked_again(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(4):
+        server.enqueue(FakeResponse(status=504, body=NGINX_504,
+                                    headers={"Content-Type": "text/html"}))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert (error.kind, error.status_code) == ("timeout", 504)
+    assert "stopped waiting for its answer" in str(error)
+    assert "'504 Gateway Time-out'" in str(error) and "is running" not in str(error)
+    assert "raise the proxy's read timeout" in provider_hint(error)
