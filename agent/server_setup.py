@@ -12,6 +12,10 @@ number of attempts changes; only its text tells them apart:
   model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
   it first' for one it has not pulled;
 - LM Studio answers "No models loaded" while none is loaded;
+- Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
+  status 2") when the process running the model died, mostly for lack of memory, and
+  "model requires more system memory" when it cannot load the model at all: no second
+  attempt fares better, so neither is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is.
 
@@ -43,6 +47,10 @@ class ServerFault:
 
 
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
+# Asking again reloads the model into the same memory, which ends the same way.
+_SMALLER = ("try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or a smaller "
+            "context (Ollama's num_ctx or OLLAMA_CONTEXT_LENGTH), or free memory, then send it "
+            "again; the server's log says why the model stopped")
 _TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's library"
 
 
@@ -76,6 +84,13 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
         return ServerFault(
             says="has no model loaded",
             hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
+    if "runner process has terminated" in lowered:
+        return ServerFault(
+            says="lost the process running the model: it died, often for lack of memory",
+            kind="server", hint=_SMALLER)
+    if "requires more system memory" in lowered:
+        return ServerFault(says=f"has too little free memory to load model {model!r}",
+                           kind="server", hint=_SMALLER)
     if status == 503 and "loading model" in lowered:
         return ServerFault(
             says="is still loading its model", kind="server", retryable=True,

@@ -150,3 +150,23 @@ def test_a_proxy_that_stopped_waiting_for_a_local_model_is_not_asked_again(
     assert "stopped waiting for its answer" in str(error)
     assert "'504 Gateway Time-out'" in str(error) and "is running" not in str(error)
     assert "raise the proxy's read timeout" in provider_hint(error)
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    (error_body("llama runner process has terminated: signal: killed", type="api_error"),
+     "lost the process running the model: it died, often for lack of memory (HTTP 500)"),
+    ({"error": "llama runner process has terminated: exit status 2"},
+     "lost the process running the model"),
+    (error_body("model requires more system memory (12.0 GiB) than is available (7.5 GiB)"),
+     "has too little free memory to load model 'qwen3:4b' (HTTP 500)"),
+])
+def test_a_model_that_died_or_cannot_fit_in_memory_is_asked_once_with_what_to_try(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        body: dict[str, Any], said: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(500, body)
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert (error.kind, error.retryable) == ("server", False)
+    assert said in str(error) and "having problems" not in str(error)
+    assert "try a smaller model or quantisation" in provider_hint(error)
