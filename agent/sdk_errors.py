@@ -33,6 +33,10 @@ __all__ = ["provider_error", "retry_after_seconds"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
+# 413: the whole request is over a size limit, mostly a proxy's, never something it names.
+_TOO_LARGE = ("the request is larger than the server, or a proxy in front of it, accepts: raise "
+              "its body size limit (nginx client_max_body_size, 1 MB by default), or start the "
+              "chat with a smaller --context-window so that requests stay smaller")
 
 
 def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
@@ -124,7 +128,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         text = (f"the server refused the request{refused} (HTTP {status} from {url}); "
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
-                             attempts=attempts)
+                             attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
     if status == 429:
         kind = "rate_limit"
         text = (

@@ -170,3 +170,13 @@ def test_a_model_that_died_or_cannot_fit_in_memory_is_asked_once_with_what_to_tr
     assert (error.kind, error.retryable) == ("server", False)
     assert said in str(error) and "having problems" not in str(error)
     assert "try a smaller model or quantisation" in provider_hint(error)
+
+
+def test_a_proxy_s_413_says_the_request_is_over_its_size_limit(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    server.enqueue(FakeResponse(status=413, body=NGINX_413, headers={"Content-Type": "text/html"}))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and (error.kind, error.retryable) == ("bad_request", False)
+    hint = provider_hint(error)
+    assert "raise its body size limit (nginx client_max_body_size" in hint
+    assert "smaller --context-window" in hint and "change what the error names" not in hint
