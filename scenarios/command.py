@@ -2,8 +2,9 @@
 
 Each day is shown as it runs, then the result; ``--json`` writes the result as
 JSON (on standard output with the report on standard error, or to a file). The
-exit status is 0 when every check passed, 1 when one failed, or when a run of the same
-scenario is under way in its home or database (``running_already``).
+exit status is 0 when every check passed, 1 when one failed, when the model server cannot
+serve any turn as it is set up (the error and what to do are printed), or when a run of the
+same scenario is under way in its home or database (``running_already``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 
 def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.errors import ProviderError
     from tiermem.agent.home import private_files
     from tiermem.agent.place import store_option
     from tiermem.agent.server_options import model_flag_conflict
@@ -76,6 +78,12 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if getattr(exc, "orphaned_backend", None) is not None:
             raise  # a run that has exited: the command line says how to end its session
         note(running_already(args.name, exc, store, args.store))
+        return 1
+    except ProviderError as exc:
+        if exc.hint is None:
+            raise
+        # How the server must be set up (or the URL fixed) is what the user needs next.
+        note(f"{exc}; {exc.hint}")
         return 1
     if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)

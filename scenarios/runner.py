@@ -269,10 +269,13 @@ def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, whe
 
 def _ends_the_run(exc: Exception) -> bool:
     """A server that cannot be reached (after the client's retries), refused credentials,
-    or a model it does not have: every turn left would fail alike, and the checks would
-    then blame the model for what the server did."""
+    or a model it does not have, or a refusal with its own hint that sending again cannot
+    help (a server not started for tool calls, a web page at the base URL, a request over
+    a proxy's size limit): every turn left would fail alike, and the checks would then
+    blame the model for what the server did."""
     return isinstance(exc, ProviderError) and (
-        exc.kind in ("connection", "auth") or exc.status_code == 404)
+        exc.kind in ("connection", "auth") or exc.status_code == 404
+        or (exc.hint is not None and not exc.retryable))
 
 
 def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,

@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from network_guard import guarded_env
@@ -327,6 +328,10 @@ def test_every_scenario_asks_a_question_more_than_once() -> None:
     ProviderError("could not reach http://127.0.0.1:9/v1", kind="connection"),
     ProviderError("the server refused the API key", kind="auth"),
     ProviderError("model 'm' not found", kind="bad_request", status_code=404),
+    ProviderError("the server refuses requests with tools", kind="bad_request", status_code=500,
+                  hint="restart llama-server with --jinja"),
+    ProviderError("the server's model process died", kind="server", retryable=False,
+                  status_code=500, hint="try a smaller model"),
 ])
 def test_a_server_no_turn_can_use_stops_the_scenario_at_its_first_turn(
         failure: ProviderError, tmp_path: Path) -> None:
@@ -347,3 +352,19 @@ def test_a_failure_of_one_turn_costs_that_turn_only(tmp_path: Path) -> None:
                           home=tmp_path / "home")
     assert len(result.days[0].errors) == 1 and "the server failed" in result.days[0].errors[0]
     assert len(model.calls) == 2
+
+
+def test_a_server_not_set_up_for_tool_calls_stops_the_scenario_command_with_its_hint(
+        server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from fake_openai import FakeResponse
+
+    body = json.dumps({"error": {"code": 500, "message": "tools param requires --jinja flag",
+                                 "type": "server_error"}}).encode()
+    server.responder = lambda request: FakeResponse(
+        status=500, body=body, headers={"Content-Type": "application/json"})
+    code = cli.main(["scenario", "personal-assistant", "--base-url", server.base_url,
+                     "--model", "m", "--embedder", "hashing"])
+    err = capsys.readouterr().err
+    assert code == 1 and len(server.requests) == 1
+    assert "llama-server runs without --jinja (HTTP 500)" in err
+    assert "restart llama-server with --jinja" in err and "turns failed" not in err
