@@ -13,9 +13,10 @@ number of attempts changes; only its text tells them apart:
   it first' for one it has not pulled;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
-  status 2") when the process running the model died, mostly for lack of memory, and
-  "model requires more system memory" when it cannot load the model at all: no second
-  attempt fares better, so neither is sent again;
+  status 2"; older versions "llama runner process no longer running: -1") when the
+  process running the model died, mostly for lack of memory, and "model requires more
+  system memory" when it cannot load the model at all: no second attempt fares better,
+  so neither is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is.
 
@@ -84,7 +85,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
         return ServerFault(
             says="has no model loaded",
             hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
-    if "runner process has terminated" in lowered:
+    if re.search(r"runner process (?:has terminated|no longer running)", lowered):
         return ServerFault(
             says="lost the process running the model: it died, often for lack of memory",
             kind="server", hint=_SMALLER)

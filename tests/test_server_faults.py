@@ -157,6 +157,8 @@ def test_a_proxy_that_stopped_waiting_for_a_local_model_is_not_asked_again(
      "lost the process running the model: it died, often for lack of memory (HTTP 500)"),
     ({"error": "llama runner process has terminated: exit status 2"},
      "lost the process running the model"),
+    ({"error": "llama runner process no longer running: -1 "},
+     "lost the process running the model"),
     (error_body("model requires more system memory (12.0 GiB) than is available (7.5 GiB)"),
      "has too little free memory to load model 'qwen3:4b' (HTTP 500)"),
 ])
