@@ -214,3 +214,17 @@ def test_an_empty_read_only_wal_does_not_refuse_the_first_write(home: Path) -> N
     assert done.returncode == 0, done.stderr
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert "User lives in Porto" in kept.stdout and "User likes tea" in kept.stdout
+
+
+def test_a_read_only_wal_that_is_a_link_leaves_its_target_alone(
+        home: Path, tmp_path: Path) -> None:
+    agent = home / "agents" / "default"
+    _leave_wal_and_shm(agent / "memory.sqlite3")
+    wal = agent / "memory.sqlite3-wal"
+    elsewhere = tmp_path / "kept-read-only"
+    elsewhere.touch(mode=0o400)
+    wal.unlink()
+    wal.symlink_to(elsewhere)
+    _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="I live in Porto.\n")
+    # Before: the file outside the home was made 0600 on the way to the database.
+    assert elsewhere.stat().st_mode & 0o777 == 0o400

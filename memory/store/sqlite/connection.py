@@ -54,11 +54,13 @@ def open_empty_wal(database: Path) -> None:
     SQLite opens such a file read-only, so the first write fails, and then gives the empty
     file the database's mode itself, as it does to any empty file it opens: the next open
     would succeed. Done before it opens, the write succeeds now. A -wal holding changes is
-    left as it is: a write then fails naming it (memory/store/sqlite/errors.py).
+    left as it is: a write then fails naming it (memory/store/sqlite/errors.py), and so is
+    anything but a file (a link's target may lie outside the home, and be someone's choice).
     """
     wal = database.with_name(database.name + "-wal")
     with contextlib.suppress(OSError):
-        if wal.stat().st_size == 0 and not os.access(wal, os.W_OK):
+        info = wal.lstat()
+        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and not os.access(wal, os.W_OK):
             wal.chmod(stat.S_IMODE(database.stat().st_mode))
 
 
