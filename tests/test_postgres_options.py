@@ -112,6 +112,19 @@ def test_hnsw_beside_a_vector_index_it_contradicts_is_refused_before_connecting(
     assert "pass vector_index alone" in str(caught.value)
 
 
+@pytest.mark.parametrize("given", [{"hnsw": "false"}, {"hnsw": 0}, {"read_only": "false"}])
+def test_a_yes_or_no_given_as_anything_but_a_bool_is_refused_before_connecting(
+        given: dict[str, object]) -> None:
+    # Before: "false" turned HNSW on (and read_only on), and 0 read as False; the host
+    # need not exist: nothing connects.
+    (name, value), = given.items()
+    with pytest.raises(InvalidInputError) as caught:
+        PostgresBackend("postgresql://u@db.invalid/mem", "ann", **given)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(f"{name} must be True or False, got {value!r}")
+    if name == "hnsw":
+        assert isinstance(caught.value, InvalidConfigError) and caught.value.fields == ("hnsw",)
+
+
 def test_a_dsn_without_an_agent_is_refused_naming_the_argument(
         capsys: pytest.CaptureFixture[str]) -> None:
     # Refused before any connection: the host need not exist.

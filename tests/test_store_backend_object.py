@@ -81,3 +81,11 @@ def test_a_restore_whose_memory_fails_to_open_closes_the_store_it_wrote(
     assert store.closed
     with make_memory(tmp_path / "agent") as reopened:  # the writer lock is free
         assert [f.text for f in reopened.core] == ["the staging cluster is amber"]
+
+
+def test_a_store_refuses_read_only_given_as_text(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    SQLiteStore(home).close()
+    # Before: the string "false" is true, so the store opened read-only.
+    with pytest.raises(InvalidInputError, match="read_only must be True or False, got 'false'"):
+        SQLiteStore(home, read_only="false")  # type: ignore[arg-type]

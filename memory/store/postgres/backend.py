@@ -54,6 +54,7 @@ from tiermem.memory.store.postgres.writer_lock import (
     writer_lock_held,
 )
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable
+from tiermem.memory.validation import check_flag
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 _fork_hook_installed = False
@@ -81,6 +82,7 @@ class PostgresBackend(NestedTransactions, PgVectorSettings):
                  vector_index: str | None = None,
                  mark_if_new: tuple[str, str] | None = None) -> None:
         global _fork_hook_installed
+        read_only = check_flag(read_only, "read_only")  # the string "false" would read as yes
         server, options = split_dsn(dsn)
         self.dsn, self.agent_name = dsn, agent
         self._server = server

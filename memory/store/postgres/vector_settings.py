@@ -39,6 +39,10 @@ class PgVectorSettings:
     def _choose_vectors(self, options: StoreOptions, hnsw: bool | None,
                         vector_index: str | None, ef_search: int | None) -> None:
         if hnsw is not None:
+            if not isinstance(hnsw, bool):  # the string "false" would turn HNSW on
+                raise InvalidConfigError(
+                    f"hnsw must be True or False, got {hnsw!r:.40}; or pass vector_index: "
+                    f"'exact', 'hnsw' or 'auto'", ("hnsw",))
             implied = "hnsw" if hnsw else "exact"
             if vector_index is not None and checked_vector_index(vector_index) != implied:
                 raise InvalidConfigError(

@@ -68,6 +68,7 @@ from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
+from tiermem.memory.validation import check_flag
 
 _log = logging.getLogger(__name__)
 
@@ -101,6 +102,7 @@ class SQLiteStore(SQLiteTransactions):
         if durability not in DURABILITY:
             raise InvalidInputError(
                 f"durability must be 'normal' or 'full', got {durability!r}")
+        read_only = check_flag(read_only, "read_only")  # the string "false" would read as yes
         if read_only and home is None:
             raise InvalidInputError("read_only needs the path of an existing agent home")
         #: How vectors are searched (memory.store.vector_choice).
