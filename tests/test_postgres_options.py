@@ -63,6 +63,17 @@ def test_dsn_settings_are_taken_out_of_both_dsn_forms() -> None:
     assert split_dsn("postgresql://u@h/db") == ("postgresql://u@h/db", StoreOptions())
 
 
+def test_a_uri_settings_percent_escapes_are_decoded_as_libpq_decodes_them() -> None:
+    # Before: vector_index='%68nsw' was refused as unknown, and vector%5Findex left for
+    # libpq, which decodes it and refuses vector_index as none of its own.
+    assert split_dsn("postgresql://u@h/db?vector_index=%68nsw&application_name=%68i") == (
+        "postgresql://u@h/db?application_name=%68i", StoreOptions(vector_index="hnsw"))
+    assert split_dsn("postgresql://u@h/db?vector%5Findex=auto&ef_search=%34%30") == (
+        "postgresql://u@h/db", StoreOptions(vector_index="auto", ef_search=40))
+    with pytest.raises(InvalidInputError, match="vector_index='%zz'"):
+        split_dsn("postgresql://u@h/db?vector_index=%zz")
+
+
 def test_the_dsn_shown_in_messages_and_the_banner_holds_no_password() -> None:
     # The chat's banner prints it at every start ('memory: agent ... in DSN').
     for dsn in ("postgresql://ann:pw1@db.example/mem?sslpassword=keypw2",

@@ -6,7 +6,8 @@ index instead of exactly (``auto``: when the agent has many vectors,
 memory/store/vector_choice.py), and ``ef_search=N`` sets how many candidates
 that search keeps. libpq refuses keys it does not know, so these are taken out of the DSN
 before it connects; both the URI form (``postgresql://...?vector_index=hnsw``)
-and the ``key=value`` form are understood. A key given twice with two meanings is
+and the ``key=value`` form are understood, a URI's percent-escapes decoded as libpq
+decodes them. A key given twice with two meanings is
 refused: which was meant cannot be told.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
@@ -52,7 +54,9 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
         base, _, query = dsn.partition("?")
         kept = []
         for part in query.split("&"):
-            key, _, value = part.partition("=")
+            # libpq decodes percent-escapes in a URI's query keys and values alike; one
+            # that is not an escape stays, and no value tiermem takes holds a "%".
+            key, _, value = (unquote(text) for text in part.partition("="))
             if key in _KEYS:
                 found.setdefault(key, []).append(value)
             elif part:
