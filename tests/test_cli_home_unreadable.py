@@ -23,12 +23,17 @@ _AS_A_USER = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
               "--inh-caps=-dac_override,-dac_read_search", "--"]
 
 
+def _as_a_user() -> list[str]:
+    """What runs a command as a user who may not read every file (none if this is one)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root, and no setpriv to drop the right to read any file")
+    return _AS_A_USER
+
+
 def _tiermem(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("running as root, and no setpriv to drop the right to read any file")
-        prefix = _AS_A_USER
+    prefix = _as_a_user()
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL")}
     env.update(TIERMEM_HOME=str(home), HF_HUB_OFFLINE="1", COLUMNS="200")
@@ -228,3 +233,21 @@ def test_a_read_only_wal_that_is_a_link_leaves_its_target_alone(
     _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="I live in Porto.\n")
     # Before: the file outside the home was made 0600 on the way to the database.
     assert elsewhere.stat().st_mode & 0o777 == 0o400
+
+
+def test_the_files_named_as_unwritable_skip_one_this_user_may_not_look_at(
+        tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    closed.chmod(0)
+    try:
+        done = subprocess.run(
+            [*_as_a_user(), sys.executable, "-c", "import sys; from pathlib import Path\n"
+             "from tiermem.memory.store.sqlite.errors import _unwritable_files\n"
+             "print(repr(_unwritable_files(Path(sys.argv[1]))))",
+             str(closed / "memory.sqlite3")], cwd=ROOT, capture_output=True, text=True,
+            check=False)
+    finally:
+        closed.chmod(0o700)
+    # Before: a PermissionError from looking, in place of the error being explained.
+    assert (done.returncode, done.stdout) == (0, "''\n"), done.stderr

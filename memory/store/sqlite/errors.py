@@ -132,8 +132,14 @@ def _unwritable_files(database: Path | None) -> str:
     not told from the database itself."""
     if database is None:
         return ""
-    files = [database.with_name(database.name + suffix) for suffix in ("", "-wal", "-shm")]
-    closed = [path.name for path in files if path.exists() and not os.access(path, os.W_OK)]
+    closed = []
+    for suffix in ("", "-wal", "-shm"):
+        path = database.with_name(database.name + suffix)
+        # A file this user may not even look at is left unnamed: the error being
+        # explained must not give way to a PermissionError of looking.
+        with contextlib.suppress(OSError):
+            if path.exists() and not os.access(path, os.W_OK):
+                closed.append(path.name)
     return f"; this user may not write {', '.join(closed)}" if closed else ""
 
 
