@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.secret_names import names_a_secret
+
 __all__ = ["FORGET_NAMED", "FORGET_OPENING", "MATE", "NOT_KEPT", "THANKS", "WHAT_I_SAID",
            "places_apart"]
 
@@ -114,16 +116,6 @@ _FROM_MEMORY = re.compile(rf"^from\s+{_IN_MEMORY}", _I)
 #: A word that is a value, not a name of the thing: a number, code or email ("hunter2",
 #: "555-0101", "a@b.com").
 _A_VALUE_WORD = re.compile(r"[\d@]")
-#: A thing whose next word is its value, whatever it looks like ("my password swordfish").
-_SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$", _I)
-#: The word before "key" that makes it a secret ("my API key"), not a thing ("my house key").
-_SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licence|auth"
-                              r"|recovery|product|encryption)$", _I)
-#: The word before "phrase" that makes it a wallet's secret words ("my recovery phrase"),
-#: whose value is several plain words: none looked like a value, and all were stored.
-_SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", _I)
-
-
 #: A thing whose value is the user's own to reach or find them by ("my address 3 Oak St."):
 #: kept in a task as said, it stayed held where the user wanted it gone.
 #: So is one that identifies them ("my SSN 123-45-6789", "my IBAN GB29...").
@@ -142,13 +134,6 @@ _OF_ANOTHER = re.compile(r"^(?:about|to|for|from|with|cc|by|re:?)$", _I)
 _BIRTH_WORD = re.compile(r"^(?:birthday|birthdate|dob|birth)$", _I)
 
 
-def _names_a_secret(words: list[str], at: int) -> bool:
-    """Whether ``words[at]`` names a secret: kept in a task as said, "Remove my API key
-    sk-123 from the repo" stored the key."""
-    if _SECRET_WORD.match(words[at]):
-        return True
-    kind = {"key": _SECRET_KEY_KIND, "phrase": _SECRET_PHRASE_KIND}.get(words[at].casefold())
-    return kind is not None and at > 0 and kind.match(words[at - 1]) is not None
 #: A word after a secret's name that names another thing with it ("my password manager",
 #: "my PIN pad") or the rest of its name ("my secret key"), not the secret's value: cut
 #: there, the task named only the password, or "my AWS secret" for the key.
@@ -194,8 +179,8 @@ def _value_left_out(request: str) -> str:
         # at the first, the task named the key
         if (_A_VALUE_WORD.search(words[at]) or _a_date_of_birth(words, at)
                 or _a_street_named(words, at)) or (
-                _names_a_secret(words, at - 1) and not _NAMES_WITH_IT.match(words[at])
-                and not _names_a_secret(words, at)):
+                names_a_secret(words, at - 1) and not _NAMES_WITH_IT.match(words[at])
+                and not names_a_secret(words, at)):
             return _LEADING_TO_IT.sub("", " ".join(words[:at]))
     return request
 
@@ -230,7 +215,7 @@ def _secret_left_out(sentence: str) -> str:
     words = _words_of(task["request"])
     # an email given is the user's to be reached by, whatever it is named ("my contact
     # details a@b.com"), not one a note or invite is about or to ("my reply to bob@z.com")
-    if not any(_names_a_secret(words, at) or _CONTACT_WORD.match(words[at])
+    if not any(names_a_secret(words, at) or _CONTACT_WORD.match(words[at])
                or ("@" in words[at] and not _OF_ANOTHER.match(words[at - 1]))
                for at in range(len(words))):
         return _as_task(task["request"], task["place"], task["end"])

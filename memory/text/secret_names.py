@@ -1,0 +1,26 @@
+"""The names of secrets: a thing whose value is whatever word follows it ("my password
+swordfish", "my API key sk-123", "my recovery phrase ..."), whatever that word looks like."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+#: A thing whose next word is its value, whatever it looks like ("my password swordfish").
+_SECRET_WORD = re.compile(r"^(?:password|passcode|passphrase|pin|token|secret)$", _I)
+#: The word before "key" that makes it a secret ("my API key"), not a thing ("my house key").
+_SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licence|auth"
+                              r"|recovery|product|encryption)$", _I)
+#: The word before "phrase" that makes it a wallet's secret words ("my recovery phrase"),
+#: whose value is several plain words: none looked like a value, and all were stored.
+_SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", _I)
+
+
+def names_a_secret(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` names a secret: kept in a task as said, "Remove my API key
+    sk-123 from the repo" stored the key."""
+    if _SECRET_WORD.match(words[at]):
+        return True
+    kind = {"key": _SECRET_KEY_KIND, "phrase": _SECRET_PHRASE_KIND}.get(words[at].casefold())
+    return kind is not None and at > 0 and kind.match(words[at - 1]) is not None
