@@ -12,6 +12,7 @@ from offline_helpers import core_after
     ("My password is hunter2.", "My new password is swordfish."),
     ("My Wi-Fi password is hunter2.", "My new Wi-Fi password is swordfish."),
     ("My phone is an iPhone.", "My new phone is a Pixel."),
+    ("My API key is sk-123.", "My new API key is rotated."),
 ])
 def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
     assert core_after(held, said) == ["User's " + said.removeprefix("My ").rstrip(".")]
@@ -21,6 +22,12 @@ def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
     # without "new", a state beside a name still says how the thing is
     ("The primary database is db-01.", "The primary database is down now."),
     ("My boss is Ana.", "My new boss is strict."),
+    # "my new" of what is no secret: how the new one is leaves what the one held is
+    ("My car is a Golf.", "My new car is red."),
+    ("My car is a Golf.", "My new car is in the garage."),
+    ("My laptop is a ThinkPad.", "My new laptop is fast."),
+    ("My client is Acme.", "My new client is difficult."),
+    ("My server is db-01.", "My new server is down."),
 ])
 def test_a_state_still_leaves_the_name(held: str, said: str) -> None:
     assert len(core_after(held, said)) == 2

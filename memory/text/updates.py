@@ -40,8 +40,9 @@ measure; a second name said plainly of one of those the user may have several of
 new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
 primary database is down now" (or "down until 5pm now", or a kind, "a replica now")
-leaves "db-01", though "my new" names another of the thing, whose value ends the one held
-("My new password is swordfish" ends "hunter2"); with a change cue, a slot said in general
+leaves "db-01", as "My new car is red" leaves "... is a Golf", though "my new" names
+another secret, whose value ends the one held whatever it looks like ("My new password is
+swordfish" ends "hunter2"); with a change cue, a slot said in general
 is the slot the old fact said for a time, "The on-call rotation this week is ...", but
 not the other way round); or the statement carried a change cue, the two are about the
 same subject ("Customer Acme is now on the Pro plan" leaves Globex's plan) and share at least two
@@ -110,6 +111,7 @@ from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.negations import negation_of
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
+from tiermem.memory.text.secret_names import names_a_secret
 
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.slots import (
@@ -189,6 +191,14 @@ def _names_over_state(new: str, old: str) -> bool:
     return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
             and re.search(r"[a-z\d]", match["value"]) is not None)
 
+
+def _new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
+    """Whether ``new``, said of "my new", names another of what ``old`` names: a secret
+    ("my new password"), held one at a time, whatever word it is said to be, or what kind
+    of thing it is beside the old one's kind ("a Pixel" after "an iPhone")."""
+    words = slot.rpartition("/")[2].split()
+    return change == "my new" and (names_a_secret(words, len(words) - 1)
+                                   or _value_kind(new) == _value_kind(old) == "kind")
 
 
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
@@ -288,9 +298,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False  # "The cluster is degraded now" says how it is, not its size
         if says_when(values[0]) and says_when(values[1]):
             return True  # "Friday" ends "on Thursday", and "Monday at 3pm" "on Friday"
-        if change != "my new" and _name_beside_state(new, old):
-            # "The primary database is down now" says how db-01 is; "my new password" is
-            # another password, whose value is no state of the old one ("swordfish")
+        if not _new_one_named(new, old, new_slot, change) and _name_beside_state(new, old):
+            # "The primary database is down now" says how db-01 is, as "My new car is red"
+            # says how the new car is, beside the Golf; but "my new password" ends the
+            # one held, and its value is no state of it ("swordfish")
             return False
         kinds = {_value_kind(new), _value_kind(old)}
         same_look = len(kinds) == 1
