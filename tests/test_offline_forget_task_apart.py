@@ -16,6 +16,18 @@ def test_a_name_set_apart_keeps_the_task_and_forgets_nothing() -> None:
         "Delete User's sister Ana from the contact list", "User's sister is Ana"]
 
 
+def test_a_remark_set_apart_is_left_out_of_the_task() -> None:
+    # kept in it: "Remove User's car sadly from the insurance", or the message as said
+    for said in ("Remove my car, sadly, from the insurance.",
+                 "Remove my car, which I sold, from the insurance.",
+                 "Remove my car, now sold, from the insurance."):
+        assert core_after("My car is a Golf.", said) == [
+            "Remove User's car from the insurance", "User's car is a Golf"]
+    # a name that ends as a remark may is kept as a name
+    assert core_after("My car is a Golf.", "Remove my car, Holly, from the insurance.") == [
+        "Remove User's car Holly from the insurance", "User's car is a Golf"]
+
+
 def test_a_name_set_apart_goes_from_memory_named_beside_the_place() -> None:
     # stored as "Remove Tom" and "Remove User's from the CRM"
     assert core_after("My cat is Tom.", "Remove my cat, Tom, from the CRM and memory.") == [

@@ -198,6 +198,16 @@ _ONE_PLACE = re.compile(
 #: from memory and kept no task.
 _GIVEN_APART = re.compile(r"(?<=\w),\s+(?=[^,]+,\s+(?:from|off|out\s+of)\s)"
                           r"|(?<=[\w.]),\s+(?=(?:from|off|out\s+of)\s)", _I)
+#: A remark set apart by commas there, no value or name of the thing ("my car, sadly, from
+#: the insurance", "my car, which I sold, from ..."): read in, the task held "car sadly".
+_REMARK_APART = re.compile(r"(?<=\w),\s+(?:(?-i:[a-z]+ly)|please|(?:which|who|that|now)\s[^,]+)"
+                           r",\s+(?=(?:from|off|out\s+of)\s)", _I)
+
+
+def _apart(sentence: str) -> str:
+    """``sentence`` read past the commas that set a value, a name or a remark apart before
+    where it is deleted from, the remark left out."""
+    return _GIVEN_APART.sub(" ", _REMARK_APART.sub(" ", sentence.strip(), count=1), count=2)
 
 
 def _as_task(request: str, place: str, end: str) -> str:
@@ -209,7 +219,7 @@ def _as_task(request: str, place: str, end: str) -> str:
 def _secret_left_out(sentence: str) -> str:
     """``sentence`` without the secret it gives, when it deletes one from a place that is
     not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
-    task = _ONE_PLACE.match(_GIVEN_APART.sub(" ", sentence.strip(), count=2))
+    task = _ONE_PLACE.match(_apart(sentence))
     if task is None:
         return sentence
     words = _words_of(task["request"])
@@ -229,7 +239,7 @@ def places_apart(sentence: str) -> list[str]:
     was forgotten, and it was stored as said. Any other sentence is returned alone."""
     # "Delete my address, 3 Oak St., from the CRM and memory": read at its commas, no
     # place was seen, and memory kept the address
-    apart = _GIVEN_APART.sub(" ", sentence.strip(), count=2)
+    apart = _apart(sentence)
     both = _TWO_PLACES.match(apart)
     if both is None:
         return [_secret_left_out(sentence)]
