@@ -37,7 +37,8 @@ PLAN_INSTEAD = re.compile(
 
 #: Where a request naming what to forget gives way to the speaker's own statement ("Forget
 #: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
-_SPEAKER_AFTER = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s)", _I)
+_SPEAKER_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
+                            rf"(?=i(?:{_APOS}m)?\s+\w)", _I)
 
 
 #: Where a request naming what to forget gives way to what the speaker will do instead.

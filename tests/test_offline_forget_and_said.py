@@ -1,0 +1,27 @@
+"""A request to forget a thing followed by "and" and a statement of the speaker's ("Forget
+my address and I live in Leeds now"): the thing goes and the statement is stored, as with a
+comma or "but" between them."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    # read whole, nothing matched: the address stayed and Leeds was lost
+    ("Forget my address and I live in Leeds now.", "User lives in Leeds"),
+    ("Forget my address and I'm in Leeds now.", "User is in Leeds"),
+    ("Forget my address but I live in Leeds now.", "User lives in Leeds"),
+])
+def test_the_thing_goes_and_the_statement_is_kept(said: str, stored: str) -> None:
+    assert core_after("My address is 5 Glass St.", said) == [stored]
+
+
+def test_a_job_named_goes_beside_the_new_one() -> None:
+    assert core_after("My job is at Acme.", "Forget my job and I work at Globex now.") == [
+        "User works at Globex"]
+
+
+def test_the_speaker_named_with_another_is_no_statement() -> None:
+    assert core_after("My wife is Ana.", "Forget my wife and I.") == []
