@@ -1,7 +1,8 @@
 """Requests to forget said in another form than "Forget my password.": asked as a question
 ("Can you forget my password?", "Could you please delete my phone number?"), which is
 still a request, or with a verb that asks to forget only of what memory holds ("Drop my
-phone number from memory", "Wipe my address from your notes"), and so said again as one.
+phone number from memory", "Wipe my address from your notes"), or of the fact told ("Delete
+the fact that I live in Porto"), and so said again as one.
 "Did you forget my password?" and "Can you remember my password?" ask about memory and
 are left as asked. What a request to forget is, is memory/text/forget_requests.py's.
 """
@@ -49,6 +50,13 @@ _FROM_MEMORY = re.compile(
     # no inbox is dropped: "Drop my email" is of the email held, and was stored as a step
     rf"|drop\s+(?=(?:my|our)\s+(?:[\w-]+\s+){{0,2}}e-?mail{_CLOSING}))", _I)
 
+#: A request naming what was told as a fact ("Delete the fact that I live in Porto"): said
+#: so, "delete" named nothing of the speaker's, and the request was stored as a fact.
+_THE_FACT = re.compile(
+    r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)"
+    r"(?:forget|delete|erase|remove|drop|wipe|clear)\s+(?:about\s+)?"
+    r"the\s+(?:fact|part|bit)\s+(?=that\s)", _I)
+
 
 def as_request(sentence: str) -> str:
     """``sentence`` said as the request it asks ("Can you forget my password?" -> "Forget
@@ -58,6 +66,7 @@ def as_request(sentence: str) -> str:
     asked = _ASKED.match(sentence.strip())
     request = asked["request"] + "." if asked is not None else sentence.strip()
     request = _FROM_MEMORY.sub(r"\g<lead>forget ", request, count=1)
+    request = _THE_FACT.sub(r"\g<lead>forget ", request, count=1)
     told = f"{request[:1].upper()}{request[1:]}"
     return told if told != sentence.strip() and asks_to_forget(told) else sentence
 

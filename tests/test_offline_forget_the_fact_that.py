@@ -1,0 +1,28 @@
+"""A request naming what was told as a fact ("Delete the fact that I live in Porto") asks to
+forget it, as "Forget that I live in Porto" does."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+#: "delete" named nothing of the user's: Porto was kept and the request stored as a fact.
+ASKED = ("Delete the fact that I live in Porto.", "Remove the fact that I live in Porto.",
+         "Please erase the part that I live in Porto.",
+         "Can you delete the fact that I live in Porto?")
+
+
+@pytest.mark.parametrize("said", ASKED)
+def test_the_fact_named_is_forgotten(said: str) -> None:
+    assert core_after("I live in Porto.", said) == []
+
+
+def test_a_fact_not_held_forgets_nothing_and_is_no_fact() -> None:
+    assert core_after("I live in Porto.", "Delete the fact that I live in Lisbon.") == [
+        "User lives in Porto"]
+
+
+@pytest.mark.parametrize("said", ["I can't delete the fact that I live in Porto.",
+                                  "Delete the fact sheet."])
+def test_no_request_is_read_into_a_statement(said: str) -> None:
+    assert "User lives in Porto" in core_after("I live in Porto.", said)
