@@ -78,8 +78,9 @@ def run_locomo(options: EvalOptions, console: Any,
     if note is None:
         def note(text: str) -> None:
             console.print(f"tiermem: {text}", markup=False, highlight=False)
-    conversations = select(load_conversations(options.data), list(options.conversations))
-    _check_questions(conversations, options)
+    loaded = load_conversations(options.data)
+    conversations = select(loaded, list(options.conversations))
+    _check_questions(conversations, options, len(loaded))
     dropped = dropped_note(conversations)
     if dropped is not None:
         note(dropped)
@@ -227,13 +228,20 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
     return report
 
 
-def _check_questions(conversations: Sequence[Conversation], options: EvalOptions) -> None:
-    """DataError when there is nothing to score: figures of no question would read 0.000."""
+def _check_questions(conversations: Sequence[Conversation], options: EvalOptions,
+                     loaded: int) -> None:
+    """DataError when there is nothing to score: figures of no question would read 0.000.
+    ``loaded``: how many conversations the data holds, before --conversations chose."""
     if options.cv and len(conversations) < 2:
         # Refused before any ingest: the lone conversation would be scored, then dropped.
+        if loaded > 1:
+            given, remedy = "--conversations chose", "name two or more with --conversations"
+        else:
+            given, remedy = "the data holds", ("give --data two or more (a folder of them, "
+                                               "or the released locomo10.json)")
         raise DataError(f"--cv needs at least two conversations (one to tune on, one to "
-                        f"report), and the data gives only {conversations[0].id}: name two or "
-                        f"more with --conversations, or drop --cv")
+                        f"report), and {given} only {conversations[0].id}: {remedy}, or drop "
+                        f"--cv")
     qa = options.mode == "qa"
     empty = [c.id for c in conversations if not (c.questions if qa else c.scored_questions())]
     what = "no question" if qa else "no question with evidence turns (retrieval scores those)"

@@ -121,5 +121,20 @@ def test_one_conversation_is_refused_before_it_is_ingested(
                 "--embedder", "hashing"]) == 2
     assert ingested == []
     error = " ".join(capsys.readouterr().err.split())
-    assert ("--cv needs at least two conversations (one to tune on, one to report), and the "
-            "data gives only 7: name two or more with --conversations, or drop --cv") in error
+    assert ("--cv needs at least two conversations (one to tune on, one to report), and "
+            "--conversations chose only 7: name two or more with --conversations, or drop "
+            "--cv") in error
+
+
+def test_data_of_one_conversation_is_told_to_give_more_not_to_name_more(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # It advised naming two with --conversations, which data of one cannot do.
+    from tiermem.cli import run
+
+    path = tmp_path / "7.json"
+    path.write_text(json.dumps(CONVERSATION))
+    assert run(["eval", "locomo", "--data", str(path), "--cv", "--embedder", "hashing"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert ("and the data holds only 7: give --data two or more (a folder of them, or the "
+            "released locomo10.json), or drop --cv") in error
+    assert "--conversations" not in error
