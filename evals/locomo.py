@@ -260,7 +260,7 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     read_from: dict[str, Path] = {}
     for file in unique.values():
         try:
-            raw = json.loads(file.read_text(encoding="utf-8"), parse_int=_json_int)
+            raw = json.loads(_file_text(file), parse_int=_json_int)
         except json.JSONDecodeError as exc:
             raise DataError(f"cannot read {file}: it is not JSON ({exc.msg}, line "
                             f"{exc.lineno}); {_DATA_TAKES}") from None
@@ -297,8 +297,26 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
                     f"({type(exc).__name__}: {exc}); see the README of the data for the "
                     f"fields each conversation needs") from None
     if not conversations:
-        raise DataError(f"no conversations found in {', '.join(map(str, paths))}")
+        where = ", ".join(map(str, paths))
+        raise DataError(f"no conversations found in {where} ("
+                        f"{'no .json file there' if not files else 'an empty list'}); "
+                        f"{_DATA_TAKES}")
     return conversations
+
+
+def _file_text(file: Path) -> str:
+    """A data file's text: UTF-8, with or without the byte order mark some editors write.
+    DataError (read as "cannot read FILE: ...") for a compressed file, or one of another
+    encoding."""
+    data = file.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        raise DataError("it is gzip-compressed; decompress it (gunzip) and give the .json "
+                        "file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"it is not UTF-8 text (byte {exc.start:,} is "
+                        f"{data[exc.start]:#04x}); save it as UTF-8") from None
 
 
 def _json_int(digits: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -122,3 +123,38 @@ def test_a_file_of_no_conversation_says_what_data_takes(
     assert run(["eval", "locomo", "--data", str(path), "--embedder", "hashing"]) == 2
     error = " ".join(capsys.readouterr().err.split())
     assert said.format(path=path) in error and "<class" not in error
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # Refused as "not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))".
+    path = tmp_path / "7.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(two_turns()).encode())
+    (conversation,) = load_conversations([path])
+    assert conversation.id == "7" and len(conversation.turns) == 2
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    (gzip.compress(b"[]"), "cannot read {path}: it is gzip-compressed; decompress it (gunzip) "
+                           "and give the .json file"),
+    (b'{"x": "caf\xe9"}', "cannot read {path}: it is not UTF-8 text (byte 10 is 0xe9); save "
+                          "it as UTF-8"),
+    (b"[]", "no conversations found in {path} (an empty list); --data takes "),
+], ids=["gzip", "latin-1", "empty list"])
+def test_a_file_python_cannot_decode_says_what_it_is(
+        tmp_path: Path, content: bytes, said: str) -> None:
+    # These read "'utf-8' codec can't decode byte 0x8b in position 1: invalid start byte",
+    # and "no conversations found in PATH" with no next step.
+    path = tmp_path / "7.json"
+    path.write_bytes(content)
+    with pytest.raises(DataError) as refused:
+        load_conversations([path])
+    assert str(refused.value).startswith(said.format(path=path))
+
+
+def test_a_folder_of_no_json_file_says_so_and_what_data_takes(tmp_path: Path) -> None:
+    (tmp_path / "locomo10.json.gz").write_bytes(gzip.compress(b"[]"))
+    with pytest.raises(DataError) as refused:
+        load_conversations([tmp_path])
+    assert str(refused.value).startswith(
+        f"no conversations found in {tmp_path} (no .json file there); --data takes LoCoMo "
+        f"JSON files or folders of them")
