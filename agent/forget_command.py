@@ -19,7 +19,11 @@ from typing import TYPE_CHECKING, Any
 from tiermem.agent.forget_options import model_option_conflict, request_conflict
 from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
-from tiermem.memory.ops.forget_config import ForgetConfig, forget_config_from_file
+from tiermem.memory.ops.forget_config import (
+    MAX_DELETE_COUNT,
+    ForgetConfig,
+    forget_config_from_file,
+)
 from tiermem.memory.text.counts import counted, items_counted
 
 if TYPE_CHECKING:
@@ -111,7 +115,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if failure is not None:
             note(failure)
         _report(args, note, result, withheld=policy is not None and policy.recall.enabled,
-                done_by=done_by)
+                done_by=done_by, bound=config.max_delete_count)
         if hints:
             note("\n".join(hints))
         work_done(args)
@@ -163,10 +167,12 @@ def _agent_policy(home: Path, args: argparse.Namespace) -> PrivacyConfig | None:
 
 
 def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, *,
-            withheld: bool = False, done_by: int | None = None) -> None:
+            withheld: bool = False, done_by: int | None = None,
+            bound: int) -> None:
     """What a request did (a ForgetResult), on standard output; ``withheld``: the agent's
     privacy policy withholds things from /core and the searches; ``done_by``: the audit of
-    an earlier request with this text that forgot what it matched."""
+    an earlier request with this text that forgot what it matched; ``bound``: the request's
+    max_delete_count."""
     import json
 
     from tiermem.agent.forget_sources import ALREADY_FORGOTTEN, WITHHELD_HINT
@@ -195,8 +201,11 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
                  f"exact_then_top_k_llm with a model matches by meaning when no text equals it")
         elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
             note("a request that targets more items than --max-delete-count forgets nothing: "
-                 "give --max-delete-count at least that many (up to 1000), or a request that "
-                 "targets fewer")
+                 f"give --max-delete-count at least that many (up to {MAX_DELETE_COUNT}), or "
+                 "a request that targets fewer" if bound < MAX_DELETE_COUNT else
+                 f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
+                 "more: forget them in parts, with narrower requests or with --mode "
+                 "top_k_llm (a model picks among the closest matches each time)")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:
