@@ -101,11 +101,11 @@ class MemoryConfig(BaseModel):
     def _fusion_types(cls, value: Any) -> Any:
         # Lax validation would take true for 1 and 1 for true in the weights' fields, as
         # the other settings (strict) never do.
+        # Nor text for a number, nor 100.0 for a whole number.
         if isinstance(value, Mapping):
             for key, given in value.items():
-                wants_bool = key == "prune_common"
-                if isinstance(given, bool) != wants_bool:
-                    kind = "true or false" if wants_bool else "a number"
+                kind = _FUSION_KINDS.get(key)
+                if kind is not None and not _is_kind(given, kind):
                     raise ValueError(f"fusion.{key} must be {kind}, got {given!r}")
         return value
 
@@ -222,6 +222,18 @@ _ACCEPTS = {
 }
 
 
+#: What each fusion weight takes, as its message says it.
+_FUSION_KINDS = {"lexical": "a number", "dense": "a number", "rrf_k": "a whole number",
+                 "depth": "a whole number", "prune_common": "true or false"}
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == "true or false":
+        return isinstance(value, bool)
+    number = int if kind == "a whole number" else int | float
+    return isinstance(value, number) and not isinstance(value, bool)
+
+
 #: A FusionWeights check's message: the weight at fault and what it must be.
 _FUSION_FAULT = re.compile(r"(?:FusionWeights|fusion)\.(\w+):? (must .*?)(?:, got .*)?$")
 
@@ -242,10 +254,10 @@ def config_error(exc: ValidationError) -> InvalidConfigError:
             # FusionWeights names itself and its field; the setting is fusion.NAME.
             where, message = f"fusion.{weight[1]}", weight[2]
             shown = f" (got {got[weight[1]]!r})" if weight[1] in got else ""
+            got = got.get(weight[1])
         if where:
             fields.append(where)
-        if error["type"] in ("int_type", "int_from_float") and isinstance(got, float) and \
-                got.is_integer():
+        if message == _ACCEPTS["int_type"] and isinstance(got, float) and got.is_integer():
             shown = f" (got {got!r}; write it as {int(got)})"  # 1e3 is read as 1000.0
         parts.append(f"{where}: {message}{shown}" if where else message)
     return InvalidConfigError("invalid memory config: " + "; ".join(parts), tuple(fields))

@@ -128,9 +128,10 @@ def stored_fusion(home: Path) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("value", "named"), [
-    ('{"depth": true}', "fusion.depth: must be a number (got True)"),
+    ('{"depth": true}', "fusion.depth: must be a whole number (got True)"),
     ('{"lexical": false}', "fusion.lexical: must be a number (got False)"),
     ('{"prune_common": 1}', "fusion.prune_common: must be true or false (got 1)"),
+    ('{"lexical": "0.5"}', "fusion.lexical: must be a number (got '0.5')"),
     ("null", "fusion needs a value, not null"),
 ])
 def test_fusion_weights_are_as_strict_as_the_other_settings(

@@ -227,6 +227,13 @@ def test_invalid_arguments_are_refused_before_a_file_is_written(
     ({"rrf_k": 0}, "fusion.rrf_k: must be an integer from 1 to 1,000,000 (got 0)"),
     ({"lexical": math.nan}, "fusion.lexical: must be a finite number (got nan)"),
     ({"prune_common": "yes"}, "fusion.prune_common: must be true or false (got 'yes')"),
+    # These were taken (text read as a number, 100.0 as 100), as no other setting takes
+    # them, or named no weight and no value ("fusion: fusion weights must be non-negative").
+    ({"lexical": "0.5"}, "fusion.lexical: must be a number (got '0.5')"),
+    ({"rrf_k": "10"}, "fusion.rrf_k: must be a whole number (got '10')"),
+    ({"depth": 100.0}, "fusion.depth: must be a whole number (got 100.0; write it as 100)"),
+    ({"rrf_k": True}, "fusion.rrf_k: must be a whole number (got True)"),
+    ({"dense": -0.5}, "fusion.dense: must be at least 0 (got -0.5)"),
 ])
 def test_a_fusion_weight_at_fault_is_named_as_the_setting_names_it(
         value: dict[str, Any], said: str) -> None:

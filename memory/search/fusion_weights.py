@@ -41,8 +41,10 @@ class FusionWeights:
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                     math.isfinite(value)):
                 raise ValueError(f"FusionWeights.{name} must be a finite number, got {value!r}")
-        if self.lexical < 0 or self.dense < 0 or self.lexical + self.dense <= 0:
-            raise ValueError("fusion weights must be non-negative and not both zero")
+            if value < 0:
+                raise ValueError(f"FusionWeights.{name} must be at least 0, got {value!r}")
+        if self.lexical + self.dense <= 0:
+            raise ValueError("fusion weights lexical and dense must not both be zero")
         for name, most in (("rrf_k", 1_000_000), ("depth", MAX_FUSION_DEPTH)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
