@@ -98,6 +98,21 @@ def test_the_same_request_with_other_punctuation_or_case_is_already_forgotten(
     assert json.loads(capsys.readouterr().out)["already_forgotten_by"] == 1
 
 
+@pytest.mark.parametrize(("again", "done_by"), [
+    ("user's dog is Rex", 1), ("USER'S DOG IS REX", None), ("user's dog is rex", None)])
+def test_a_request_of_mixed_case_is_known_again_in_its_first_letter_only(
+        agent: Path, capsys: pytest.CaptureFixture[str], again: str, done_by: int | None
+) -> None:
+    # As the README says: the audit holds a hash of "User's dog is Rex" as typed, and no
+    # form of the text typed again in one case recovers its capital R.
+    with HierarchicalMemory(agent, embedder=HashingEmbedder()) as m:
+        m.add_fact("User's dog is Rex")
+    assert run([*FORGET, "User's dog is Rex"]) == 0
+    capsys.readouterr()
+    assert run([*FORGET, "--json", again]) == 1
+    assert json.loads(capsys.readouterr().out)["already_forgotten_by"] == done_by
+
+
 def test_the_chat_sees_a_full_stop_added_as_the_same_request() -> None:
     _, lines = _chat([f"/forget {FACT}", f"/forget {FACT}. "])
     assert lines[1].startswith("nothing forgotten: already forgotten (request #1 ")
