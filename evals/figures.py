@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tiermem.evals.locomo import CATEGORIES
+from tiermem.memory.text.counts import counted
 
 #: One question's figures in a unit of the report.
 Record = dict[str, Any]
@@ -40,7 +41,7 @@ class UnitLog:
                  if figures.get(key) is not None]
         kept = "" if ran else " (kept from the report)"
         self._say(f"{config} on conversation {conv}{kept}: {', '.join(given)} "
-                  f"({figures.get('questions', 0)} questions)")
+                  f"({counted(figures.get('questions', 0), 'question')})")
 
     def _say(self, text: str) -> None:
         if self.write is not None:
@@ -84,8 +85,11 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     configs = report["configs"]
     # A conversation's id is the data file's, and an embedder's id may be its user's: markup
     # would read a "[" or a backslash in them.
-    title = (f"LoCoMo {report['mode']}: {report.get('questions_total', '?')} questions, "
-             f"conversations {escape(', '.join(report['conversations']))}")
+    total = report.get("questions_total")
+    title = (f"LoCoMo {report['mode']}: "
+             f"{'? questions' if total is None else counted(total, 'question')}, "
+             f"conversation{'s' if len(report['conversations']) > 1 else ''} "
+             f"{escape(', '.join(report['conversations']))}")
     table = Table(title=title)
     # Never cut a name or a figure short ("hybrid-co…" stood for two configurations): in a
     # terminal narrower than the table they fold onto a second line.

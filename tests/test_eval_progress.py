@@ -116,3 +116,13 @@ def test_a_run_that_cannot_start_prints_nothing_on_standard_output(
         assert done.returncode == 2, done.stderr
         assert done.stdout == "", extra
         assert done.stderr.startswith("tiermem: QA mode and --rewrite need a model")
+
+
+def test_one_question_of_one_conversation_is_counted_as_one(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The line read "(1 questions)" and the table's title "1 questions, conversations 7".
+    assert run(_retrieval(data_file, "--limit", "1", "--json", str(tmp_path / "r.json"))) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.startswith("[")]
+    assert lines[1].endswith("(1 question)")
+    assert "LoCoMo retrieval: 1 question, conversation 7" in " ".join(captured.out.split())
