@@ -26,6 +26,7 @@ from tiermem.agent.forget_sources import (
 )
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL
 from tiermem.agent.slash_search import ChatOutput, SearchCommands
 from tiermem.agent.terminal import escape
@@ -247,7 +248,23 @@ class SlashCommands(SearchCommands):
                 self.say(f"no privacy policy: {escape(start)}")
             return
         if verb == "set":
-            memory.set_retention_policy([s.strip() for s in rest.split("|")])
+            statements = [s.strip() for s in rest.split("|")]
+            rules = memory.privacy.config.retention.policy_rules or {}
+            mode = memory.privacy.config.retention.mode
+            unruled = [s for s in statements if s and s not in rules] if mode != "llm" else []
+            if unruled:
+                # The library's "or use retention.mode: llm" is no use offline, and a chat
+                # reads its policy file as it starts.
+                llm = "" if isinstance(self.agent.llm, OfflinePolicy) else \
+                    ", or set retention.mode: llm there"
+                self.chat.fail("error", InvalidConfigError(
+                    f"retention statement {unruled[0]!r} has no rules in "
+                    f"retention.policy_rules, so {mode} mode cannot enforce it",
+                    ("retention.policy_rules",)),
+                    f"add its rules there in the policy file (keyed by the exact statement)"
+                    f"{llm}, and start the chat again")
+                return
+            memory.set_retention_policy(statements)
         elif verb == "clear":
             memory.set_retention_policy([])
         active = memory.privacy.policies
