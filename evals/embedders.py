@@ -331,3 +331,14 @@ def make_embedder(name: str) -> Embedder:
     if name not in EMBEDDERS:
         raise ValueError(f"unknown embedder {name!r}; use one of {', '.join(EMBEDDERS)}")
     return EMBEDDERS[name]()
+
+
+def load_now(embedder: Embedder) -> Embedder:
+    """``embedder`` with its model (each part's, for a blend) loaded now: a model that is
+    not installed stops a run before its first part starts (ModelUnavailableError, with
+    the install command), not as that part embeds."""
+    for part in getattr(embedder, "_parts", None) or [embedder]:
+        load = getattr(part, "_loaded", None) or getattr(part, "_ensure_loaded", None)
+        if load is not None:
+            load()
+    return embedder

