@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tiermem.evals.embedders import EMBEDDERS
+from tiermem.evals.embedders import EMBEDDERS, make_embedder
 from tiermem.evals.report import kept_note, resumable_units
 from tiermem.evals.runner import K_DEFAULT, EvalOptions, parse_ks, run_locomo
 
@@ -142,7 +142,8 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
         # Refused before the data, the embedder and the model load, not after.
         resumable_units(options.json_path, {
             "benchmark": "LoCoMo", "mode": options.mode, "limit": options.limit,
-            "ks": list(options.ks) if options.mode == "retrieval" else None})
+            "ks": list(options.ks) if options.mode == "retrieval" else None,
+            "embedder": make_embedder(options.embedder).id})
     report = run_locomo(options, console, note)
     if args.json == "-":
         emit_json(report, None)

@@ -8,9 +8,9 @@ the aggregates that the issue's schema asks for::
                   "by_category": {"1": {...}, ...}, "timings": {...}}, ...], ...}
 
 A unit is reused on ``--resume`` only if it was run with the same
-configuration and embedder; anything else is run again. Whether its answers
+configuration; anything else is run again. Whether its answers
 were judged does not tell units apart: a verdict is kept with its answer. A report of other
-settings (mode, k, limit, and in QA mode the model, by name and by the id its
+settings (mode, k, limit, embedder, and in QA mode the model, by name and by the id its
 server lists, its window, reply budget, text tool calls and encoding; not the
 server's address) is refused rather than resumed, and so is a
 unit asked of other questions (each fingerprint holds a digest of the unit's
@@ -176,7 +176,8 @@ class Report:
 MODEL_SETTINGS = {"context_window": "--context-window", "max_tokens": "--max-tokens",
                   "text_tool_calls": "--text-tool-calls", "encoding": "TIERMEM_ENCODING"}
 # The settings every unit of a report shares, and the option that sets each.
-_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit", **MODEL_SETTINGS}
+_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit", "embedder": "the embedder",
+             **MODEL_SETTINGS}
 
 
 def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] = ()
@@ -213,8 +214,9 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
                 raise ValueError(f"--resume: the record of {where} in {path} is damaged (not "
                                  f"an object); {KEEP}")
     # Another mode differs in everything; its other settings would only add noise.
+    # Another embedder's parts would be run again, replacing the report's without a word.
     keys = ["mode"] if old.get("mode") != header.get("mode") else \
-        [key for key in _SETTINGS if key in header]
+        [key for key in _SETTINGS if key in header and (key != "embedder" or key in old)]
     unrecorded = [key for key in keys if key in MODEL_SETTINGS and key not in old]
     differ = [f"{_SETTINGS[key]} {_shown(old.get(key))} (this run: {_shown(header.get(key))})"
               for key in keys if key not in unrecorded and old.get(key) != header.get(key)]

@@ -389,3 +389,30 @@ def test_a_resume_while_the_server_lists_no_model_keeps_the_one_recorded(
     assert run([*args, "--resume"]) == 2
     assert "load /models/qwen2.5-7b-q4.gguf again" in " ".join(capsys.readouterr().err.split())
     assert report.read_text() == before and len(answering.requests) == asked
+
+
+def test_a_report_of_another_embedder_is_refused_not_replaced(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its parts were run again with the other embedder, replacing the report's without a
+    # word: a report meant to compare two runs lost one of them.
+    import tiermem.evals.embedders as embedders
+
+    class Other(embedders.HashingEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.id = "other-embedder"
+
+    monkeypatch.setitem(embedders.EMBEDDERS, "local", Other)
+    report = tmp_path / "r.json"
+    given = ["eval", "locomo", "--data", str(data_file), "--config", "bm25", "--json",
+             str(report)]
+    assert run([*given, "--embedder", "hashing"]) == 0
+    before = report.read_text()
+    capsys.readouterr()
+    assert run([*given, "--embedder", "local", "--resume"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert (f"--resume: {report} was run with the embedder hashing-uni-bi-256 (this run: "
+            f"other-embedder); run with its settings to finish it") in error
+    assert report.read_text() == before
+    assert run([*given, "--embedder", "hashing", "--resume"]) == 0
