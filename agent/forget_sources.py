@@ -27,6 +27,11 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
 #: the user forgets one by the text they know.
 WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
                  "CATEGORY] and the searches leave it out, so give its text as you know it)")
+#: What the chat's /forget adds to a request that targets more than max_delete_count.
+OVER_THE_BOUND_HINT = ("a request that targets more items than max_delete_count (default 5) "
+                       "forgets nothing: set a larger one (up to 1000) under forget: in the "
+                       "policy file and start the chat again, or run tiermem forget "
+                       "--max-delete-count N with the text")
 
 #: What a request made again says when an earlier one with its text forgot what it matched
 #: (``forgot_before``): told "unmatched", a user would look for how the text was stored.

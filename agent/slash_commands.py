@@ -20,6 +20,7 @@ from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import (
     ALREADY_FORGOTTEN,
+    OVER_THE_BOUND_HINT,
     UNMATCHED_HINT,
     WITHHELD_HINT,
     sources_kept_lines,
@@ -37,6 +38,7 @@ from tiermem.memory.errors import (
     TiermemError,
 )
 from tiermem.memory.ops.forget import forgot_before
+from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 from tiermem.memory.text.counts import counted, items_counted
 
 
@@ -222,6 +224,8 @@ class SlashCommands(SearchCommands):
             self.say(escape(said))
             if result.outcome == "unmatched" and result.mode == "exact":
                 self.say(escape(UNMATCHED_HINT.format(withheld=self._withheld_hint())))
+            elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
+                self.say(escape(OVER_THE_BOUND_HINT))
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
 

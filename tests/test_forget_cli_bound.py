@@ -53,3 +53,30 @@ def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
         "tiermem: one request forgets at most 1000 items, and this one targets more: forget "
         "them in parts, with narrower requests or with --mode top_k_llm (a model picks among "
         "the closest matches each time)\n")
+
+
+def test_the_chat_says_how_to_forget_more_than_its_bound(tmp_path: Path) -> None:
+    # The chat's /forget printed only "nothing forgotten (ambiguous: 6 stored texts equal
+    # the request, over max_delete_count 5)", and has no --max-delete-count to give.
+    import io
+
+    from rich.console import Console
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import ChatRepl
+
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as m:
+        for _ in range(6):
+            m.archival_insert(SAID)
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
+                        errors=io.StringIO())
+        assert repl.run_piped([f"/forget {SAID}"]) == 1
+        lines = out.getvalue().splitlines()
+        assert lines[-2] == ("nothing forgotten (ambiguous: 6 stored texts equal the request, "
+                             "over max_delete_count 5)")
+        assert lines[-1] == (
+            "a request that targets more items than max_delete_count (default 5) forgets "
+            "nothing: set a larger one (up to 1000) under forget: in the policy file and start "
+            "the chat again, or run tiermem forget --max-delete-count N with the text")
