@@ -272,10 +272,11 @@ def _ends_the_run(exc: Exception) -> bool:
     or a model it does not have, or a refusal with its own hint that sending again cannot
     help (a server not started for tool calls, a web page at the base URL, a request over
     a proxy's size limit): every turn left would fail alike, and the checks would then
-    blame the model for what the server did."""
+    blame the model for what the server did. A server's own failure (the process running
+    the model died, or memory ran short) may pass, so it costs that turn only."""
     return isinstance(exc, ProviderError) and (
         exc.kind in ("connection", "auth") or exc.status_code == 404
-        or (exc.hint is not None and not exc.retryable))
+        or (exc.hint is not None and not exc.retryable and exc.kind != "server"))
 
 
 def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,

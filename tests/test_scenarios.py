@@ -17,6 +17,7 @@ from network_guard import guarded_env
 
 import tiermem.cli as cli
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.scripted import ScriptedModel, reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.updates import read_statement
@@ -330,8 +331,6 @@ def test_every_scenario_asks_a_question_more_than_once() -> None:
     ProviderError("model 'm' not found", kind="bad_request", status_code=404),
     ProviderError("the server refuses requests with tools", kind="bad_request", status_code=500,
                   hint="restart llama-server with --jinja"),
-    ProviderError("the server's model process died", kind="server", retryable=False,
-                  status_code=500, hint="try a smaller model"),
 ])
 def test_a_server_no_turn_can_use_stops_the_scenario_at_its_first_turn(
         failure: ProviderError, tmp_path: Path) -> None:
@@ -352,6 +351,18 @@ def test_a_failure_of_one_turn_costs_that_turn_only(tmp_path: Path) -> None:
                           home=tmp_path / "home")
     assert len(result.days[0].errors) == 1 and "the server failed" in result.days[0].errors[0]
     assert len(model.calls) == 2
+
+
+def test_a_model_process_that_died_once_costs_that_turn_only(server: Any, tmp_path: Path) -> None:
+    # Ollama's runner killed for memory is loaded again at the next request.
+    scenario = Scenario(name="two-turns", description="two messages", days=(
+        Day("monday", ("I am allergic to peanuts.", "I live in Lisbon.")),))
+    server.enqueue_error(500, {"error": "llama runner process has terminated: signal: killed"})
+    server.enqueue_reply("Noted.")
+    llm = OpenAIClient("m", base_url=server.base_url, sleep=lambda _: None)
+    result = run_scenario(scenario, llm=llm, embedder=HashingEmbedder(), home=tmp_path / "home")
+    assert len(server.requests) == 2 and len(result.days[0].errors) == 1
+    assert "lost the process running the model" in result.days[0].errors[0]
 
 
 def test_a_server_not_set_up_for_tool_calls_stops_the_scenario_command_with_its_hint(
