@@ -17,6 +17,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from tiermem.agent.base_url import is_openai_service
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
 from tiermem.agent.server_errors import (
@@ -140,14 +141,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         text = f"{url} timed out the request (HTTP 408, {tries}): try again later"
     elif status in _GATEWAY_TIMEOUTS:
         # A proxy stopped waiting while the model server was still working on the request:
-        # sending it again queues the same work, so for a local server it is not retried.
+        # sending it again queues the same work, so it is retried only as a timeout is.
         return ProviderError(
             f"{url} answered HTTP {status} ({tries}): a proxy or gateway in front of the model "
             f"server stopped waiting for its answer" + said,
-            kind="timeout", status_code=status, attempts=attempts,
-            hint=("the model took longer than the proxy waits: raise the proxy's read timeout "
-                  "(nginx proxy_read_timeout, 60 s by default), or use a smaller model or a "
-                  "lower --max-tokens, then send it again"))
+            kind="timeout", status_code=status, attempts=attempts, hint=_gateway_hint(url))
     elif status >= 500 and page:
         kind = "server"
         text = (f"{url} failed with HTTP {status} ({tries}) from a proxy or gateway in front of "
@@ -182,6 +180,15 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         kind = "bad_request"
         text = f"{url} refused the request (HTTP {status})"
     return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+
+def _gateway_hint(url: str) -> str:
+    """What to do about a gateway's timeout: OpenAI's gateways are not the user's to set."""
+    if is_openai_service(url):
+        return "try again later, or with a lower --max-tokens so that the answer is shorter"
+    return ("the model took longer than the proxy or gateway waits: if it is yours, raise its "
+            "read timeout (nginx proxy_read_timeout, 60 s by default); or use a smaller model "
+            "or a lower --max-tokens, then send it again")
 
 
 def _is_web_page(exc: Any) -> bool:

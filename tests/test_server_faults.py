@@ -149,7 +149,25 @@ def test_a_proxy_that_stopped_waiting_for_a_local_model_is_not_asked_again(
     assert (error.kind, error.status_code) == ("timeout", 504)
     assert "stopped waiting for its answer" in str(error)
     assert "'504 Gateway Time-out'" in str(error) and "is running" not in str(error)
-    assert "raise the proxy's read timeout" in provider_hint(error)
+    assert "raise its read timeout (nginx proxy_read_timeout" in provider_hint(error)
+
+
+def test_a_gateway_timeout_of_openai_s_api_is_not_the_user_s_proxy_to_set(
+        server: FakeOpenAIServer) -> None:
+    import openai
+
+    from tiermem.agent.sdk_errors import provider_error
+
+    # OpenAI's 504, as the SDK raises it, read as from OpenAI's address.
+    server.enqueue_error(504, error_body("Gateway timeout.", type="server_error"))
+    sdk = openai.OpenAI(base_url=server.base_url, api_key="sk-test", max_retries=0)
+    with pytest.raises(openai.APIStatusError) as raised:
+        sdk.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}])
+    error = provider_error(raised.value, 4, url="https://api.openai.com/v1", model="gpt-4o",
+                           timeout=60, connect_timeout=10)
+    assert (error.kind, error.status_code) == ("timeout", 504)
+    assert error.hint is not None and "try again later" in error.hint
+    assert "nginx" not in error.hint and "proxy" not in error.hint
 
 
 @pytest.mark.parametrize(("body", "said"), [
