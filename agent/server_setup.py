@@ -28,6 +28,7 @@ whether sending the same request again may help.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,8 +57,9 @@ _TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's librar
 
 
 def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
-    """The fault an error response's ``body`` (decoded JSON or text) names, or None."""
-    lowered = _text(body).lower()
+    """The fault an error response's ``body`` (decoded JSON or text) names, or None. Only
+    the server's message is read: a validation error's other fields may quote the request."""
+    lowered = _message(body).lower()
     if "requires --jinja" in lowered or "unsupported param: tools" in lowered:
         old = "unsupported param" in lowered
         return ServerFault(
@@ -71,7 +73,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             says="refuses tool calls: vLLM runs without --enable-auto-tool-choice",
             hint=(f"restart vLLM with --enable-auto-tool-choice and the --tool-call-parser "
                   f"for the model ({_PARSERS}), then send it again"))
-    if "does not support tools" in lowered:
+    if re.search(r"does not support tools\W*$", lowered):
         return ServerFault(
             says=f"refuses tool calls for model {model!r}: its template has none",
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
@@ -99,7 +101,14 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
     return None
 
 
-def _text(body: Any) -> str:
+def _message(body: Any) -> str:
+    """The message of an error body, whole: ``error.message``, a top-level ``message`` or
+    ``error`` (Ollama's, LM Studio's), or a body that is text; "" for any other."""
     if isinstance(body, bytes):
         return body.decode(errors="replace")
-    return body if isinstance(body, str) else repr(body)
+    if isinstance(body, Mapping):
+        inner = body.get("error")
+        said = inner.get("message") if isinstance(inner, Mapping) else inner
+        said = said if isinstance(said, str) else body.get("message")
+        return said if isinstance(said, str) else ""
+    return body if isinstance(body, str) else ""

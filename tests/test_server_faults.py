@@ -200,3 +200,17 @@ def test_a_proxy_s_413_says_the_request_is_over_its_size_limit(
     hint = provider_hint(error)
     assert "raise its body size limit (nginx client_max_body_size" in hint
     assert "smaller --context-window" in hint and "change what the error names" not in hint
+
+
+def test_a_validation_error_quoting_the_user_s_words_is_not_read_as_the_server_s_setup(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    said = "My old phone does not support tools"
+    server.enqueue_error(422, {"detail": [{"type": "string_type", "msg": "Input should be a "
+                                           "valid string", "input": said,
+                                           "loc": ["body", "messages", 1, "content"]}]})
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, llm).step(said)
+    assert "its template has none" not in str(info.value)
+    assert "pass --model a model that makes them" not in provider_hint(info.value)
