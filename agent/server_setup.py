@@ -10,7 +10,7 @@ number of attempts changes; only its text tells them apart:
   requires --enable-auto-tool-choice and --tool-call-parser to be set';
 - Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
   model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
-  it first' for one it has not pulled;
+  it first' (newer versions "model 'NAME' not found") for one it has not pulled;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
   status 2"; older versions "llama runner process no longer running: -1") when the
@@ -78,7 +78,9 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             says=f"refuses tool calls for model {model!r}: its template has none",
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
-    if re.search(r"not found,? try pulling it", lowered):
+    if re.search(r"not found,? try pulling it", lowered) or (
+            status == 404 and _typed(body, "not_found_error")
+            and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
             hint=(f"pull it (`ollama pull {model}`), or pass --model a name `ollama list` "
@@ -99,6 +101,15 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             says="is still loading its model", kind="server", retryable=True,
             hint="send it again once the server has loaded the model (its log says when)")
     return None
+
+
+def _typed(body: Any, kind: str) -> bool:
+    """Whether ``body`` is an OpenAI-shaped error of type ``kind`` (Ollama's 404 is
+    "not_found_error": other servers word a missing model alike)."""
+    if not isinstance(body, Mapping):
+        return False
+    inner = body.get("error")  # the SDK hands on the error object itself
+    return (inner if isinstance(inner, Mapping) else body).get("type") == kind
 
 
 def _message(body: Any) -> str:
