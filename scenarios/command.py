@@ -82,8 +82,9 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except ProviderError as exc:
         if exc.hint is None:
             raise
-        # How the server must be set up (or the URL fixed) is what the user needs next.
-        note(f"{exc}; {exc.hint}")
+        # How the server must be set up (or the URL fixed) is what the user needs next; the
+        # hints are the chat's, which sends a message again where this runs the scenario.
+        note(f"{exc}; " + exc.hint.replace("then send it again", "then run the scenario again"))
         return 1
     if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)

@@ -379,3 +379,4 @@ def test_a_server_not_set_up_for_tool_calls_stops_the_scenario_command_with_its_
     assert code == 1 and len(server.requests) == 1
     assert "llama-server runs without --jinja (HTTP 500)" in err
     assert "restart llama-server with --jinja" in err and "turns failed" not in err
+    assert "then run the scenario again" in err and "send it again" not in err
