@@ -148,9 +148,10 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             kind="timeout", status_code=status, attempts=attempts, hint=_gateway_hint(url))
     elif status >= 500 and page:
         kind = "server"
-        text = (f"{url} failed with HTTP {status} ({tries}) from a proxy or gateway in front of "
-                f"the model server: check that the model server behind it is running, and its "
-                f"log")
+        # The page may be a proxy's (nginx's 502) or the server's own framework's (Werkzeug).
+        text = (f"{url} failed with HTTP {status} ({tries}): the model server, or a proxy or "
+                f"gateway in front of it, is having problems; check that the model server is "
+                f"running, and its log")
     elif status >= 500:
         kind = "server"
         text = (

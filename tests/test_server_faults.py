@@ -101,12 +101,19 @@ NGINX_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r
              b"502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n"
              b"</html>\r\n")
 NGINX_413 = NGINX_502.replace(b"502 Bad Gateway", b"413 Request Entity Too Large")
+WERKZEUG_500 = (b"<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n"
+                b"<h1>Internal Server Error</h1>\n<p>The server encountered an internal error "
+                b"and was unable to complete your request.</p>\n")
 
 
 @pytest.mark.parametrize(("status", "page", "attempts", "said"), [
-    (502, NGINX_502, 4, "from a proxy or gateway in front of the model server: check that "
-                        "the model server behind it is running, and its log; it answered with "
-                        "a web page titled '502 Bad Gateway'"),
+    (502, NGINX_502, 4, "the model server, or a proxy or gateway in front of it, is having "
+                        "problems; check that the model server is running, and its log; it "
+                        "answered with a web page titled '502 Bad Gateway'"),
+    # The model server's own framework's page, with no proxy before it.
+    (500, WERKZEUG_500, 4, "HTTP 500 (4 attempts): the model server, or a proxy or gateway in "
+                           "front of it, is having problems; check that the model server is "
+                           "running"),
     (413, NGINX_413, 1, "the server refused the request: 413 Request Entity Too Large"),
 ])
 def test_a_proxy_s_error_page_is_named_by_its_title_not_quoted_as_markup(
