@@ -13,8 +13,9 @@ JSON, inside the Hermes tags or, when a server took those out, without them::
 
 A value is raw text, not JSON: the one line break the template puts after the opening tag
 and before the closing one is not part of it, any other text is. The model may leave out a
-``</parameter>`` (after a long value, mostly): when none follows, the value ends where the
-next parameter's tag or the call's ``</function>`` begins. The tool's schema, not
+``</parameter>`` (after a long value, mostly): the value then ends where the next
+parameter's tag begins a line, even when that parameter is closed, or at the call's
+``</function>``; a tag inside a line is the value's own text. The tool's schema, not
 the text, says what type a value is, and the tools check their arguments against it, so
 ``<parameter=page>2</parameter>`` gives the text ``"2"`` for the tools to read as a number.
 The template writes a list or an object as JSON, which a tool would refuse as text: for a
@@ -42,9 +43,12 @@ __all__ = ["function_with_parameters", "parameters_call"]
 _FUNCTION = re.compile(r"\s*<function=([\w.\-]{1,200})>")
 _FUNCTION_CLOSE = "</function>"
 _PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>", re.DOTALL)
+#: The next parameter's tag, which the template begins a line with: one inside a line is
+#: the value's own text (code that writes the tag).
+_NEXT = r"\n[ \t]*<parameter="
 #: A parameter whose ``</parameter>`` the model left out: its value runs to the next
 #: parameter's tag, or to the ``</function>`` that ends the call.
-_UNCLOSED = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)(?=<parameter=|</function>\s*\Z)",
+_UNCLOSED = re.compile(rf"\s*<parameter=([\w.\-]{{1,200}})>(.*?)(?={_NEXT}|</function>\s*\Z)",
                        re.DOTALL)
 _OPENING = "<parameter="
 #: How a null is written: as the template writes Python's None, and as JSON.
@@ -93,8 +97,13 @@ def parameters_call(name: str, body: str, *, unfinished: bool,
 def _parameter(body: str, position: int) -> re.Match[str] | None:
     """The parameter's tag at ``position`` and its value, which ends at ``</parameter>``, or,
     when none follows (the model left it out), where the next parameter or the call's end
-    begins. A value holding a tag of its own (a file that shows the format) is not cut."""
-    return _PARAMETER.match(body, position) or _UNCLOSED.match(body, position)
+    begins. A value holding a tag of its own inside a line (a file that shows the format) is
+    not cut; a line that begins with one is the next parameter, even when a later
+    ``</parameter>`` closes that one."""
+    closed = _PARAMETER.match(body, position)
+    if closed and not re.search(_NEXT, closed.group(2)):
+        return closed
+    return _UNCLOSED.match(body, position)
 
 
 def _value(text: str) -> str:

@@ -75,6 +75,9 @@ def test_parameter_tags_that_do_not_close_or_are_not_alone_are_no_call(content: 
     "<parameter=page>\n2\n</function>",  # the server took the tool_call tags out
     "<function=archival_memory_search>\n<parameter=query>\npeanut allergy\n"
     "<parameter=page>\n2\n</function>",  # nor any other "</parameter>"
+    # The next parameter closed: its "</parameter>" does not end the one before
+    "<function=archival_memory_search>\n<parameter=query>\npeanut allergy\n"
+    "<parameter=page>\n2\n</parameter>\n</function>",
 ])
 def test_a_parameter_left_unclosed_ends_where_the_next_one_or_the_call_does(
         content: str) -> None:
@@ -87,6 +90,21 @@ def test_a_value_that_shows_the_tags_is_not_cut_at_them() -> None:
     content = (f"<tool_call>\n<function=core_memory_append>\n<parameter=content>\n{shown}\n"
                "</parameter>\n</function>\n</tool_call>")
     assert found(content) == ([("core_memory_append", {"content": shown})], "")
+
+
+def test_a_tag_inside_a_line_of_an_unclosed_value_is_its_text() -> None:
+    code = 'tag = "<parameter=page>"\nprint(tag)'
+    content = (f"<tool_call>\n<function=core_memory_append>\n<parameter=content>\n{code}\n"
+               "</function>\n</tool_call>")
+    assert found(content) == ([("core_memory_append", {"content": code})], "")
+
+
+def test_the_agent_keeps_a_value_unclosed_before_a_closed_parameter_apart(
+        server: FakeOpenAIServer) -> None:
+    call = APPEND.replace("</parameter>\n", "<parameter=durability>\ndurable\n</parameter>\n")
+    result, _ = allergy_turn(server, f"<tool_call>\n{call}\n</tool_call>")
+    assert json.loads(result.tool_calls[0].arguments) == {
+        "content": "Allergic to peanuts", "durability": "durable"}
 
 
 def test_the_agent_runs_a_call_whose_last_parameter_is_unclosed(
