@@ -15,7 +15,8 @@ server's template or parser does not take it out:
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
   allowed (a last tag may be unclosed);
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
-  Hermes tags or without them, or with only the closing one (agent/text_call_parameters.py);
+  Hermes tags or without them, or with only the closing one, before calls in both tags too
+  (agent/text_call_parameters.py);
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
@@ -110,7 +111,8 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool,
     def unreadable(body: str) -> list[ToolCall] | None:
         return unreadable_call(_unfenced(body), names)
 
-    found = _tagged(_opened(content, names), _HERMES_OPEN, _HERMES_CLOSE, read, cut, unreadable)
+    found = _tagged(_functions_opened(_opened(content, names)), _HERMES_OPEN, _HERMES_CLOSE,
+                    read, cut, unreadable)
     return found if found.calls else TextToolCalls(rest=content)
 
 
@@ -134,6 +136,22 @@ def _opened(content: str, names: frozenset[str]) -> str:
     if _HERMES_OPEN.match(text, following):
         return f"<tool_call>{text[:end]}{_HERMES_CLOSE}{text[end:]}"
     return content
+
+
+def _functions_opened(content: str) -> str:
+    """``content`` with the opening tag put back before each Qwen3-Coder call written
+    without it but with its closing one, before the first call in both tags: else the
+    calls in tags would run and the one before them show as the reply."""
+    first = _HERMES_OPEN.search(content)
+    if first is None:  # no call in both tags: function_tag_calls reads them
+        return content
+    pieces, position = [], 0
+    for orphan in _ORPHAN_CLOSE.finditer(content, 0, first.start()):
+        start = content.rfind("<function=", position, orphan.start())
+        if start >= 0:
+            pieces += [content[position:start], "<tool_call>"]
+            position = start
+    return "".join(pieces) + content[position:]
 
 
 def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

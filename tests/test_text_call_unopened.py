@@ -55,3 +55,20 @@ def test_text_between_the_bare_call_and_the_markup_stays_the_reply() -> None:
 def test_the_agent_runs_both_and_shows_no_markup(server: FakeOpenAIServer) -> None:
     rows = noted_turn(server, f"{APPEND_JSON}\n<tool_call>\n{SEND_JSON}\n</tool_call>")
     assert all("tool_call" not in r["content"] for r in rows)
+
+
+APPEND_TAGS = ("<function=core_memory_append>\n<parameter=content>\nAllergic to peanuts\n"
+               "</parameter>\n</function>\n</tool_call>")
+SEND_TAGS = ("<tool_call>\n<function=send_message>\n<parameter=message>\nNoted.\n</parameter>\n"
+             "</function>\n</tool_call>")
+
+
+@pytest.mark.parametrize("before", ["", "Saving it.\n\n"])
+def test_a_qwen3_coder_call_left_unopened_before_one_in_its_tags_runs(before: str) -> None:
+    assert found(f"{before}{APPEND_TAGS}\n{SEND_TAGS}") == (BOTH, before.strip())
+
+
+def test_the_agent_runs_an_unopened_qwen3_coder_call_and_the_next(
+        server: FakeOpenAIServer) -> None:
+    rows = noted_turn(server, f"{APPEND_TAGS}\n{SEND_TAGS}")
+    assert all("parameter" not in r["content"] for r in rows)
