@@ -56,7 +56,8 @@ read.
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
-fragment for a reply. Such arguments are never valid JSON.
+fragment for a reply. Such arguments are never valid JSON. A whole call the reply was cut
+in the closing tag of (``...}</tool_c``) is a call, and the start of the tag no reply.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ _EMPTY_SPANS = re.compile(r"``(?:\s*``)*")
 #: read in another form (a fenced block after ``[TOOL_CALLS]``).
 _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
                  "<|tool_call|>")
+#: The tags that close calls, which a reply cut at the token limit may end inside.
+_CLOSINGS = ("</tool_call>", "</function>", "<|/tool_call|>")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32
@@ -148,6 +151,8 @@ def find_text_tool_calls(
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
     text = without_end_tokens(content, END_OF_TURN) if names else content
+    if cut:
+        text = _without_cut_closing(text)
     found = _find(text, names, cut, schemas) if names else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in text for mark in _ESCAPED):
         unescaped = _find(html.unescape(text), names, cut, schemas)
@@ -208,6 +213,17 @@ def _find(content: str, names: frozenset[str], cut: bool,
             found.rest = _without_call_wrapping(found.rest, content)
             return found
     return TextToolCalls(rest=content)
+
+
+def _without_cut_closing(text: str) -> str:
+    """``text`` without the start of a closing tag the token limit cut it in
+    (``...}}</tool_c``): the call before it is whole, and the fragment is no reply."""
+    stripped = text.rstrip()
+    start = stripped.rfind("<")
+    fragment = stripped[start:]
+    if start > 0 and any(tag.startswith(fragment) and tag != fragment for tag in _CLOSINGS):
+        return stripped[:start]
+    return text
 
 
 def _without_call_wrapping(rest: str, content: str) -> str:

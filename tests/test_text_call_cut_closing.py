@@ -1,0 +1,51 @@
+"""A reply cut at the token limit inside the tag closing a whole call: the call runs and the
+start of the tag is no reply (agent/text_tool_calls.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+NAMES = ["core_memory_append", "send_message"]
+FACT = {"content": "Allergic to peanuts"}
+CALL = json.dumps({"name": "core_memory_append", "arguments": FACT})
+PARAMETERS = ("<function=core_memory_append>\n<parameter=content>\nAllergic to peanuts\n"
+              "</parameter>\n")
+
+
+@pytest.mark.parametrize("content", [
+    f"{CALL}\n</tool_c",  # the opening tag left out
+    f"<tool_call>\n{CALL}\n</tool_call",
+    f"<tool_call>\n{PARAMETERS}</function>\n</tool",
+    f"{PARAMETERS}</function>\n</",
+    f"<tool_call>\n{PARAMETERS}</func",
+    f"<|tool_call|>[{CALL}]<|/tool_",
+])
+def test_a_whole_call_cut_in_its_closing_tag_runs(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == ""
+
+
+def test_a_value_cut_in_its_closing_tag_is_still_a_cut_call() -> None:
+    [call] = find_text_tool_calls(f"{PARAMETERS[:-len('</parameter>')]}</param", NAMES,
+                                  cut=True).calls
+    assert call.arguments.endswith("</param")
+
+
+def test_the_agent_shows_no_fragment_of_the_tag(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"{CALL}\n</tool_c", finish_reason="length")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    assert result.reply is None
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
