@@ -29,7 +29,8 @@ A Hermes tag, followed by nothing but calls (or last and unclosed, in a reply th
 cut), whose body is a call object to an offered tool that does not read (a brace left out, a
 quote not closed) is that call with its text as arguments, which are not valid JSON: running
 it answers the model with what is wrong, so that it writes the call again, and the broken
-call is not shown as the reply.
+call is not shown as the reply. One with an ellipsis for a value (``"arguments": {...}``), or
+left unclosed inside a code block, shows the form and stays the reply.
 
 A tag quoted in a sentence as inline code (`` `<tool_call>{...}</tool_call>` ``) is an
 example of the form, not a call, and stays in the reply; alone, or beside nothing but
@@ -249,7 +250,8 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
             found, body_end, after = _through_quoted_closings(content, tag, body_end, limit,
                                                               closing, read)
         if found is None and unreadable and (closed or not (following or cut)) \
-                and _only_calls_follow(content, after, opening):
+                and _only_calls_follow(content, after, opening) \
+                and (closed or not _fence_closes(content, body_end)):
             # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
             found = unreadable(content[body_start:body_end])
         if quoted and found is not None and closed \
@@ -282,6 +284,13 @@ def _in_inline_code(content: str, start: int, end: int) -> bool:
     after = content[end:end + 3]
     return ticks in (1, 2) and len(after) - len(after.lstrip("`")) == ticks \
         and bool(content[:start - ticks].strip() or content[end + ticks:].strip())
+
+
+def _fence_closes(content: str, end: int) -> bool:
+    """Whether a code fence opened before ``end`` closes there: a tag left unclosed inside
+    it is code the reply shows, not a call the reply ends with."""
+    text = content[:end].rstrip()
+    return text.endswith("```") and text.count("```") % 2 == 0
 
 
 def _only_calls_follow(content: str, position: int, opening: re.Pattern[str]) -> bool:

@@ -45,6 +45,10 @@ __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
 #: the end of the text; its label line may end in "\r\n".
 FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
+#: A JSON string, and an ellipsis where a value belongs: the form of a call shown with
+#: a placeholder (``{"content": ...}``, ``{...}``), not a call.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_PLACEHOLDER = re.compile(r"[:\[{,]\s*(?:\.\.\.|\u2026)")
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 #: What may separate calls written one after another (Llama 3.1 puts ";" between them).
 _SEPARATORS = " \t\r\n,;"
@@ -176,11 +180,12 @@ def unreadable_call(text: str, names: frozenset[str]) -> list[ToolCall] | None:
     """The call ``text`` means when it is a call object naming an offered tool that is not
     valid JSON (``{"name": "core_memory_append", "arguments": {...}`` without its last
     brace), its text as arguments, so that running it tells the model what is wrong;
-    else None."""
+    else None, also for one with an ellipsis for a value, which shows the form."""
     text = text.strip()
     match = _NAME_FIELD.search(text)
-    if not text.startswith("{") or match is None or is_whole_json(text):
-        return None
+    if not text.startswith("{") or match is None or is_whole_json(text) \
+            or _PLACEHOLDER.search(_STRING.sub('""', text)):
+        return None  # "arguments": {...} is a form shown, with no value to write again
     name = offered_name(match.group(1), names)
     return [ToolCall("", name, text)] if name in names else None
 

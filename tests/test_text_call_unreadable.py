@@ -9,12 +9,16 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import allergy_turn
 
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
 APPEND_JSON = json.dumps({"name": "core_memory_append", "arguments": FACT})
 NO_BRACE = APPEND_JSON[:-1]  # the model left out the call's last brace
+PLACEHOLDER = '<tool_call>{"name": "core_memory_append", "arguments": {...}}'
 SEND_JSON = json.dumps({"name": "send_message", "arguments": {"message": "Noted."}})
 
 
@@ -48,6 +52,12 @@ def test_an_unreadable_call_before_another_keeps_both_apart() -> None:
     "<tool_call>I will save that you are allergic.</tool_call>",  # no call object
     f"Write <tool_call>{NO_BRACE}</tool_call> to save a fact.",  # an example amid prose
     '<tool_call>{"name": "core_memory_append", "note": 1}</tool_call>',  # JSON, but no call
+    # The form shown with a placeholder for a value, closed or not, even at the end
+    f"Wrap calls in the tags, like this:\n{PLACEHOLDER}",
+    f"To save a fact, write <tool_call>{PLACEHOLDER[11:]}</tool_call>",
+    'Like this: <tool_call>{"name": "core_memory_append", "arguments": {"content": \u2026}}',
+    # A tag left unclosed inside a code block the reply shows
+    f"Like this:\n```\n<tool_call>\n{NO_BRACE}\n```",
 ])
 def test_tags_that_hold_no_call_meant_for_an_offered_tool_stay_the_reply(content: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -72,3 +82,12 @@ def test_the_model_is_told_and_writes_the_call_again(server: FakeOpenAIServer,
     assert told["content"] == broken.content
     assert result.reply is None and "<tool_call>" not in str(result.notice)
     assert all("<tool_call>" not in r["content"] for r in rows)
+
+
+def test_the_agent_shows_a_reply_that_explains_the_form(server: FakeOpenAIServer) -> None:
+    explained = f'Wrap calls in the tags, like this:\n{PLACEHOLDER[:-2]}{{"content": ...}}}}'
+    server.enqueue_reply(explained)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("How do you write a tool call?")
+    assert result.reply == explained and result.tool_results == []
