@@ -5,7 +5,8 @@ template knows the model's format; otherwise, and with small models that drift
 from it, the call arrives as plain content. These forms are recognised:
 
 - the markup model families write calls in (agent/text_call_markup.py): Hermes / Qwen
-  ``<tool_call>{...}</tool_call>``, Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
+  ``<tool_call>{...}</tool_call>`` (or ``<tool_call><function>NAME</function>{...}``),
+  Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
   ``<function=NAME>{...}</function>``, Qwen3-Coder ``<function=NAME><parameter=KEY>value
   </parameter></function>``, Mistral ``[TOOL_CALLS] [...]`` or
   ``[TOOL_CALLS]NAME[ARGS]{...}``, and Phi-4-mini ``<|tool_call|>[...]<|/tool_call|>``;

@@ -1,0 +1,46 @@
+"""A call in Hermes tags whose name is in tags of its own, then its arguments:
+``<tool_call><function>NAME</function>{...}</tool_call>`` (agent/text_call_markup.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import noted_turn
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+FACT = {"content": "Allergic to peanuts"}
+
+
+def tagged(name: str, arguments: str) -> str:
+    return f"<tool_call>\n<function>{name}</function>\n{arguments}\n</tool_call>"
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (tagged("core_memory_append", json.dumps(FACT)), ""),
+    (f"Saving that.\n{tagged('core_memory_append', json.dumps(FACT))}<|im_end|>",
+     "Saving that."),
+])
+def test_a_name_in_tags_then_its_arguments_is_a_call(content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == rest
+
+
+@pytest.mark.parametrize("content", [
+    tagged("core_memory_append", "then the arguments as JSON"),  # no arguments object
+    f"Write {tagged('get_weather', '{}')} to ask for the weather.",  # not offered, in prose
+])
+def test_other_text_in_the_tags_stays_the_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert found.calls == [] and found.rest == content
+
+
+def test_the_agent_runs_calls_named_in_tags(server: FakeOpenAIServer) -> None:
+    rows = noted_turn(server, tagged("core_memory_append", json.dumps(FACT))
+                      + tagged("send_message", json.dumps({"message": "Noted."})))
+    assert all("<function>" not in r["content"] for r in rows)
