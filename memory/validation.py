@@ -166,8 +166,8 @@ def to_timestamp(value: Any, what: str) -> float | None:
         except ValueError:
             pass
     raise InvalidInputError(
-        f"{what} {value!r} is not a date; use ISO format like 2024-05-08 or 2024-05-08T13:56"
-    )
+        f"{what} {value!r:.80} is not a date; use ISO format like 2024-05-08 or "
+        f"2024-05-08T13:56, or leave {what} out for no limit")
 
 
 def end_of_day(value: Any, what: str) -> float | None:

@@ -352,7 +352,18 @@ def test_archival_date_filters_filter(box: Toolbox, memory: HierarchicalMemory) 
     assert [r["text"] for r in earlier["results"]] == ["Backup job moved to 02:00"]
     swapped = run(box, memory, "archival_memory_search",
                   {"query": "backup", "start_date": "2024-03-07", "end_date": "2024-03-01"})
-    assert swapped.content.startswith("Error:") and "start is after end" in swapped.content
+    assert swapped.content.startswith("Error:")
+    assert "start_date is after end_date" in swapped.content
+
+
+@pytest.mark.parametrize("tool", ["archival_memory_search", "conversation_search"])
+@pytest.mark.parametrize("key", ["start_date", "end_date"])
+def test_a_date_that_is_none_is_refused_naming_it_and_saying_to_leave_it_out(
+        box: Toolbox, memory: HierarchicalMemory, tool: str, key: str) -> None:
+    refused = run(box, memory, tool, {"query": "backup", key: "None"})
+    assert not refused.ok
+    assert f"{key} 'None' is not a date" in refused.content
+    assert f"leave {key} out for no limit" in refused.content
 
 
 def test_evicted_fact_is_found_with_was_in_core_and_eviction_time(

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from tiermem.memory import HierarchicalMemory, Hit
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.search.fusion import date_range
 from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
 from tiermem.memory.validation import clean_text, single_line
 from tiermem.tools.core_edits import (
@@ -315,9 +316,9 @@ def archival_memory_search(
     since = ctx.memory.last_event_id()
     # The page is what the model reads: the evicted facts it is about count as used,
     # toward their promotion back to core (memory.ops.searches.count_used).
+    start, end = date_range(start_date, end_date, ("start_date", "end_date"))
     result = ctx.memory.archival_search(
-        query, k=PAGE_SIZE, page=page, tags=_labels(tags), start=start_date, end=end_date,
-        touch=True)
+        query, k=PAGE_SIZE, page=page, tags=_labels(tags), start=start, end=end, touch=True)
     out = page_of(result, "archival", query)
     out["results"] = [archival_item(h, ctx.memory) for h in result.hits]
     changes = _describe_changes(ctx, since)
@@ -347,13 +348,14 @@ def conversation_search(
         start_date: Only messages sent on or after this date (YYYY-MM-DD).
         end_date: Only messages sent on or before this date (YYYY-MM-DD).
     """
+    start, end = date_range(start_date, end_date, ("start_date", "end_date"))
     result = ctx.memory.recall_search(
         query,
         k=PAGE_SIZE,
         page=page,
         roles=roles or ["user", "assistant"],
-        start=start_date,
-        end=end_date,
+        start=start,
+        end=end,
         before_id=ctx.first_message_id,
     )
     out = page_of(result, "recall", query)

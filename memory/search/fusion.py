@@ -133,11 +133,13 @@ NEAREST_MATCHES = 20
 _TIE = 1e-9
 
 
-def date_range(start: Any, end: Any) -> tuple[float | None, float | None]:
-    """An inclusive date range as timestamps (a bare end date means the end of that day)."""
-    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
+def date_range(start: Any, end: Any, names: tuple[str, str] = ("start", "end"),
+               ) -> tuple[float | None, float | None]:
+    """An inclusive date range as timestamps (a bare end date means the end of that day);
+    an error names the bounds as ``names`` says the caller calls them."""
+    lo, hi = to_timestamp(start, names[0]), end_of_day(end, names[1])
     if lo is not None and hi is not None and lo > hi:
-        raise InvalidInputError("start is after end; swap them")
+        raise InvalidInputError(f"{names[0]} is after {names[1]}; swap them")
     return lo, hi
 
 
