@@ -12,11 +12,12 @@ JSON, inside the Hermes tags or, when a server took those out, without them::
     </tool_call>
 
 A value is raw text, not JSON: the one line break the template puts after the opening tag
-and before the closing one is not part of it, any other text is. The model may leave out a
-``</parameter>`` (after a long value, mostly): the value then ends where the next
-parameter's tag begins a line, even when that parameter is closed, or at the call's
-``</function>``; a tag inside a line is the value's own text. The tool's schema, not
-the text, says what type a value is, and the tools check their arguments against it, so
+and before the closing one is not part of it, any other text is, a ``</parameter>`` too
+when what follows it is no next parameter nor the call's end (code that writes the tag).
+The model may leave out a ``</parameter>`` (after a long value, mostly): the value then
+ends where the next parameter's tag begins a line, even when that parameter is closed, or
+at the call's ``</function>``; a tag inside a line is the value's own text. The tool's
+schema, not the text, says what type a value is, and the tools check their arguments against it, so
 ``<parameter=page>2</parameter>`` gives the text ``"2"`` for the tools to read as a number.
 The template writes a list or an object as JSON, which a tool would refuse as text: for a
 parameter whose schema takes no text, a value that reads as JSON is that value
@@ -42,7 +43,10 @@ __all__ = ["function_with_parameters", "parameters_call"]
 
 _FUNCTION = re.compile(r"\s*<function=([\w.\-]{1,200})>")
 _FUNCTION_CLOSE = "</function>"
-_PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>", re.DOTALL)
+#: A parameter: its value ends at the first ``</parameter>`` that the next parameter, the
+#: call's end or the end of the text follows; one inside it is the value's own text.
+_PARAMETER = re.compile(r"\s*<parameter=([\w.\-]{1,200})>(.*?)</parameter>"
+                        r"(?=\s*(?:<parameter=|</function>|\Z))", re.DOTALL)
 #: The next parameter's tag, which the template begins a line with: one inside a line is
 #: the value's own text (code that writes the tag).
 _NEXT = r"\n[ \t]*<parameter="
@@ -103,7 +107,9 @@ def _parameter(body: str, position: int) -> re.Match[str] | None:
     closed = _PARAMETER.match(body, position)
     if closed and not re.search(_NEXT, closed.group(2)):
         return closed
-    return _UNCLOSED.match(body, position)
+    unclosed = _UNCLOSED.match(body, position)
+    # A "</parameter>" in it ends it, with text after it that is no parameter: no call.
+    return unclosed if unclosed and "</parameter>" not in unclosed.group(2) else None
 
 
 def _value(text: str) -> str:

@@ -99,6 +99,22 @@ def test_a_tag_inside_a_line_of_an_unclosed_value_is_its_text() -> None:
     assert found(content) == ([("core_memory_append", {"content": code})], "")
 
 
+@pytest.mark.parametrize("after", ["", "<parameter=durability>\ndurable\n</parameter>\n"])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_a_closing_tag_inside_a_line_of_a_value_is_its_text(after: str, wrap: bool) -> None:
+    code = 'end = "</parameter>"  # closes a value'
+    call = (f"<function=core_memory_append>\n<parameter=content>\n{code}\n</parameter>\n"
+            f"{after}</function>")
+    calls, rest = found(f"<tool_call>\n{call}\n</tool_call>" if wrap else call)
+    assert calls[0][1]["content"] == code and rest == ""
+
+
+def test_the_agent_saves_a_value_holding_a_closing_tag(server: FakeOpenAIServer) -> None:
+    fact = "Qwen ends a value with </parameter> on its own line"
+    allergy_turn(server, f"<tool_call>\n{APPEND.replace('Allergic to peanuts', fact)}\n"
+                         "</tool_call>", core=fact)
+
+
 def test_the_agent_keeps_a_value_unclosed_before_a_closed_parameter_apart(
         server: FakeOpenAIServer) -> None:
     call = APPEND.replace("</parameter>\n", "<parameter=durability>\ndurable\n</parameter>\n")
