@@ -25,7 +25,7 @@ parameter whose schema takes no text, a value that reads as JSON is that value
 and ``False`` are theirs. For a parameter that may be null, ``None`` (or ``null``) is null,
 even where the schema takes text too (``start_date``), as the template writes a null so.
 JSON has no infinity: ``1e400`` or ``NaN`` stays the text, so the arguments stay JSON a
-server can read back.
+server can read back. A value that is only an ellipsis shows the form: no call.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ _NEXT = r"\n[ \t]*<parameter="
 _UNCLOSED = re.compile(rf"\s*<parameter=([\w.\-]{{1,200}})>(.*?)(?={_NEXT}|</function>\s*\Z)",
                        re.DOTALL)
 _OPENING = "<parameter="
+#: A value left out of a call that shows the form.
+_PLACEHOLDERS = ("...", "\u2026")
 #: How a null is written: as the template writes Python's None, and as JSON.
 _NULLS = ("None", "null")
 #: How the template writes Python's own constants, which are no JSON.
@@ -88,7 +90,10 @@ def parameters_call(name: str, body: str, *, unfinished: bool,
         if key in arguments:
             return None  # given twice: which one was meant is unclear
         declared = properties.get(key) if isinstance(properties, Mapping) else None
-        arguments[key] = _typed(_value(parameter.group(2)), declared)
+        value = _value(parameter.group(2))
+        if value.strip() in _PLACEHOLDERS:
+            return None  # the form shown ("<parameter=content>...</parameter>"), no call
+        arguments[key] = _typed(value, declared)
         position = parameter.end()
     rest = body[position:].strip()
     if arguments and rest in ("", _FUNCTION_CLOSE):

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import allergy_turn, noted_turn
+from text_call_turns import allergy_turn, explained_turn, noted_turn
 
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 
@@ -113,6 +113,14 @@ def test_the_agent_saves_a_value_holding_a_closing_tag(server: FakeOpenAIServer)
     fact = "Qwen ends a value with </parameter> on its own line"
     allergy_turn(server, f"<tool_call>\n{APPEND.replace('Allergic to peanuts', fact)}\n"
                          "</tool_call>", core=fact)
+
+
+@pytest.mark.parametrize("placeholder", ["...", "\u2026"])
+def test_the_agent_shows_the_form_explained_with_a_placeholder(
+        server: FakeOpenAIServer, placeholder: str) -> None:
+    explained = (f"Qwen3-Coder writes:\n{APPEND.replace('Allergic to peanuts', placeholder)}\n"
+                 "</tool_call>\nas its call.")
+    explained_turn(server, explained, "How does Qwen3-Coder write a call?")
 
 
 def test_the_agent_keeps_a_value_unclosed_before_a_closed_parameter_apart(

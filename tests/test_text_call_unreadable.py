@@ -7,12 +7,9 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import allergy_turn
+from text_call_turns import allergy_turn, explained_turn
 
-from tiermem.agent.loop import Agent
-from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
@@ -86,8 +83,4 @@ def test_the_model_is_told_and_writes_the_call_again(server: FakeOpenAIServer,
 
 def test_the_agent_shows_a_reply_that_explains_the_form(server: FakeOpenAIServer) -> None:
     explained = f'Wrap calls in the tags, like this:\n{PLACEHOLDER[:-2]}{{"content": ...}}}}'
-    server.enqueue_reply(explained)
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-        result = Agent(memory, client).step("How do you write a tool call?")
-    assert result.reply == explained and result.tool_results == []
+    explained_turn(server, explained, "How do you write a tool call?")

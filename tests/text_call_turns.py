@@ -33,3 +33,14 @@ def noted_turn(server: FakeOpenAIServer, reply: str) -> list[dict[str, Any]]:
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True), ("send_message", True, True)]
     return rows
+
+
+def explained_turn(server: FakeOpenAIServer, reply: str, question: str) -> None:
+    """The turn ``question`` over one ``reply`` that explains how a call is written: shown
+    as it is, with no call run and nothing stored."""
+    server.enqueue_reply(reply)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step(question)
+        assert list(memory.core) == []
+    assert result.reply == reply and result.tool_results == []
