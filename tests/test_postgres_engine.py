@@ -263,6 +263,10 @@ SECRET = "Hunter2Secret"
     f"postgresq://alice@db.example/app?password={SECRET}",  # in the query string
     f"postgresql://alice@db.example/app?password={SECRET}%zz",
     f"postgresq://alice:{SECRET}/x@db.example/app",  # an unencoded "/" in it
+    # The key as libpq decodes it (pass%77ord), and sslpassword (the SSL key's).
+    f"postgres://alice@[::1/alicedb?pass%77ord={SECRET}",
+    f"postgres://alice@[::1/alicedb?sslpassword={SECRET}",
+    f"postgresq://alice@db.example/app sslpassword={SECRET}",
 ])
 def test_no_usage_error_repeats_a_dsn_s_password(
         dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidInputError, StoreError
 from tiermem.memory.store.contract import StorageBackend
@@ -33,9 +34,11 @@ def is_dsn(location: object) -> bool:
 # Up to the last "@": a password may hold an unencoded "/" (libpq then cannot read it, and
 # says so quoting the whole URI); taking too much only hides more.
 _URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:(.*)@")
-# As a key=value pair, or in a URI's query string (?password=...&...).
+# As a key=value pair, or in a URI's query string (?password=...&...); sslpassword
+# unlocks the client's SSL key.
 _PAIR_PASSWORD = re.compile(
-    r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
+    r"(?:^|[\s?&])(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
+_SECRET_KEYS = ("password", "sslpassword")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -45,6 +48,11 @@ def without_password(text: str, location: str) -> str:
     parse may be echoed by the error about it."""
     found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
+    # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
+    for part in location.partition("?")[2].split("&"):
+        key, _, value = part.partition("=")
+        if unquote(key).strip().lower() in _SECRET_KEYS:
+            found.append(value)
     for password in found:
         password = password.strip("'")
         if not password:
