@@ -251,3 +251,20 @@ def test_the_files_named_as_unwritable_skip_one_this_user_may_not_look_at(
         closed.chmod(0o700)
     # Before: a PermissionError from looking, in place of the error being explained.
     assert (done.returncode, done.stdout) == (0, "''\n"), done.stderr
+
+
+def test_a_wal_linked_to_a_file_this_user_may_not_write_is_named_at_open(
+        home: Path, tmp_path: Path) -> None:
+    wal = home / "agents" / "default" / "memory.sqlite3-wal"
+    elsewhere = tmp_path / "kept-read-only"
+    elsewhere.touch(mode=0o400)
+    wal.symlink_to(elsewhere)
+    done = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="I run.\n")
+    # Before: "...; an upgrade of its schema stops at the last step that completed, ...".
+    assert done.returncode == 1 and "upgrade" not in done.stderr
+    assert done.stderr.endswith(
+        f": this user may not write {wal} (a link to {elsewhere}), which is empty; nothing "
+        f"was changed. It holds nothing: remove it (`rm {wal}`), then try again\n")
+    wal.unlink()
+    kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
+    assert "User likes tea" in kept.stdout

@@ -180,10 +180,49 @@ def opening_error(exc: sqlite3.Error, database: Path | None) -> StoreError:
             f"cannot open the memory database {database}: this user may not read {which} "
             f"(permission denied); nothing was changed. Give it read and write access to "
             f"the agent home's files (chmod, or chown to this user), then try again")
+    if database is not None and _code(exc) == sqlite3.SQLITE_CANTOPEN:
+        return StoreError(f"cannot open the memory database {database} ({exc}): "
+                          f"{_why_unopenable(database)}, then try again")
     where = str(database) if database is not None else "the in-memory database"
     return StoreError(
         f"cannot open the memory database {where} ({exc}); an upgrade of its schema stops "
         f"at the last step that completed, and opening it again continues from there")
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+def _why_unopenable(database: Path) -> str:
+    """Why SQLite, which says only "unable to open database file", could not open
+    ``database`` or the -wal or -shm file beside it, and what to do; nothing was changed."""
+    real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
+    for path in (database, *(real.with_name(real.name + end) for end in ("-wal", "-shm"))):
+        with contextlib.suppress(OSError):
+            found = _unopenable(path, shlex.quote(str(path))) if os.path.lexists(path) else None
+            if found is not None:
+                return f"{found[0]}; nothing was changed. {found[1]}"
+    return ("SQLite could not open it or its -wal or -shm file beside it; nothing was "
+            "changed. Check that the agent home and its files are this user's, readable and "
+            "writable, and that this process may open more files (`ulimit -n`)")
+
+
+def _unopenable(path: Path, quoted: str) -> tuple[str, str] | None:
+    """What keeps SQLite from opening ``path`` (which exists, or is a link), if anything,
+    and what to do about it."""
+    shown = f"{path} (a link to {os.readlink(path)})" if path.is_symlink() else str(path)
+    if not path.exists():
+        return (f"{shown} leads to no file (on a disk not mounted?)",
+                f"Make the file it leads to reachable, or, if nothing there is to be kept, "
+                f"remove the link (`rm {quoted}`)")
+    if not path.is_file():
+        return f"{shown} is not a file", f"Move it out of the way (`mv {quoted} {quoted}.moved`)"
+    if os.access(path, os.R_OK | os.W_OK):
+        return None
+    if path.stat().st_size == 0:
+        return (f"this user may not write {shown}, which is empty",
+                f"It holds nothing: remove it (`rm {quoted}`)")
+    return f"this user may not write {shown}", f"Make it writable (`chmod u+w {quoted}`)"
 
 
 def _closed_to_this_user(database: Path) -> Path | None:

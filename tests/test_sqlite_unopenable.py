@@ -1,0 +1,61 @@
+"""SQLite says "unable to open database file" of any file of a memory it cannot open: the
+error at open names the file and what is wrong with it, not a schema upgrade."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tiermem.memory.store.sqlite.errors import opening_error
+
+
+def _cannot_open() -> sqlite3.OperationalError:
+    exc = sqlite3.OperationalError("unable to open database file")
+    exc.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN  # type: ignore[attr-defined]
+    return exc
+
+
+def _dangling_wal(database: Path) -> str:
+    wal = database.with_name("memory.sqlite3-wal")
+    wal.symlink_to(database.parent / "unmounted" / "wal")
+    return (f"{wal} (a link to {database.parent / 'unmounted' / 'wal'}) leads to no file "
+            f"(on a disk not mounted?); nothing was changed. Make the file it leads to")
+
+
+def _shm_directory(database: Path) -> str:
+    shm = database.with_name("memory.sqlite3-shm")
+    shm.mkdir()
+    return f"{shm} is not a file; nothing was changed. Move it out of the way (`mv {shm} "
+
+
+def _wal_beside_a_linked_database(database: Path) -> str:
+    # SQLite keeps the -wal beside the file the database's link leads to.
+    real = database.parent / "elsewhere" / "kept.sqlite3"
+    real.parent.mkdir()
+    real.touch()
+    database.unlink()
+    database.symlink_to(real)
+    (real.parent / "kept.sqlite3-wal").mkdir()
+    return f"{real.parent / 'kept.sqlite3-wal'} is not a file"
+
+
+def _nothing_to_tell(database: Path) -> str:
+    return ("SQLite could not open it or its -wal or -shm file beside it; nothing was "
+            "changed. Check that the agent home and its files are this user's")
+
+
+@pytest.mark.parametrize("arrange", [_dangling_wal, _shm_directory,
+                                     _wal_beside_a_linked_database, _nothing_to_tell])
+def test_a_file_sqlite_cannot_open_is_named_with_what_to_do(
+        tmp_path: Path, arrange: Callable[[Path], str]) -> None:
+    database = tmp_path / "memory.sqlite3"
+    database.touch()
+    expected = arrange(database)
+    said = str(opening_error(_cannot_open(), database))
+    # Before: "...; an upgrade of its schema stops at the last step that completed, ...".
+    assert said.startswith(f"cannot open the memory database {database} (unable to open "
+                           f"database file): {expected}"), said
+    assert "upgrade" not in said and said.endswith(", then try again")
