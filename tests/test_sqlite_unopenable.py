@@ -1,5 +1,6 @@
 """SQLite says "unable to open database file" of any file of a memory it cannot open: the
-error at open names the file and what is wrong with it, not a schema upgrade."""
+error at open names the file and what is wrong with it, not a schema upgrade. A directory
+where its -shm goes makes it refuse writes instead: that one is named too."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tiermem.memory.store.sqlite.errors import opening_error
+from tiermem.memory.store.sqlite.errors import opening_error, translate
 
 
 def _cannot_open() -> sqlite3.OperationalError:
@@ -59,3 +60,15 @@ def test_a_file_sqlite_cannot_open_is_named_with_what_to_do(
     assert said.startswith(f"cannot open the memory database {database} (unable to open "
                            f"database file): {expected}"), said
     assert "upgrade" not in said and said.endswith(", then try again")
+
+
+def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_names_it(
+        tmp_path: Path) -> None:
+    database = tmp_path / "memory.sqlite3"
+    database.touch()
+    (tmp_path / "memory.sqlite3-shm").mkdir()
+    exc = sqlite3.OperationalError("attempt to write a readonly database")
+    exc.sqlite_errorcode = sqlite3.SQLITE_READONLY  # type: ignore[attr-defined]
+    # Before: only "attempt to write a readonly database", with every file writable.
+    assert "(attempt to write a readonly database; memory.sqlite3-shm is not a file: move " \
+        "it out of the agent home)" in str(translate(exc, database))

@@ -129,18 +129,23 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
 def _unwritable_files(database: Path | None) -> str:
     """Which of the database's files this user may not write, as an addition to SQLite's
     reason: a -wal or -shm file left read-only beside a writable database is otherwise
-    not told from the database itself."""
+    not told from the database itself; nor is a directory where SQLite's -shm file goes,
+    which SQLite takes for a file system it may only read."""
     if database is None:
         return ""
-    closed = []
+    closed, odd = [], []
     for suffix in ("", "-wal", "-shm"):
         path = database.with_name(database.name + suffix)
         # A file this user may not even look at is left unnamed: the error being
         # explained must not give way to a PermissionError of looking.
         with contextlib.suppress(OSError):
-            if path.exists() and not os.access(path, os.W_OK):
+            if path.exists() and not path.is_file():
+                odd.append(path.name)
+            elif path.exists() and not os.access(path, os.W_OK):
                 closed.append(path.name)
-    return f"; this user may not write {', '.join(closed)}" if closed else ""
+    return ((f"; this user may not write {', '.join(closed)}" if closed else "")
+            + (f"; {', '.join(odd)} is not a file: move it out of the agent home" if odd
+               else ""))
 
 
 @contextlib.contextmanager
