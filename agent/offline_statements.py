@@ -226,7 +226,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     held_before = dict(current)
     for sentence in [part for whole in sentences for part in parts_of(whole)]:
         added = [fact for fact in new if fact not in before]
-        if added or len(retired) > retired_before or (previous and is_question(previous)):
+        if forgets_the_last(previous):
+            # What a "Forget that." took back, or put back, is told no more: a second one
+            # ("Forget that. Forget that.") has nothing left to take back.
+            just_told, just_ended = [], ({}, {})
+        elif (added or len(retired) > retired_before or any(f not in new for f in before)
+              or (previous and is_question(previous))):
             just_told = added
             just_ended = ({f: k for f, k in held_before.items() if f not in current},
                           {f: k for f, k in before.items() if f not in new})
