@@ -2,7 +2,8 @@
 the user's last message ("My son is allergic too" after "I'm allergic to peanuts"), and
 the sentences of a message that only share it and so tell no fact ("The database too."
 with nothing before it to share), and what a message that only takes something back, and
-changed nothing, is told: "I like tea. I don't anymore." took back its own.
+changed nothing, is told: "I like tea. I don't anymore." took back its own, and "I like
+tea. Forget that." forgot "I like tea".
 
 Pure functions over strings; agent/offline_statements.py and agent/offline.py read them.
 """
@@ -13,6 +14,7 @@ from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.statements import forgets_the_last
 from tiermem.memory.text.updates import read_statement
 
 __all__ = ["retraction_note", "said_last", "shares_dropped"]
@@ -40,12 +42,33 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
 
 def retraction_note(text: str) -> str | None:
     """What the reply says to ``text`` when it takes something back and nothing else was
-    said of it: that it was said in ``text`` itself ("I like tea. I don't anymore."), or
-    that nothing held matched; None when ``text`` takes nothing back."""
+    said of it: what it took back of its own ("I like tea. Forget that." forgot "I like
+    tea"; "I like tea. I don't anymore." took it back), and a "Forget that." that found
+    nothing left to take back, or that nothing held matched; None when ``text`` takes
+    nothing back."""
     sentences = split_sentences(text)
     if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
         return None
-    if any(withdrawn(sentence, [fact.text for fact in extract_facts(" ".join(sentences[:at]))])
-           for at, sentence in enumerate(sentences)):
-        return "(offline) You took that back in the same message, so nothing was stored."
-    return "(offline) Nothing in core memory matched that, so nothing changed."
+    told: str | None = None  # the last sentence that stated something still standing
+    forgotten: list[str] = []
+    idle: list[str] = []
+    withdrew = False
+    for at, sentence in enumerate(sentences):
+        if forgets_the_last(sentence):
+            (idle if told is None else forgotten).append(told or sentence)
+            told = None
+        elif withdrawn(sentence, [fact.text for fact in extract_facts(" ".join(sentences[:at]))]):
+            withdrew, told = True, None
+        elif not is_question(sentence) and extract_facts(sentence):
+            told = sentence
+    notes = []
+    if forgotten:
+        quoted = " and ".join(f'"{said.strip().rstrip(".!")}"' for said in forgotten)
+        notes.append(f"(offline) You asked me to forget {quoted} in the same message, so "
+                     "nothing was stored.")
+    if withdrew:
+        notes.append("(offline) You took that back in the same message, so nothing was stored.")
+    if notes and idle:
+        notes.append(f'(offline) "{idle[0].strip()}" found nothing more to take back, so it '
+                     "forgot nothing.")
+    return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."

@@ -1,0 +1,43 @@
+"""A fact told and forgotten in one message ("I like tea. Forget that.") stores nothing,
+and the reply names what was forgotten: it said that nothing in core matched, as if the
+request had been for something held."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat, reply_and_core
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.mark.parametrize(("said", "forgotten"), [
+    ("I like tea. Forget that.", "I like tea"),
+    ("I like tea. Scratch that.", "I like tea"),
+    ("I'm vegan. Actually, forget that.", "I'm vegan"),
+])
+def test_the_reply_names_what_was_forgotten_at_once(said: str, forgotten: str) -> None:
+    assert reply_and_core(said) == (
+        f'(offline) You asked me to forget "{forgotten}" in the same message, so nothing '
+        "was stored.", [])
+
+
+def test_a_second_forget_that_is_said_to_forget_nothing() -> None:
+    reply, core = reply_and_core("I like tea. Forget that. Forget that.")
+    assert core == []
+    assert reply.splitlines() == [
+        '(offline) You asked me to forget "I like tea" in the same message, so nothing was '
+        "stored.",
+        '(offline) "Forget that." found nothing more to take back, so it forgot nothing.']
+
+
+def test_a_move_forgotten_at_once_leaves_the_place_held() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "I live in Lisbon.", "I moved to Porto. Forget that.")[-1]
+        assert [fact.text for fact in memory.core] == ["User lives in Lisbon"]
+    assert reply == ('(offline) You asked me to forget "I moved to Porto" in the same '
+                     "message, so nothing was stored.")
+
+
+def test_a_forget_that_with_nothing_told_still_matches_nothing() -> None:
+    assert reply_and_core("Forget that.") == (
+        "(offline) Nothing in core memory matched that, so nothing changed.", [])
