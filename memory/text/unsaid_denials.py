@@ -110,8 +110,10 @@ _MORE_DOINGS = re.compile(r"\b(?:and|or|but|nor)\b", re.IGNORECASE)
 #: Someone of the user's by a noun for them: "my parents", "User's wife".
 _USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNORECASE)
 #: Who a bare denial names that no statement can be told of: a pronoun, whose "He isn't
-#: anymore" takes back what was said of him, or one's thing left unnamed ("Tom's isn't").
-_NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$|['’]s?$", re.IGNORECASE)
+#: anymore" takes back what was said of him, or a thing left unnamed ("Tom's isn't", "Mine
+#: isn't", "That one doesn't": told in full, "That one doesn't work" names nothing).
+_NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that|mine|ours|yours|hers"
+                          r"|theirs)$|['’]s?$|\bones?$", re.IGNORECASE)
 #: A pronoun denying alone: "He isn't anymore" takes back what was said before it.
 _PRONOUN = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$", re.IGNORECASE)
 #: A word opening a sentence before who denies: "Actually Tom doesn't" may correct.
