@@ -161,3 +161,16 @@ def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
 def test_a_bare_denial_of_a_pronoun_or_a_thing_unnamed_is_not_told_in_full(
         said: str, kept: list[str]) -> None:
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("The old API still works. The DB doesn't.",
+     ["The DB doesn't work", "The old API still works"]),
+    ("Tom still smokes. My wife doesn't.", ["Tom still smokes", "User's wife doesn't smoke"]),
+    ("Tom also smokes. Ana doesn't.", ["Ana doesn't smoke", "Tom also smokes"]),
+    ("Tom often cycles to work. Ana doesn't.",
+     ["Ana doesn't often cycle to work", "Tom often cycles to work"]),
+])
+def test_a_bare_denial_told_in_full_leaves_out_still_or_also(said: str, kept: list[str]) -> None:
+    """"Still" or "also" says how the first is so: "doesn't still work" denies nothing more."""
+    assert core_after(said) == kept

@@ -164,7 +164,9 @@ def told_in_full(stated: str, denial: str) -> str | None:
             # monthly. Globex doesn't." is "Globex doesn't pay monthly")
             return None
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
-        return f"{who} {does} {doing[0]}{doing[1]}{more}"
+        # "The old API still works. The DB doesn't." is no "doesn't still work"
+        how = "" if doing[0].strip().casefold() in ("still", "also") else doing[0]
+        return f"{who} {does} {how}{doing[1]}{more}"
     being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
     if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
             or _ANOTHER_BEING.search(being["what"])):
