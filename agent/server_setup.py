@@ -114,12 +114,15 @@ def _typed(body: Any, kind: str) -> bool:
 
 def _message(body: Any) -> str:
     """The message of an error body, whole: ``error.message``, a top-level ``message`` or
-    ``error`` (Ollama's, LM Studio's), or a body that is text; "" for any other."""
+    ``error`` (Ollama's, LM Studio's), a ``detail`` that is text (a FastAPI server's or
+    proxy's; a list there is a validation error, which quotes the request), or a body that
+    is text; "" for any other."""
     if isinstance(body, bytes):
         return body.decode(errors="replace")
     if isinstance(body, Mapping):
         inner = body.get("error")
         said = inner.get("message") if isinstance(inner, Mapping) else inner
-        said = said if isinstance(said, str) else body.get("message")
+        for field in ("message", "detail"):
+            said = said if isinstance(said, str) else body.get(field)
         return said if isinstance(said, str) else ""
     return body if isinstance(body, str) else ""

@@ -224,3 +224,22 @@ def test_a_validation_error_quoting_the_user_s_words_is_not_read_as_the_server_s
         Agent(memory, llm).step(said)
     assert "its template has none" not in str(info.value)
     assert "pass --model a model that makes them" not in provider_hint(info.value)
+
+
+@pytest.mark.parametrize(("status", "message", "hinted"), [
+    (500, "tools param requires --jinja flag", "restart llama-server with --jinja"),
+    (400, '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be '
+          'set', "--tool-call-parser for the model"),
+    (400, "registry.ollama.ai/library/gemma3:4b does not support tools",
+     "pass --model a model that makes them"),
+    (400, "No models loaded. Please load a model in the developer page.", "`lms load NAME`"),
+    (500, "llama runner process has terminated: signal: killed", "try a smaller model"),
+])
+def test_a_fault_a_fastapi_server_relays_as_its_detail_text_keeps_its_hint(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        status: int, message: str, hinted: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(status, {"detail": message})
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert hinted in provider_hint(error)
