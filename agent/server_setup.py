@@ -16,7 +16,8 @@ number of attempts changes; only its text tells them apart:
   status 2"; older versions "llama runner process no longer running: -1") when the
   process running the model died, mostly for lack of memory, and "model requires more
   system memory" when it cannot load the model at all: no second attempt fares better,
-  so neither is sent again;
+  so neither is sent again; a runner that ended with "CUDA-capable device(s) is/are busy
+  or unavailable" found its GPU held by another process, which passes, and is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is.
 
@@ -89,6 +90,14 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
         return ServerFault(
             says="has no model loaded",
             hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
+    if "device" in lowered and "busy or unavailable" in lowered:
+        # The runner could not open the GPU (another process holds it in exclusive mode):
+        # that passes once the GPU is free, so it is sent again as any 5xx is.
+        return ServerFault(
+            says="could not start the model: its GPU is busy or unavailable", kind="server",
+            retryable=True,
+            hint=("send it again once the GPU is free: another process may hold it "
+                  "(`nvidia-smi` lists them), or the GPU is set to an exclusive compute mode"))
     if re.search(r"runner process (?:has terminated|no longer running)", lowered):
         return ServerFault(
             says="lost the process running the model: it died, often for lack of memory",

@@ -243,3 +243,29 @@ def test_a_fault_a_fastapi_server_relays_as_its_detail_text_keeps_its_hint(
     error = failed_turn(server, memory, sleeps)
     assert len(server.requests) == 1 and sleeps == []
     assert hinted in provider_hint(error)
+
+
+CUDA_BUSY = ("llama runner process has terminated: CUDA error: CUDA-capable device(s) is/are "
+             "busy or unavailable")
+
+
+def test_a_model_whose_gpu_is_busy_is_asked_again_and_the_hint_names_the_gpu(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(4):
+        server.enqueue_error(500, error_body(CUDA_BUSY, type="api_error"))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 4 and len(sleeps) == 3
+    assert (error.kind, error.retryable) == ("server", True)
+    assert "its GPU is busy or unavailable (HTTP 500, 4 attempts)" in str(error)
+    hint = provider_hint(error)
+    assert "once the GPU is free" in hint and "smaller model" not in hint
+
+
+def test_a_model_whose_gpu_was_busy_answers_once_the_gpu_is_free(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    server.enqueue_error(500, {"error": CUDA_BUSY})
+    server.enqueue_reply("Noted.")
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    assert Agent(memory, llm).step(SAID).reply == "Noted."
+    assert len(server.requests) == 2 and len(sleeps) == 1
