@@ -53,7 +53,10 @@ _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
 # Asking again reloads the model into the same memory, which ends the same way.
 _SMALLER = ("try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or a smaller "
             "context (Ollama's num_ctx or OLLAMA_CONTEXT_LENGTH), or free memory, then send it "
-            "again; the server's log says why the model stopped")
+            "again")
+# A model that died was running: its log tells why. One too large never started, and the
+# server's own message already says how much memory it needs.
+_DIED = _SMALLER + "; the server's log says why the model stopped"
 _TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's library"
 
 
@@ -101,7 +104,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
     if re.search(r"runner process (?:has terminated|no longer running)", lowered):
         return ServerFault(
             says="lost the process running the model: it died, often for lack of memory",
-            kind="server", hint=_SMALLER)
+            kind="server", hint=_DIED)
     if "requires more system memory" in lowered:
         return ServerFault(says=f"has too little free memory to load model {model!r}",
                            kind="server", hint=_SMALLER)

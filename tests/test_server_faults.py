@@ -180,26 +180,29 @@ def test_a_gateway_timeout_of_openai_s_api_is_not_the_user_s_proxy_to_set(
     assert "nginx" not in error.hint and "proxy" not in error.hint
 
 
-@pytest.mark.parametrize(("body", "said"), [
+@pytest.mark.parametrize(("body", "said", "ran"), [
     (error_body("llama runner process has terminated: signal: killed", type="api_error"),
-     "lost the process running the model: it died, often for lack of memory (HTTP 500)"),
+     "lost the process running the model: it died, often for lack of memory (HTTP 500)", True),
     ({"error": "llama runner process has terminated: exit status 2"},
-     "lost the process running the model"),
+     "lost the process running the model", True),
     ({"error": "llama runner process no longer running: -1 "},
-     "lost the process running the model"),
+     "lost the process running the model", True),
+    # The model never started: there is no stop for the log to explain.
     (error_body("model requires more system memory (12.0 GiB) than is available (7.5 GiB)"),
-     "has too little free memory to load model 'qwen3:4b' (HTTP 500)"),
+     "has too little free memory to load model 'qwen3:4b' (HTTP 500)", False),
 ])
 def test_a_model_that_died_or_cannot_fit_in_memory_is_asked_once_with_what_to_try(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
-        body: dict[str, Any], said: str) -> None:
+        body: dict[str, Any], said: str, ran: bool) -> None:
     for _ in range(4):
         server.enqueue_error(500, body)
     error = failed_turn(server, memory, sleeps)
     assert len(server.requests) == 1 and sleeps == []
     assert (error.kind, error.retryable) == ("server", False)
     assert said in str(error) and "having problems" not in str(error)
-    assert "try a smaller model or quantisation" in provider_hint(error)
+    hint = provider_hint(error)
+    assert "try a smaller model or quantisation" in hint
+    assert ("the server's log says why the model stopped" in hint) is ran
 
 
 def test_a_proxy_s_413_says_the_request_is_over_its_size_limit(
