@@ -365,18 +365,33 @@ def test_a_model_process_that_died_once_costs_that_turn_only(server: Any, tmp_pa
     assert "lost the process running the model" in result.days[0].errors[0]
 
 
-def test_a_server_not_set_up_for_tool_calls_stops_the_scenario_command_with_its_hint(
-        server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def refused_scenario(server: Any, capsys: pytest.CaptureFixture[str], status: int, body: bytes,
+                     content_type: str) -> str:
+    """What `tiermem scenario` prints when every request is refused alike, checked to have
+    stopped the run (exit 1) at its first request."""
     from fake_openai import FakeResponse
 
-    body = json.dumps({"error": {"code": 500, "message": "tools param requires --jinja flag",
-                                 "type": "server_error"}}).encode()
     server.responder = lambda request: FakeResponse(
-        status=500, body=body, headers={"Content-Type": "application/json"})
+        status=status, body=body, headers={"Content-Type": content_type})
     code = cli.main(["scenario", "personal-assistant", "--base-url", server.base_url,
                      "--model", "m", "--embedder", "hashing"])
-    err = capsys.readouterr().err
     assert code == 1 and len(server.requests) == 1
+    return capsys.readouterr().err
+
+
+def test_a_server_not_set_up_for_tool_calls_stops_the_scenario_command_with_its_hint(
+        server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    body = json.dumps({"error": {"code": 500, "message": "tools param requires --jinja flag",
+                                 "type": "server_error"}}).encode()
+    err = refused_scenario(server, capsys, 500, body, "application/json")
     assert "llama-server runs without --jinja (HTTP 500)" in err
     assert "restart llama-server with --jinja" in err and "turns failed" not in err
     assert "then run the scenario again" in err and "send it again" not in err
+
+
+def test_a_request_over_a_proxy_s_size_limit_stops_the_scenario_with_the_scenario_s_flag(
+        server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    page = b"<html><head><title>413 Request Entity Too Large</title></head></html>"
+    err = refused_scenario(server, capsys, 413, page, "text/html")
+    assert "run the scenario with a smaller --context-window" in err
+    assert "start the chat" not in err
