@@ -117,8 +117,10 @@ class ScenarioResult:
 
     @property
     def warning(self) -> str | None:
-        """Set when the model never called a memory tool: the run measured no memory."""
-        return no_tool_calls_warning(self.memory_tool_calls, sum(d.turns for d in self.days))
+        """Set when the model never called a memory tool in a turn it answered: the run
+        measured no memory. Turns the server failed made no calls the model could have."""
+        answered = sum(d.turns for d in self.days) - self.failed_turns
+        return no_tool_calls_warning(self.memory_tool_calls, answered)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -226,3 +226,19 @@ def test_the_judge_reads_its_verdict_by_whole_words(verdict: str, right: float) 
     with ScriptedModel([reply(verdict) if verdict else reply(" ")]) as model:
         score, _ = judge(model, question, "banana")
     assert score == right
+
+
+@pytest.mark.parametrize(("answered", "warned"), [(0, False), (1, True)])
+def test_turns_the_server_failed_are_not_counted_as_the_model_calling_no_memory_tool(
+        server: Any, tmp_path: Path, answered: int, warned: bool) -> None:
+    scenario = Scenario(name="two-turns", description="two messages", days=(
+        Day("monday", ("I am allergic to peanuts.", "I live in Lisbon.")),))
+    for _ in range(2 - answered):
+        server.enqueue_error(500, {"error": "llama runner process has terminated: signal: killed"})
+    for _ in range(answered):
+        server.enqueue_reply("Noted.")
+    llm = OpenAIClient("m", base_url=server.base_url, sleep=lambda _: None)
+    result = run_scenario(scenario, llm=llm, embedder=HashingEmbedder(), home=tmp_path / "home")
+    assert len(server.requests) == 2 and result.failed_turns == 2 - answered
+    assert (result.warning is not None) is warned
+    assert result.to_dict()["no_tool_calls"] is warned
