@@ -255,6 +255,9 @@ def config_error(exc: ValidationError) -> InvalidConfigError:
             where, message = f"fusion.{weight[1]}", weight[2]
             shown = f" (got {got[weight[1]]!r})" if weight[1] in got else ""
             got = got.get(weight[1])
+        elif where == "fusion":
+            # "fusion: fusion weights lexical and dense must not both be zero" said it twice.
+            message = message.removeprefix("fusion weights ")
         if where:
             fields.append(where)
         if message == _ACCEPTS["int_type"] and isinstance(got, float) and got.is_integer():

@@ -234,6 +234,8 @@ def test_invalid_arguments_are_refused_before_a_file_is_written(
     ({"depth": 100.0}, "fusion.depth: must be a whole number (got 100.0; write it as 100)"),
     ({"rrf_k": True}, "fusion.rrf_k: must be a whole number (got True)"),
     ({"dense": -0.5}, "fusion.dense: must be at least 0 (got -0.5)"),
+    # It read "fusion: fusion weights lexical and dense ...".
+    ({"lexical": 0, "dense": 0.0}, "fusion: lexical and dense must not both be zero"),
 ])
 def test_a_fusion_weight_at_fault_is_named_as_the_setting_names_it(
         value: dict[str, Any], said: str) -> None:
