@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.ops.forget_config import MAX_DELETE_COUNT
 from tiermem.memory.privacy import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 
@@ -27,11 +28,19 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
 #: the user forgets one by the text they know.
 WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
                  "CATEGORY] and the searches leave it out, so give its text as you know it)")
-#: What the chat's /forget adds to a request that targets more than max_delete_count.
-OVER_THE_BOUND_HINT = ("a request that targets more items than max_delete_count (default 5) "
-                       "forgets nothing: set a larger one (up to 1000) under forget: in the "
-                       "policy file and start the chat again, or run tiermem forget "
-                       "--max-delete-count N with the text")
+def over_the_bound_hint(bound: int) -> str:
+    """What the chat's /forget adds to a request that targets more items than ``bound``,
+    its max_delete_count (the detail before it names the value)."""
+    if bound < MAX_DELETE_COUNT:
+        # `tiermem forget` cannot open the agent while this chat holds it.
+        return (f"a request that targets more items than max_delete_count forgets nothing: "
+                f"set a larger one (up to {MAX_DELETE_COUNT}) under forget: in the policy "
+                f"file and start the chat again, or leave the chat and run tiermem forget "
+                f"--max-delete-count N with the text")
+    # Every item an exact request targets equals it: no narrower request targets fewer.
+    return (f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
+            f"more: forget them in parts, with mode: top_k_llm under forget: in the policy "
+            f"file and a model (it picks among the closest matches each time)")
 
 #: What a request made again says when an earlier one with its text forgot what it matched
 #: (``forgot_before``): told "unmatched", a user would look for how the text was stored.

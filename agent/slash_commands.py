@@ -20,9 +20,9 @@ from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import (
     ALREADY_FORGOTTEN,
-    OVER_THE_BOUND_HINT,
     UNMATCHED_HINT,
     WITHHELD_HINT,
+    over_the_bound_hint,
     sources_kept_lines,
 )
 from tiermem.agent.judge import judge_failure
@@ -225,7 +225,7 @@ class SlashCommands(SearchCommands):
             if result.outcome == "unmatched" and result.mode == "exact":
                 self.say(escape(UNMATCHED_HINT.format(withheld=self._withheld_hint())))
             elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
-                self.say(escape(OVER_THE_BOUND_HINT))
+                self.say(escape(over_the_bound_hint(memory.forget_config.max_delete_count)))
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
 

@@ -55,9 +55,7 @@ def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
         "the closest matches each time)\n")
 
 
-def test_the_chat_says_how_to_forget_more_than_its_bound(tmp_path: Path) -> None:
-    # The chat's /forget printed only "nothing forgotten (ambiguous: 6 stored texts equal
-    # the request, over max_delete_count 5)", and has no --max-delete-count to give.
+def _chat_forget(home: Path, copies: int, bound: int | None) -> list[str]:
     import io
 
     from rich.console import Console
@@ -65,18 +63,43 @@ def test_the_chat_says_how_to_forget_more_than_its_bound(tmp_path: Path) -> None
     from tiermem.agent.loop import Agent
     from tiermem.agent.offline import OfflinePolicy
     from tiermem.agent.repl import ChatRepl
+    from tiermem.memory.ops.forget_config import ForgetConfig
 
-    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as m:
-        for _ in range(6):
+    forget = None if bound is None else ForgetConfig(max_delete_count=bound)
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), forget=forget) as m:
+        for _ in range(copies):
             m.archival_insert(SAID)
         out = io.StringIO()
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
                         errors=io.StringIO())
         assert repl.run_piped([f"/forget {SAID}"]) == 1
-        lines = out.getvalue().splitlines()
-        assert lines[-2] == ("nothing forgotten (ambiguous: 6 stored texts equal the request, "
-                             "over max_delete_count 5)")
-        assert lines[-1] == (
-            "a request that targets more items than max_delete_count (default 5) forgets "
-            "nothing: set a larger one (up to 1000) under forget: in the policy file and start "
-            "the chat again, or run tiermem forget --max-delete-count N with the text")
+        return out.getvalue().splitlines()
+
+
+CHAT_HINT = ("a request that targets more items than max_delete_count forgets nothing: set a "
+             "larger one (up to 1000) under forget: in the policy file and start the chat "
+             "again, or leave the chat and run tiermem forget --max-delete-count N with the "
+             "text")
+
+
+@pytest.mark.parametrize(("bound", "shown"), [(None, 5), (3, 3)])
+def test_the_chat_says_how_to_forget_more_than_its_bound(
+        tmp_path: Path, bound: int | None, shown: int) -> None:
+    # The chat's /forget printed only "nothing forgotten (ambiguous: 6 stored texts equal
+    # the request, over max_delete_count 5)", and has no --max-delete-count to give; its
+    # hint then said "(default 5)" under a policy file of another bound, and to run
+    # tiermem forget, which cannot open the agent while the chat holds it.
+    lines = _chat_forget(tmp_path, 6, bound)
+    assert lines[-2] == ("nothing forgotten (ambiguous: 6 stored texts equal the request, "
+                         f"over max_delete_count {shown})")
+    assert lines[-1] == CHAT_HINT
+
+
+def test_the_chat_at_the_most_a_count_may_be_is_not_told_to_raise_it(tmp_path: Path) -> None:
+    # Under max_delete_count 1000 it was told to set a larger one (up to 1000).
+    lines = _chat_forget(tmp_path, 1001, 1000)
+    assert lines[-2].endswith("over max_delete_count 1000)")
+    assert lines[-1] == (
+        "one request forgets at most 1000 items, and this one targets more: forget them in "
+        "parts, with mode: top_k_llm under forget: in the policy file and a model (it picks "
+        "among the closest matches each time)")
