@@ -342,3 +342,9 @@ def load_now(embedder: Embedder) -> Embedder:
         if load is not None:
             load()
     return embedder
+
+
+def embedder_name(embedder_id: str) -> str | None:
+    """The ``--embedder`` name of the embedder whose id is ``embedder_id`` (a report records
+    the id), or None for none of ``EMBEDDERS``. Nothing loads."""
+    return next((name for name in EMBEDDERS if make_embedder(name).id == embedder_id), None)

@@ -176,7 +176,7 @@ class Report:
 MODEL_SETTINGS = {"context_window": "--context-window", "max_tokens": "--max-tokens",
                   "text_tool_calls": "--text-tool-calls", "encoding": "TIERMEM_ENCODING"}
 # The settings every unit of a report shares, and the option that sets each.
-_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit", "embedder": "the embedder",
+_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit", "embedder": "--embedder",
              **MODEL_SETTINGS}
 
 
@@ -218,7 +218,8 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
     keys = ["mode"] if old.get("mode") != header.get("mode") else \
         [key for key in _SETTINGS if key in header and (key != "embedder" or key in old)]
     unrecorded = [key for key in keys if key in MODEL_SETTINGS and key not in old]
-    differ = [f"{_SETTINGS[key]} {_shown(old.get(key))} (this run: {_shown(header.get(key))})"
+    differ = [f"{_SETTINGS[key]} {_shown(old.get(key), key)} (this run: "
+              f"{_shown(header.get(key), key)})"
               for key in keys if key not in unrecorded and old.get(key) != header.get(key)]
     differ += [f"{_SETTINGS[key]} at its default (the report predates its recording; this "
                f"run: {_shown(header.get(key))})" for key in unrecorded if key in chosen]
@@ -293,9 +294,14 @@ def _count(number: int, thing: str) -> str:
     return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: Any, key: str = "") -> str:
     if value is None:
         return "unset"
+    if key == "embedder" and isinstance(value, str):
+        # A report records the embedder's id ("hashing-uni-bi-256"), not the name to give.
+        from tiermem.evals.embedders import embedder_name
+
+        return embedder_name(value) or value
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 

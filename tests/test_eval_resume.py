@@ -412,7 +412,8 @@ def test_a_report_of_another_embedder_is_refused_not_replaced(
     capsys.readouterr()
     assert run([*given, "--embedder", "local", "--resume"]) == 2
     error = " ".join(capsys.readouterr().err.split())
-    assert (f"--resume: {report} was run with the embedder hashing-uni-bi-256 (this run: "
-            f"other-embedder); run with its settings to finish it") in error
+    # It named them by id: "the embedder hashing-uni-bi-256 (this run: other-embedder)".
+    assert (f"--resume: {report} was run with --embedder hashing (this run: local); run with "
+            f"its settings to finish it") in error
     assert report.read_text() == before
     assert run([*given, "--embedder", "hashing", "--resume"]) == 0
