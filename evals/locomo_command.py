@@ -40,9 +40,10 @@ def add_locomo_parser(evaluate: Any) -> None:
                           "go to standard error), or written to PATH after each finished part")
     loc.add_argument("--resume", action="store_true",
                      help="reuse the finished parts of the --json PATH report (one run "
-                          "with another --mode, --k or --limit, or in QA mode another model, "
-                          "--context-window, --max-tokens or --text-tool-calls, is refused, "
-                          "not replaced; another --base-url serving the same model is not)")
+                          "with another --mode, --k, --limit or --embedder, or in QA mode "
+                          "another model, --context-window, --max-tokens or --text-tool-calls, "
+                          "is refused, not replaced; another --base-url serving the same model "
+                          "is not)")
     loc.add_argument("--limit", type=int, metavar="N",
                      help="only the first N questions of each conversation (in retrieval "
                           "mode, of those with evidence)")

@@ -417,3 +417,7 @@ def test_a_report_of_another_embedder_is_refused_not_replaced(
             f"its settings to finish it") in error
     assert report.read_text() == before
     assert run([*given, "--embedder", "hashing", "--resume"]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit):  # its --help named no --embedder among them
+        run(["eval", "locomo", "--help"])
+    assert "--limit or --embedder, or in QA" in " ".join(capsys.readouterr().out.split())
