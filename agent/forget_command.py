@@ -204,8 +204,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
                  f"give --max-delete-count at least that many (up to {MAX_DELETE_COUNT}), or "
                  "a request that targets fewer" if bound < MAX_DELETE_COUNT else
                  f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
-                 "more: forget them in parts, with narrower requests or with --mode "
-                 "top_k_llm (a model picks among the closest matches each time)")
+                 "more: forget them in parts, with --mode top_k_llm (a model picks among the "
+                 "closest matches each time)")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

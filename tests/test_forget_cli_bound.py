@@ -41,7 +41,9 @@ def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # At --max-delete-count 1000 it was told to give --max-delete-count at least that many
-    # (up to 1000), which no count can be.
+    # (up to 1000), which no count can be; then to make narrower requests, which no request
+    # can be: over 1000 items only an exact request targets (a model picks at most
+    # candidate_k, 50), and each of them equals it.
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
         for _ in range(1001):
@@ -51,8 +53,8 @@ def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
     assert "1001 stored texts equal the request, over max_delete_count 1000" in captured.out
     assert captured.err == (
         "tiermem: one request forgets at most 1000 items, and this one targets more: forget "
-        "them in parts, with narrower requests or with --mode top_k_llm (a model picks among "
-        "the closest matches each time)\n")
+        "them in parts, with --mode top_k_llm (a model picks among the closest matches each "
+        "time)\n")
 
 
 def _chat_forget(home: Path, copies: int, bound: int | None) -> list[str]:
