@@ -304,14 +304,23 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     return conversations
 
 
+#: How a compressed file begins (no JSON text begins so), what it is, what unpacks it:
+#: read as text, each was "not UTF-8 text ...; save it as UTF-8".
+_PACKED = ((b"\x1f\x8b", "gzip-compressed", "gunzip"),
+           (b"BZh", "bzip2-compressed", "bunzip2"),
+           (b"\xfd7zXZ\x00", "xz-compressed", "unxz"),
+           (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd"),
+           (b"PK\x03\x04", "a zip archive", "unzip"))
+
+
 def _file_text(file: Path) -> str:
     """A data file's text: UTF-8, with or without the byte order mark some editors write.
     DataError (read as "cannot read FILE: ...") for a compressed file, or one of another
     encoding."""
     data = file.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        raise DataError("it is gzip-compressed; decompress it (gunzip) and give the .json "
-                        "file")
+    for magic, what, tool in _PACKED:
+        if data.startswith(magic):
+            raise DataError(f"it is {what}; decompress it ({tool}) and give the .json file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

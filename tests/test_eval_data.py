@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import json
+import lzma
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -139,7 +141,12 @@ def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     (b'{"x": "caf\xe9"}', "cannot read {path}: it is not UTF-8 text (byte 10 is 0xe9); save "
                           "it as UTF-8"),
     (b"[]", "no conversations found in {path} (an empty list); --data takes "),
-], ids=["gzip", "latin-1", "empty list"])
+    # These read "it is not UTF-8 text (byte 10 is 0xc1); save it as UTF-8".
+    (bz2.compress(b"[]"), "cannot read {path}: it is bzip2-compressed; decompress it "
+                          "(bunzip2) and give the .json file"),
+    (lzma.compress(b"[]"), "cannot read {path}: it is xz-compressed; decompress it (unxz) "),
+    (b"PK\x03\x04\x14\x00", "cannot read {path}: it is a zip archive; decompress it (unzip) "),
+], ids=["gzip", "latin-1", "empty list", "bzip2", "xz", "zip"])
 def test_a_file_python_cannot_decode_says_what_it_is(
         tmp_path: Path, content: bytes, said: str) -> None:
     # These read "'utf-8' codec can't decode byte 0x8b in position 1: invalid start byte",
