@@ -38,6 +38,7 @@ from tiermem.evals.figures import (
 )
 from tiermem.evals.locomo import Question
 from tiermem.memory.output_file import write_atomic
+from tiermem.memory.text.counts import counted
 
 KEEP = "give --json another PATH, or drop --resume to replace it"
 _DIGEST = "questions_digest"
@@ -99,8 +100,8 @@ def _fault(unit: dict[str, Any], expected: Expected) -> str | None:
     if other:
         return f"it holds question {other[0]}, which this run does not ask"
     if done and len(held) != len(wanted):
-        return (f"it is marked finished with {len(held)} of the {len(wanted)} questions this "
-                f"run asks")
+        return (f"it is marked finished with {len(held)} of the "
+                f"{counted(len(wanted), 'question')} this run asks")
     return None
 
 

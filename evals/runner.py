@@ -22,6 +22,7 @@ from tiermem.evals.locomo import (
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
+from tiermem.memory.text.counts import counted
 from tiermem.memory.validation import MAX_RESULTS
 
 #: ``--k`` when it is not given.
@@ -202,8 +203,9 @@ def _note_rewrites(console: Any, report: dict[str, Any], rewriter: QueryRewriter
     for config in report["configs"]:
         if "rewrites_failed" in config:
             console.print(f"{config['name']}: the model's rewrite failed for "
-                          f"{config['rewrites_failed']} of {config['overall']['questions']} "
-                          "questions (searched as asked instead)", markup=False, highlight=False)
+                          f"{config['rewrites_failed']} of "
+                          f"{counted(config['overall']['questions'], 'question')} "
+                          "(searched as asked instead)", markup=False, highlight=False)
     if rewriter.last_error is not None:
         console.print(f"last rewrite failure: {rewriter.last_error}", markup=False,
                       highlight=False)

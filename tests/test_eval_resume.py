@@ -172,6 +172,20 @@ def test_a_report_from_before_the_questions_were_fingerprinted_is_checked_by_its
     assert "marked finished with 2 of the 3 questions" in capsys.readouterr().err
 
 
+def test_a_unit_of_one_question_emptied_counts_it_as_one(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # It read "marked finished with 0 of the 1 questions this run asks".
+    report = tmp_path / "r.json"
+    assert run(_retrieval(data_file, report, "--limit", "1")) == 0
+    saved = json.loads(report.read_text())
+    saved["units"]["dense"]["7"]["questions"].clear()
+    report.write_text(json.dumps(saved))
+    capsys.readouterr()
+    assert run(_retrieval(data_file, report, "--limit", "1", "--resume")) == 2
+    assert "marked finished with 0 of the 1 question this run asks" in " ".join(
+        capsys.readouterr().err.split())
+
+
 def test_a_qa_unit_holding_an_answer_to_another_question_is_refused(
         data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
         capsys: pytest.CaptureFixture[str]) -> None:
