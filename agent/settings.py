@@ -65,7 +65,9 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
                     scope: str = "") -> str:
     """A one-line account of a changed setting, for the user (``scope``: e.g. "for this
     session")."""
-    if old == new:
+    if old is None:
+        text = f"{name} (its stored value unreadable) → {_shown(new)}"
+    elif old == new:
         text = f"{name} unchanged: {_shown(new)}"
     elif name == "core_limit":
         text = f"core limit {old} → {new} {unit.removesuffix('s') if new == 1 else unit}"
@@ -77,15 +79,18 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
     return text
 
 
-def read_settings(place: AgentPlace, writer: bool = False) -> MemoryConfig:
+def read_settings(place: AgentPlace, writer: bool = False,
+                  replacing: dict[str, Any] | None = None) -> MemoryConfig:
     """The settings stored in the agent's memory (read-only, no writer lock taken; with
-    ``writer``, a memory an older version wrote is upgraded: see ``stored_embedder``)."""
+    ``writer``, a memory an older version wrote is upgraded: see ``stored_embedder``);
+    ``replacing``: values read in place of the stored ones, which need not be readable."""
     store = _lookup_store(place, writer)
     try:
         # A store a migrate or restore has not filled holds no settings of its own: its
         # defaults shown as the agent's would be wrong.
         check_filled(store)
-        return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
+        return (MemoryConfig.from_meta(store.settings.get, replacing)
+                or MemoryConfig(**replacing or {}))
     finally:
         store.close()
 
@@ -106,18 +111,27 @@ def parse_value(name: str, text: str) -> Any:
 
 def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
     """Validate, store and apply one setting of the agent's memory."""
-    current = read_settings(place, writer=True)
     value = parse_value(name, text)
     if value is None:
         raise InvalidConfigError(
             f"{name} needs a value, not null; `tiermem config --agent NAME {name}` shows the "
             f"current one", (name,))
-    wanted = current.updated(**{name: value})
+    try:
+        current: MemoryConfig | None = read_settings(place, writer=True)
+    except InvalidConfigError as exc:
+        # A stored value of this setting that cannot be read (written by hand, as no
+        # version writes it) is what the message says to replace: the new one replaces it.
+        if not exc.fields or {field.split(".")[0] for field in exc.fields} != {name}:
+            raise
+        current = None
+    wanted = (read_settings(place, writer=True, replacing={name: value}) if current is None
+              else current.updated(**{name: value}))
     with place.open_memory(embedder=stored_embedder(place, writer=True),
                            config=wanted) as memory:
         moved = memory.moved_on_open
     # JSON-ready values (the fusion weights as an object), as `config --json` shows them.
-    return SettingChange(name, current.as_json()[name], wanted.as_json()[name], moved)
+    return SettingChange(name, None if current is None else current.as_json()[name],
+                         wanted.as_json()[name], moved)
 
 
 def session_embedder(place: AgentPlace, chosen: str | None,

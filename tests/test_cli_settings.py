@@ -235,3 +235,25 @@ def test_a_snapshot_of_a_session_with_its_own_core_limit_keeps_the_stored_one(
     assert restored.returncode == 0, restored.stderr
     shown = tiermem(home, "config", "--agent", "b", "core_limit", "--json")
     assert json.loads(shown.stdout)["settings"]["core_limit"] == 2000
+
+
+def test_a_stored_setting_that_cannot_be_read_is_replaced_by_giving_it(home: Path) -> None:
+    # "fusion.depth: must be a whole number (got 50.0; write it as 50)", and giving it as 50
+    # was refused with the same words: the change read the stored settings first.
+    import sqlite3
+
+    chat(home, stdin="I am allergic to peanuts.\n")
+    conn = sqlite3.connect(home / "agents" / "a" / "memory.sqlite3")
+    conn.create_function("tiermem_needs_a_newer_version", 0, lambda: 0)
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'fusion'",
+                     ('{"lexical": 0.5, "dense": 0.5, "depth": 50.0}',))
+    conn.close()
+    other = tiermem(home, "config", "--agent", "a", "core_limit", "1500")
+    assert other.returncode == 2 and "write it as 50" in other.stderr  # not this setting's
+    done = tiermem(home, "config", "--agent", "a", "fusion", '{"lexical": 0.5, "dense": 0.5, '
+                   '"depth": 50}')
+    assert done.returncode == 0, done.stderr
+    assert "fusion (its stored value unreadable) → {" in done.stdout
+    assert stored_fusion(home)["depth"] == 50
+    assert tiermem(home, "config", "--agent", "a", "core_limit", "1500").returncode == 0
