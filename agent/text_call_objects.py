@@ -5,9 +5,11 @@ text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "fu
 {...}}`` counts too, and so does an object that holds the calls: ``{"tool_calls": [...]}``
 (as llama.cpp's generic tool format has a model write them, and as a model that has seen
 OpenAI's messages writes its own, perhaps with ``"role": "assistant"`` and an empty
-``"content"``) or ``{"tool_call": {...}}``. A call holds no other keys, so a tool's schema
-(with a description) or any other JSON that happens to have a "name" is not a call; inside
-call markup, other keys beside the name and the arguments (``"id"``) are ignored. A
+``"content"``) or ``{"tool_call": {...}}``. Outside markup, such an object is calls only
+when it is the whole reply, bare or fenced: beside prose, it is a response quoted. A call
+holds no other keys, so a tool's schema (with a description) or any other JSON that
+happens to have a "name" is not a call; inside call markup, other keys beside the name and
+the arguments (``"id"``) are ignored. A
 ``request_heartbeat`` beside them, in markup or not, the model means as an argument: it
 joins the arguments unless they give their own or it is null.
 
@@ -88,19 +90,22 @@ def without_end_tokens(text: str, tokens: tuple[str, ...]) -> str:
     return text
 
 
-def calls_in(text: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
-    """The calls in ``text``, one JSON value that is a call or a list of them; else None."""
+def calls_in(text: str, names: frozenset[str], *, marked: bool,
+             held: bool = True) -> list[ToolCall] | None:
+    """The calls in ``text``, one JSON value that is a call or a list of them; else None.
+    Without ``held``, an object holding the calls is none (module docstring)."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    return _calls_from(value, names, marked=marked)
+    return _calls_from(value, names, marked=marked, held=held)
 
 
-def python_calls_in(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+def python_calls_in(value: Any, names: frozenset[str], *, marked: bool,
+                    held: bool = True) -> list[ToolCall] | None:
     """The calls in ``value``, a call object (or a list of them) read from Python literal
     text (``{'name': ..., 'arguments': {...}}``) rather than JSON; else None."""
-    return _calls_from(value, names, marked=marked)
+    return _calls_from(value, names, marked=marked, held=held)
 
 
 def call_sequence(text: str, names: frozenset[str], *, marked: bool,
@@ -121,15 +126,15 @@ def calls_then_text(text: str, names: frozenset[str]) -> TextToolCalls | None:
     (``{"name": ..., "parameters": {...}}`` then ``I have saved that.``, as Llama 3.1
     writes); else None."""
     text = text.strip()
-    calls, position, last_end = _leading_calls(text, names, marked=False)
+    calls, position, last_end = _leading_calls(text, names, marked=False, held=False)
     if not calls or position == len(text) or text[position] in "{[" \
             or "\n" not in text[last_end:position]:
         return None
     return TextToolCalls(calls, text[position:])
 
 
-def _leading_calls(text: str, names: frozenset[str], *,
-                   marked: bool) -> tuple[list[ToolCall] | None, int, int]:
+def _leading_calls(text: str, names: frozenset[str], *, marked: bool,
+                   held: bool = True) -> tuple[list[ToolCall] | None, int, int]:
     """The calls ``text`` begins with, JSON values one after another; where they stop (past
     the separators after the last) and where the last one ends. None for the calls when a
     value is no call, or when ``text`` begins with no JSON object or list."""
@@ -143,7 +148,7 @@ def _leading_calls(text: str, names: frozenset[str], *,
             value, last_end = decoder.raw_decode(text, position)
         except (ValueError, RecursionError):
             break
-        found = _calls_from(value, names, marked=marked)
+        found = _calls_from(value, names, marked=marked, held=held)
         if found is None:
             return None, position, last_end
         calls += found
@@ -190,10 +195,11 @@ def unreadable_call(text: str, names: frozenset[str]) -> list[ToolCall] | None:
     return [ToolCall("", name, text)] if name in names else None
 
 
-def _calls_from(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+def _calls_from(value: Any, names: frozenset[str], *, marked: bool,
+                held: bool = True) -> list[ToolCall] | None:
     """The calls in a decoded value (an object or a list of them), or None if any item is
     not a call: a list that is half calls is data, not a batch of calls."""
-    value = _unwrapped(value)
+    value = _unwrapped(value) if held else value
     items = value if isinstance(value, list) else [value]
     calls = [_call(item, names, marked) for item in items]
     if not items or any(c is None for c in calls):

@@ -34,13 +34,13 @@ prose is read, as models write their calls that way; an example written so would
 
 ``arguments`` may be an object or JSON text, and may be called ``parameters``; the OpenAI
 item shape ``{"type": "function", "function": {...}}`` counts too, as does an object holding
-the calls (``{"tool_calls": [...]}``). Only names of the offered tools make calls, so JSON
-that merely mentions a tool, or echoes a tool's schema, is not a call
-(agent/text_call_objects.py); but a reply that is nothing except call markup makes calls
-whatever their names, and one to a tool that was not offered is answered as such. Markup
-naming such a tool amid prose is an explanation, left as the reply. Content that a server
-HTML-escaped (llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
-``&#34;``) is read unescaped.
+the calls (``{"tool_calls": [...]}``), when it is the whole reply, bare or fenced. Only names
+of the offered tools make calls, so JSON that merely mentions a tool, or echoes a tool's
+schema, is not a call (agent/text_call_objects.py); but a reply that is nothing except
+call markup makes calls whatever their names, and one to a tool that was not offered is
+answered as such. Markup naming such a tool amid prose is an explanation, left as the
+reply. Content that a server HTML-escaped (llama-cpp-python's chatml-function-calling
+renders ``&lt;tool_call&gt;`` and ``&#34;``) is read unescaped.
 
 A reasoning model's thinking is no reply, and calls inside it are drafts; but a small
 model may forget to close its ``<think>`` block and write its call at the end of it
@@ -259,11 +259,14 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     kept: list[str] = []
     position = 0
     for match in FENCE.finditer(content):
-        found = calls_in(match.group(1), names, marked=False)
+        # An object holding the calls, beside prose, quotes a response ("the API returns:").
+        held = not (content[:match.start()] + content[match.end():]).strip()
+        found = calls_in(match.group(1), names, marked=False, held=held)
         if found is None and match.group(0).endswith("```"):
             # Small models write JSON with Python's habits: a trailing comma, single
             # quotes, True or None. Read as a literal, never run; offered names only.
-            found = python_calls_in(literal_value(match.group(1)), names, marked=False)
+            found = python_calls_in(literal_value(match.group(1)), names, marked=False,
+                                    held=held)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
             found = cut_call(match.group(1), names, marked=False)
         if found is not None:
