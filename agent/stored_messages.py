@@ -55,9 +55,10 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
     raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
     cut = [call for call in completion.tool_calls if not is_whole_json(call.arguments)]
     if cut:
-        names = ", ".join(dict.fromkeys(call.name for call in cut))
-        add_notice(result, f"the reply was cut at {limit} in the middle of a call to "
-                           f"{names}, which was not run; {raise_it}")
+        names = ", ".join(dict.fromkeys(call.name for call in cut if call.name))
+        called = f"a call to {names}" if names else "a tool call"  # cut before its name
+        add_notice(result, f"the reply was cut at {limit} in the middle of {called}, "
+                           f"which was not run; {raise_it}")
         kept = [call for call in completion.tool_calls if is_whole_json(call.arguments)]
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()

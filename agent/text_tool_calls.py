@@ -58,7 +58,9 @@ With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
 fragment for a reply. Such arguments are never valid JSON. A whole call the reply was cut
-in the closing tag of (``...}</tool_c``) is a call, and the start of the tag no reply.
+in the closing tag of (``...}</tool_c``) is a call, and the start of the tag no reply. After
+whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``) is no
+reply either: it is returned as a call with no name and its text as arguments.
 """
 
 from __future__ import annotations
@@ -102,6 +104,14 @@ _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_ca
                  "<|tool_call|>")
 #: The tags that close calls, which a reply cut at the token limit may end inside.
 _CLOSINGS = ("</tool_call>", "</function>", "<|/tool_call|>")
+#: The tags and markers that open calls, and a call cut before its name: the tag or marker
+#: and the start of the name, or the opening brace with no whole "name" yet.
+_OPENINGS = ("<tool_call>", "<|tool_call|>", "<function=", "[TOOL_CALLS]", "<|python_tag|>")
+_LONGEST_OPENING = max(map(len, _OPENINGS))
+_CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w.\-]*\Z"
+                          r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
+                          r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
+_NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32
@@ -152,8 +162,9 @@ def find_text_tool_calls(
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
     text = without_end_tokens(content, END_OF_TURN) if names else content
+    opened = ""
     if cut:
-        text = _without_cut_closing(text)
+        text, opened = _without_cut_opening(_without_cut_closing(text))
     found = _find(text, names, cut, schemas) if names else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in text for mark in _ESCAPED):
         unescaped = _find(html.unescape(text), names, cut, schemas)
@@ -161,6 +172,8 @@ def find_text_tool_calls(
             found = unescaped
     if not found.calls:
         return TextToolCalls(rest=content)
+    if opened:  # a call cut before its name: no reply, and the caller learns it was cut
+        found.calls.append(ToolCall("", "", opened))
     make_id = call_id or (lambda index: f"text_call_{index}")
     found.calls = [ToolCall(make_id(i), offered_name(c.name, names), c.arguments,
                             from_text=True) for i, c in enumerate(found.calls)]
@@ -225,6 +238,21 @@ def _without_cut_closing(text: str) -> str:
     if start > 0 and any(tag.startswith(fragment) and tag != fragment for tag in _CLOSINGS):
         return stripped[:start]
     return text
+
+
+def _without_cut_opening(text: str) -> tuple[str, str]:
+    """``text`` without a call the token limit cut before its name (``...</tool_call>
+    <tool_c``, ``<tool_call>{"na``, ``[TOOL_CALLS]send_mes``), and that call's text; or
+    ``text`` and "" when it ends otherwise."""
+    stripped = text.rstrip()
+    fragment = next((stripped[-size:] for size in range(_LONGEST_OPENING - 1, 1, -1)
+                     if any(o.startswith(stripped[-size:]) for o in _OPENINGS)), "")
+    if fragment and stripped[:-len(fragment)].strip():
+        return stripped[:-len(fragment)], fragment
+    for match in _CUT_OPENING.finditer(stripped):
+        if stripped[:match.start()].strip() and not _NAME_FIELD.search(match.group(0)):
+            return stripped[:match.start()], match.group(0)
+    return text, ""
 
 
 def _without_call_wrapping(rest: str, content: str) -> str:

@@ -1,0 +1,55 @@
+"""A reply cut at the token limit after whole calls, inside the tag or marker opening the
+next one, before its name: the whole calls run, the fragment is no reply, and the user
+learns a call was cut (agent/text_tool_calls.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+FACT = {"content": "Allergic to peanuts"}
+CALL = json.dumps({"name": "core_memory_append", "arguments": FACT})
+HERMES = f"<tool_call>\n{CALL}\n</tool_call>\n"
+CODER = ("<function=core_memory_append>\n<parameter=content>\nAllergic to peanuts\n"
+         "</parameter>\n</function>\n")
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    (f"{HERMES}<tool_c", "<tool_c"),
+    (f"{HERMES}<tool_call>", "<tool_call>"),
+    (f"{HERMES}<tool_call>\n" + '{"na', '<tool_call>\n{"na'),
+    (f"{HERMES}<tool_call>\n<function=send_mes", "<tool_call>\n<function=send_mes"),
+    (f"{CODER}<function=send_mes", "<function=send_mes"),
+    (f"<|tool_call|>[{CALL}]<|/tool_call|><|tool_c", "<|tool_c"),
+    (f"[TOOL_CALLS]core_memory_append[ARGS]{json.dumps(FACT)}[TOOL_CALLS]send_mes",
+     "[TOOL_CALLS]send_mes"),
+    (f"[TOOL_CALLS][{CALL}][TOOL_C", "[TOOL_C"),
+])
+def test_whole_calls_run_and_the_cut_one_is_no_reply(content: str, fragment: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", json.dumps(FACT)), ("", fragment)]
+    assert found.rest == ""
+
+
+@pytest.mark.parametrize("content", [
+    "Sure, I will note that. <tool_c",  # no call before it: the reply, marked as cut
+    f"{HERMES}<tool_call>\n{{'name': 'send_message', 'arguments': {{'message': 'Noted.'}}}}",
+])
+def test_no_call_is_made_up_from_the_fragment(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True)
+    assert all(c.name for c in found.calls)
+
+
+def test_the_agent_says_a_call_was_cut(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"Saving that.\n{HERMES}<tool_c", finish_reason="length")
+    result, _ = allergy_turn(server)
+    assert result.reply == "Saving that."
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.notice is not None and "in the middle of a tool call" in result.notice
