@@ -58,9 +58,10 @@ With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
 fragment for a reply. Such arguments are never valid JSON. A whole call the reply was cut
-in the closing tag of (``...}</tool_c``) is a call, and the start of the tag no reply. After
-whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``) is no
-reply either: it is returned as a call with no name and its text as arguments.
+in the closing tag of (``...}</tool_c``), or in the closing fence of a fenced call, is a
+call, and the start of the tag or fence no reply. After whole calls, one cut before its
+name (``</tool_call><tool_c``, ``<tool_call>{"na``) is no reply either: it is returned as a
+call with no name and its text as arguments.
 """
 
 from __future__ import annotations
@@ -289,7 +290,10 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     for match in FENCE.finditer(content):
         # An object holding the calls, beside prose, quotes a response ("the API returns:").
         held = not (content[:match.start()] + content[match.end():]).strip()
-        found = calls_in(match.group(1), names, marked=False, held=held)
+        body = match.group(1)
+        if cut and not match.group(0).endswith("```"):  # cut in the closing fence: "}\n``"
+            body = body.rstrip().removesuffix("``").removesuffix("`")
+        found = calls_in(body, names, marked=False, held=held)
         if found is None and match.group(0).endswith("```"):
             # Small models write JSON with Python's habits: a trailing comma, single
             # quotes, True or None. Read as a literal, never run; offered names only.

@@ -49,3 +49,11 @@ def test_the_agent_shows_no_fragment_of_the_tag(server: FakeOpenAIServer) -> Non
         assert [f.text for f in memory.core] == ["Allergic to peanuts"]
     assert result.reply is None
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+
+
+@pytest.mark.parametrize("closing", ["`", "``"])
+def test_a_fenced_call_cut_in_its_closing_fence_runs(closing: str) -> None:
+    found = find_text_tool_calls(f"```json\n{CALL}\n{closing}", NAMES, cut=True)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == ""
