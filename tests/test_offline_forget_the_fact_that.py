@@ -26,3 +26,20 @@ def test_a_fact_not_held_forgets_nothing_and_is_no_fact() -> None:
                                   "Delete the fact sheet."])
 def test_no_request_is_read_into_a_statement(said: str) -> None:
     assert "User lives in Porto" in core_after("I live in Porto.", said)
+
+
+@pytest.mark.parametrize("said", ["Remove the fact that I live in Porto from the report.",
+                                  "Delete the fact that I live in Porto from my CV.",
+                                  "Please remove the part that I live in Porto from the form."])
+def test_the_fact_deleted_from_another_place_is_kept(said: str) -> None:
+    # read as "Forget that I live in Porto from the report", Porto was forgotten
+    assert "User lives in Porto" in core_after("I live in Porto.", said)
+
+
+def test_the_fact_deleted_from_another_place_is_a_task_on_it() -> None:
+    assert len(core_after("I live in Porto.",
+                          "Remove the fact that I live in Porto from the report.")) == 2
+
+
+def test_the_fact_deleted_from_memory_is_forgotten() -> None:
+    assert core_after("I live in Porto.", "Delete the fact that I live in Porto from memory.") == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.memory.text.forget_openings import THANKS
+from tiermem.memory.text.forget_openings import FROM_ELSEWHERE, THANKS
 from tiermem.memory.text.forget_requests import asks_to_forget
 from tiermem.memory.text.sentences import split_sentences
 
@@ -51,11 +51,12 @@ _FROM_MEMORY = re.compile(
     rf"|drop\s+(?=(?:my|our)\s+(?:[\w-]+\s+){{0,2}}e-?mail{_CLOSING}))", _I)
 
 #: A request naming what was told as a fact ("Delete the fact that I live in Porto"): said
-#: so, "delete" named nothing of the speaker's, and the request was stored as a fact.
+#: so, "delete" named nothing of the speaker's, and the request was stored as a fact. From
+#: another place ("... from the report") it is a task on that place, and Porto stays.
 _THE_FACT = re.compile(
     r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)"
     r"(?:forget|delete|erase|remove|drop|wipe|clear)\s+(?:about\s+)?"
-    r"the\s+(?:fact|part|bit)\s+(?=that\s)", _I)
+    rf"the\s+(?:fact|part|bit)\s+(?=that\s)(?!{FROM_ELSEWHERE})", _I)
 
 
 def as_request(sentence: str) -> str:

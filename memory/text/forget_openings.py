@@ -10,8 +10,8 @@ import re
 
 from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["FORGET_NAMED", "FORGET_OPENING", "MATE", "NOT_KEPT", "THANKS", "WHAT_I_SAID",
-           "places_apart"]
+__all__ = ["FORGET_NAMED", "FORGET_OPENING", "FROM_ELSEWHERE", "MATE", "NOT_KEPT", "THANKS",
+           "WHAT_I_SAID", "places_apart"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -88,14 +88,16 @@ THANKS = (r"(?:(?:many\s+)?thanks|thank\s+you|thx|cheers|tyvm"
 #: How a request may close ("!", ", please"): read as part of the place, "... from the
 #: shared doc, please" was no task on it, and the secret it gave was stored.
 _COURTESY_END = rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*"
-_FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
+#: A place other than memory a thing is deleted from, later in the clause ("... from the
+#: invoice"): the request is a task on it.
+FROM_ELSEWHERE = rf"{_IN_CLAUSE}*\s(?:from|off|out\s+of)\s+(?!{_IN_MEMORY})"
 FORGET_NAMED = re.compile(
     FORGET_OPENING + rf"(?:forget\s+(?!(?:about\s+)?(?:that|it|this)\b|{WHAT_I_SAID}\W*$)"
     r"(?:(?:all\s+|everything\s+)?about\s+"
     # "Forget what I said about Tom" names Tom, not what was said
     rf"|(?:what|everything|all)\s+(?:(?:i|we)(?:{_APOS}ve)?\s+(?:said|told\s+you|mentioned)"
     r"|you\s+know)\s+about\s+(?!(?:that|it|this)\b))?(?=\w)"
-    rf"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)(?!{_FROM_ELSEWHERE})"
+    rf"|(?:delete|erase|remove)\s+(?=(?:my|our)\s+\w)(?!{FROM_ELSEWHERE})"
     rf"|{NOT_KEPT}(?:(?=(?:my|our)\s+\w)(?!{_KEPT_WHERE})"
     r"|(?=(?:that|where|what|who|when|how)\s+(?:i|my|we|our)\b)))",
     _I)
