@@ -10,12 +10,17 @@ from offline_helpers import core_after
 
 @pytest.mark.parametrize(("said", "stored"), [
     # read whole, nothing matched: the address stayed and Leeds was lost
-    ("Forget my address and I live in Leeds now.", "User lives in Leeds"),
-    ("Forget my address and I'm in Leeds now.", "User is in Leeds"),
-    ("Forget my address but I live in Leeds now.", "User lives in Leeds"),
+    ("Forget my address and I live in Leeds now.", ["User lives in Leeds"]),
+    ("Forget my address and I'm in Leeds now.", ["User is in Leeds"]),
+    ("Forget my address but I live in Leeds now.", ["User lives in Leeds"]),
+    # what the speaker will do with it is no statement: read as one, "User: I will send
+    # the new one" was stored
+    ("Forget my address and I will send the new one.", []),
+    ("Forget my address so I can send a new one.", []),
+    ("Forget my address and I'll update it.", []),
 ])
-def test_the_thing_goes_and_the_statement_is_kept(said: str, stored: str) -> None:
-    assert core_after("My address is 5 Glass St.", said) == [stored]
+def test_the_thing_goes_and_the_statement_is_kept(said: str, stored: list[str]) -> None:
+    assert core_after("My address is 5 Glass St.", said) == stored
 
 
 def test_a_job_named_goes_beside_the_new_one() -> None:
@@ -25,3 +30,4 @@ def test_a_job_named_goes_beside_the_new_one() -> None:
 
 def test_the_speaker_named_with_another_is_no_statement() -> None:
     assert core_after("My wife is Ana.", "Forget my wife and I.") == []
+

@@ -41,8 +41,10 @@ _SPEAKER_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but
                             rf"(?=i(?:{_APOS}m)?\s+\w)", _I)
 
 
-#: Where a request naming what to forget gives way to what the speaker will do instead.
-_PLAN_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?="
+#: Where a request naming what to forget gives way to what the speaker will do instead,
+#: after a comma or a bare "and", "but" or "so" ("... and I'll reset it"), as a statement
+#: does: read as one, "User: I will tell you the new one" was stored.
+_PLAN_AFTER = re.compile(r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)(?="
                          + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
 #: Where a request naming what to forget gives way to another ("Forget my password and tell
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
