@@ -43,7 +43,7 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import brushes_off, named_last
+from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is, named_last
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
@@ -180,8 +180,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             return apart
         parts = own_clauses(sentence)
         if len(parts) > 1 and brushes_off(parts[0], parts[1]):
-            # "Forget it, I'll do it myself": a "never mind", which takes nothing back
-            return parts[1:]
+            # "Forget it, I'll do it myself": a "never mind", which takes nothing back, as
+            # "..., my PIN is fine" tells nothing
+            return [part for part in parts[1:] if not fine_as_it_is(part)]
         if len(parts) > 1 and (forgets_the_last(parts[0]) or any(map(withdraws_bare, parts))):
             # "Forget that, I'm vegetarian now": the request names nothing, so read whole
             # it would take the new fact for what to forget and store nothing; read whole,

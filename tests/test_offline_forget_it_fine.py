@@ -1,0 +1,30 @@
+""""Forget it" beside a remark that a thing of the speaker's is fine as it is ("Forget it,
+my PIN is fine") says "never mind": nothing is taken back, and the remark is no new value."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat, core_after
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # read as the PIN's new value, "User's PIN is fine" ended "User's PIN is 1234"
+    ("My PIN is 1234.", "Forget it, my PIN is fine."),
+    ("My PIN is 1234.", "Forget that, my PIN stays."),
+    ("My address is 5 Glass Street.", "Forget it, my address is correct."),
+    ("My sister is Ana.", "Forget it, my sister is fine now."),
+])
+def test_what_is_fine_as_it_is_is_kept(held: str, said: str) -> None:
+    assert core_after(held, said) == [f"User's {held.removeprefix('My ').rstrip('.')}"]
+
+
+def test_it_says_nothing_changed() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My PIN is 1234.", "Forget it, my PIN is fine.")[-1]
+    assert "nothing changed" in reply
+
+
+def test_a_new_value_still_takes_the_last_back() -> None:
+    assert core_after("My PIN is 1234.", "Forget it, my PIN is 4321.") == ["User's PIN is 4321"]
