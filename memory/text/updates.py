@@ -87,16 +87,12 @@ from tiermem.memory.text.identifiers import (
     counts_alike,
     due_again,
     ends_the_time,
-    identifies,
-    is_state_compound,
     keeps_the_day,
-    names_a_make,
     of_one_kind,
     says_when,
     sets_the_time,
     with_new_day,
     with_new_hour,
-    without_when,
 )
 from tiermem.memory.text.joint_shares import shares_kept
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
@@ -111,7 +107,6 @@ from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.negations import negation_of
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
-from tiermem.memory.text.secret_names import names_a_secret
 
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.slots import (
@@ -128,6 +123,12 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 
 # Who a fact is about lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.subjects import SUBJECT_VERB, same_subject, subject_concepts, subject_of
+from tiermem.memory.text.value_looks import (
+    name_beside_state,
+    names_over_state,
+    new_one_named,
+    value_kind,
+)
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
@@ -147,58 +148,6 @@ _MIN_SHARED = 2
 def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
-
-
-def _value_kind(fact: str) -> str:
-    """What an "X is V" fact's value looks like: a name or code ("Ana", "eu-west-1",
-    "555-0101"), a kind of thing ("a nurse") or plain words ("pregnant", "overloaded")."""
-    match = ATTRIBUTE.match(fact.strip())
-    value = match["value"].strip() if match else ""
-    if re.match(r"(?:a|an)\s", value, _I):
-        return "kind"
-    # "the Beatles" is a name; "down until 5pm" a state, its time no part of a name
-    value = without_when(re.sub(r"^the\s+", "", value, flags=_I))
-    if is_state_compound(value):  # "read-only" says how, where "db-primary" names
-        return "plain"
-    if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
-        return "name"
-    return "plain"
-
-
-def _name_beside_state(new: str, old: str) -> bool:
-    """Whether one of two values names the thing ("db-01", "Postgres 16") and the other
-    says how it is ("down", "read-only", "sev1") or what kind of thing it is ("a
-    replica"): a thing keeps its name in every state and role, so neither replaces the
-    other, with a change cue or without."""
-    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
-              for fact in (new, old)]
-    names = [identifies(value) for value in values]
-    kinds = [_value_kind(fact) == "kind" and not names_a_make(value)
-             for fact, value in zip((new, old), values, strict=True)]
-    if any(kinds):
-        # "a replica" is neither a name nor a state: it says what db-01 is, so it keeps
-        # the name, though a state or a kind may end it.
-        return any(names)
-    return names[0] != names[1]
-
-
-def _names_over_state(new: str, old: str) -> bool:
-    """Whether ``new`` names what a thing is ("The database is PostgreSQL 16") where ``old``
-    says how it is ("The database is overloaded"): a change cue ("... 16 now") makes the
-    name a new one, not the end of the state. A word in capitals alone ("OK", "UP") may be
-    a state itself, so it names nothing here."""
-    match = ATTRIBUTE.match(new.strip())
-    return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
-            and re.search(r"[a-z\d]", match["value"]) is not None)
-
-
-def _new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
-    """Whether ``new``, said of "my new", names another of what ``old`` names: a secret
-    ("my new password"), held one at a time, whatever word it is said to be, or what kind
-    of thing it is beside the old one's kind ("a Pixel" after "an iPhone")."""
-    words = slot.rpartition("/")[2].split()
-    return change == "my new" and (names_a_secret(words, len(words) - 1)
-                                   or _value_kind(new) == _value_kind(old) == "kind")
 
 
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
@@ -228,7 +177,7 @@ def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str,
     if new_slot is None or old_slot is None or role_of(new_slot) != role_of(old_slot):
         return False
     if role_of(new_slot) == "partner":
-        return (change is not None and _value_kind(new) == _value_kind(old) == "name"
+        return (change is not None and value_kind(new) == value_kind(old) == "name"
                 and may_be_one_partner(new_slot.rpartition("/")[2], old_slot.rpartition("/")[2]))
     return may_be_same_kin(new, old)
 
@@ -298,17 +247,17 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False  # "The cluster is degraded now" says how it is, not its size
         if says_when(values[0]) and says_when(values[1]):
             return True  # "Friday" ends "on Thursday", and "Monday at 3pm" "on Friday"
-        if not _new_one_named(new, old, new_slot, change) and _name_beside_state(new, old):
+        if not new_one_named(new, old, new_slot, change) and name_beside_state(new, old):
             # "The primary database is down now" says how db-01 is, as "My new car is red"
             # says how the new car is, beside the Golf; but "my new password" ends the
             # one held, and its value is no state of it ("swordfish")
             return False
-        kinds = {_value_kind(new), _value_kind(old)}
+        kinds = {value_kind(new), value_kind(old)}
         same_look = len(kinds) == 1
         if change is None:
             # "pregnant" after "vegan": a person is in many states at once, and only a
             # cue says one of them ended; a second brother named is one more brother.
-            return same_look and not ((_value_kind(new) == "plain" and of_someone(new))
+            return same_look and not ((value_kind(new) == "plain" and of_someone(new))
                                       or another_of_several(new, old))
         if lasting_beside_state(new, old, of_someone(new)):
             return False  # "tired now" leaves "pregnant": only its own kind ends one
@@ -316,7 +265,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             # "My partner is vegan now" says how Tom is, not who; "My sister is pregnant
             # now", how the nurse is, not what she does
             return False
-        return same_look or not _names_over_state(new, old)
+        return same_look or not names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):
         return False
     if not same_subject(new, old):

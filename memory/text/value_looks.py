@@ -1,0 +1,70 @@
+"""What an "X is V" fact's value looks like, and so which of two values of one thing may
+replace the other: a name or code ("db-01"), a kind of thing ("a replica") or plain words
+("down"). A thing keeps its name in every state, and "my new" names another of a secret
+whatever its value looks like. memory/text/updates.py decides with these; pure functions
+over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text import identifiers as _ids
+from tiermem.memory.text.secret_names import names_a_secret
+from tiermem.memory.text.slots import ATTRIBUTE
+
+__all__ = ["name_beside_state", "names_over_state", "new_one_named", "value_kind"]
+
+_I = re.IGNORECASE
+
+
+def value_kind(fact: str) -> str:
+    """What an "X is V" fact's value looks like: a name or code ("Ana", "eu-west-1",
+    "555-0101"), a kind of thing ("a nurse") or plain words ("pregnant", "overloaded")."""
+    match = ATTRIBUTE.match(fact.strip())
+    value = match["value"].strip() if match else ""
+    if re.match(r"(?:a|an)\s", value, _I):
+        return "kind"
+    # "the Beatles" is a name; "down until 5pm" a state, its time no part of a name
+    value = _ids.without_when(re.sub(r"^the\s+", "", value, flags=_I))
+    if _ids.is_state_compound(value):  # "read-only" says how, where "db-primary" names
+        return "plain"
+    if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
+        return "name"
+    return "plain"
+
+
+def name_beside_state(new: str, old: str) -> bool:
+    """Whether one of two values names the thing ("db-01", "Postgres 16") and the other
+    says how it is ("down", "read-only", "sev1") or what kind of thing it is ("a
+    replica"): a thing keeps its name in every state and role, so neither replaces the
+    other, with a change cue or without."""
+    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    names = [_ids.identifies(value) for value in values]
+    kinds = [value_kind(fact) == "kind" and not _ids.names_a_make(value)
+             for fact, value in zip((new, old), values, strict=True)]
+    if any(kinds):
+        # "a replica" is neither a name nor a state: it says what db-01 is, so it keeps
+        # the name, though a state or a kind may end it.
+        return any(names)
+    return names[0] != names[1]
+
+
+def names_over_state(new: str, old: str) -> bool:
+    """Whether ``new`` names what a thing is ("The database is PostgreSQL 16") where ``old``
+    says how it is ("The database is overloaded"): a change cue ("... 16 now") makes the
+    name a new one, not the end of the state. A word in capitals alone ("OK", "UP") may be
+    a state itself, so it names nothing here."""
+    match = ATTRIBUTE.match(new.strip())
+    return (value_kind(new) == "name" and value_kind(old) == "plain" and match is not None
+            and re.search(r"[a-z\d]", match["value"]) is not None)
+
+
+def new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
+    """Whether ``new``, said of "my new", names another of what ``old`` names: a secret
+    ("my new password"), held one at a time, whatever word it is said to be, or what kind
+    of thing it is beside the old one's kind ("a Pixel" after "an iPhone")."""
+    words = slot.rpartition("/")[2].split()
+    return change == "my new" and (names_a_secret(words, len(words) - 1)
+                                   or value_kind(new) == value_kind(old) == "kind")
