@@ -13,6 +13,10 @@ from offline_helpers import core_after
     ("My Wi-Fi password is hunter2.", "My new Wi-Fi password is swordfish."),
     ("My phone is an iPhone.", "My new phone is a Pixel."),
     ("My API key is sk-123.", "My new API key is rotated."),
+    # held one at a time
+    ("My boss is Ana.", "My new boss is Tom."),
+    ("My best friend is Ana.", "My new best friend is Tom."),
+    ("My job is at Acme.", "My new job is at Globex."),
 ])
 def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
     assert core_after(held, said) == ["User's " + said.removeprefix("My ").rstrip(".")]
@@ -28,6 +32,18 @@ def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
     ("My laptop is a ThinkPad.", "My new laptop is fast."),
     ("My client is Acme.", "My new client is difficult."),
     ("My server is db-01.", "My new server is down."),
+    ("My job is at Acme.", "My new job is hard."),
+    ("My phone is an iPhone.", "My new phone is great."),
+    # one may have several of these: the new one is one more, and the one held was
+    # retired as if replaced
+    ("My friend is Ana.", "My new friend is Tom."),
+    ("My coworker is Ana.", "My new coworker is Tom."),
+    ("My roommate is Ana.", "My new roommate is Tom."),
+    ("My dog is Rex.", "My new dog is Max."),
+    ("My hobby is chess.", "My new hobby is painting."),
+    ("My client is Acme.", "My new client is Globex."),
+    ("My project is Apollo.", "My new project is Zeus."),
 ])
 def test_a_state_still_leaves_the_name(held: str, said: str) -> None:
     assert len(core_after(held, said)) == 2
+

@@ -40,7 +40,8 @@ measure; a second name said plainly of one of those the user may have several of
 new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
 primary database is down now" (or "down until 5pm now", or a kind, "a replica now")
-leaves "db-01", as "My new car is red" leaves "... is a Golf", though "my new" names
+leaves "db-01", as "My new car is red" leaves "... is a Golf" and "My new friend is Tom"
+Ana, one of several, though "my new" names
 another secret, whose value ends the one held whatever it looks like ("My new password is
 swordfish" ends "hunter2"); with a change cue, a slot said in general
 is the slot the old fact said for a time, "The on-call rotation this week is ...", but
@@ -126,6 +127,7 @@ from tiermem.memory.text.subjects import SUBJECT_VERB, same_subject, subject_con
 from tiermem.memory.text.value_looks import (
     name_beside_state,
     names_over_state,
+    new_one_beside,
     new_one_named,
     value_kind,
 )
@@ -218,6 +220,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old, change):
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
+        if new_one_beside(new, old, new_slot, change):
+            return False  # "My new friend is Tom" is one more, and "My new job is hard" new
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             # "moved to Berlin but is back": the home stays, the move to Berlin does not
             return not undoes_a_move(new) or takes_back(new, old)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text import identifiers as _ids
+from tiermem.memory.text.relations import may_be_several
 from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.slots import ATTRIBUTE
 
-__all__ = ["name_beside_state", "names_over_state", "new_one_named", "value_kind"]
+__all__ = ["name_beside_state", "names_over_state", "new_one_beside", "new_one_named",
+           "value_kind"]
 
 _I = re.IGNORECASE
 
@@ -68,3 +70,27 @@ def new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
     words = slot.rpartition("/")[2].split()
     return change == "my new" and (names_a_secret(words, len(words) - 1)
                                    or value_kind(new) == value_kind(old) == "kind")
+
+
+#: What one may have several of at once that names no one of the user's people: "my new
+#: client" is one more client, as "my new friend" is one more friend.
+_SEVERAL_THINGS = frozenset({"hobby", "client", "customer", "project", "interest", "student",
+                             "patient", "course", "class"})
+#: What names a thing in a value ("at Acme", "an iPhone", "5 Glass St.").
+_NAMING = re.compile(r"[A-Z\d@]")
+
+
+def new_one_beside(new: str, old: str, slot: str, change: str | None) -> bool:
+    """Whether ``new``, said of "my new" (its slot ``slot``), leaves the one ``old`` names:
+    one of several ("My new friend is Tom" beside Ana, "My new client is Globex" beside
+    Acme), or how the new one is, in plain words beside what names the old one ("My new job
+    is hard" beside "at Acme", "My new phone is great" beside "an iPhone"). A secret's new
+    value ends the old one whatever it is (``new_one_named``)."""
+    if change != "my new" or new_one_named(new, old, slot, change):
+        return False
+    noun = slot.rpartition("/")[2]
+    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    return (may_be_several(noun) or noun in _SEVERAL_THINGS
+            or (value_kind(new) == "plain" and _NAMING.search(values[0]) is None
+                and _NAMING.search(values[1]) is not None))
