@@ -29,6 +29,10 @@ HELD = ("My address is 5 Glass St.", "My PIN is 1234.")
     "Forget my address but my PIN is OK.",
     "Forget my address but my PIN stays.",
     "Forget my address and keep everything else.",
+    "Forget my address but keep hold of my PIN.",
+    "Forget my address but hang on to my PIN.",
+    "Forget my address except my PIN.",
+    "Forget my address, except for my PIN.",
 ])
 def test_only_the_thing_named_goes_and_nothing_is_stored(said: str) -> None:
     assert core_after(*HELD, said) == ["User's PIN is 1234"]
@@ -44,6 +48,13 @@ def test_the_request_is_read_without_what_it_keeps() -> None:
     "Forget my address but remember my PIN is 4321.",
     "Forget my address and remember my PIN is 4321.",
     "Forget my address and remember my PIN 4321.",
+    # "User's address but keep User's PIN is 4321" was stored, and 1234 kept
+    "Forget my address but keep my PIN, it's 4321 now.",
+    "Forget my address except my PIN, it's 4321 now.",
 ])
 def test_a_new_value_of_the_thing_kept_is_stored(said: str) -> None:
     assert core_after(*HELD, said) == ["User's PIN is 4321"]
+
+
+def test_a_part_of_the_thing_itself_forgets_nothing() -> None:
+    assert len(core_after(*HELD, "Forget my address apart from the postcode.")) == 2

@@ -64,13 +64,20 @@ _KEPT_THING = rf"(?:(?:my|our|your|the)\s+{_KEPT_WORDS}|everything\s+else|the\s+
 #: whole, the PIN's words outweighed the address's and nothing went, or "Keep my PIN" and
 #: "My PIN is fine" were stored as facts.
 _KEPT_AFTER = re.compile(
-    r"(?:\s*[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)"
-    r"(?:(?:please\s+)?(?:keep|leave|retain|remember"
-    rf"|(?:don{_APOS}?t|do\s+not)\s+(?:forget|delete|remove|erase|touch))\s+{_KEPT_THING}"
+    r"(?:\s*[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+"
+    r"|\s+(?=(?:except|apart\s+from|other\s+than)\s))"
+    # "... but keep hold of my PIN", "... except my PIN": read whole, nothing went
+    r"(?:(?:please\s+)?(?:keep(?:\s+hold\s+of)?|hold\s+on\s+to|hang\s+on\s+to|leave|retain"
+    rf"|remember|(?:don{_APOS}?t|do\s+not)\s+(?:forget|delete|remove|erase|touch))\s+"
+    rf"(?P<kept>{_KEPT_THING})"
     r"(?:\s+(?:alone|intact|untouched|be|as\s+(?:it\s+)?is))?"
     rf"|not\s+{_KEPT_THING}"
+    # only of another thing: "... apart from the postcode" may be of the address itself
+    rf"|(?:except(?:\s+for)?|apart\s+from|other\s+than)\s+(?P<spared>(?:my|our)\s+{_KEPT_WORDS})"
     rf"|(?:my|our)\s+{_KEPT_WORDS}"
     r"\s+(?:(?:is|are)\s+(?:fine|ok|okay|alright|all\s+right|safe|good)|stays?|can\s+stay))"
+    # "... but keep my PIN, it's 4321 now": the new value of what is kept
+    rf"(?:\s*[,;]\s*(?:it{_APOS}s|it\s+is)\s+(?P<value>[^\s,;]*\d[^\s,;]*)(?:\s+now)?)?"
     rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
@@ -100,7 +107,10 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     kept = _KEPT_AFTER.search(sentence.strip())
     if kept is not None and FORGET_NAMED.match(sentence.strip()[:kept.start()]) is not None:
         # "Forget my address but keep my PIN": only the address goes, and nothing is said
-        return sentence.strip()[:kept.start()].rstrip(" .!") + ".", ""
+        # but a new value of what is kept ("..., it's 4321 now": "My PIN is 4321.")
+        thing = kept["kept"] or kept["spared"] or ""
+        news = f"{thing[:1].upper()}{thing[1:]} is {kept['value']}." if kept["value"] else ""
+        return sentence.strip()[:kept.start()].rstrip(" .!") + ".", news
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
     if len(plan) > 1 and of_what_goes(plan[0], plan[1]):
         request = plan[0].rstrip(" .!") + "."
