@@ -31,3 +31,10 @@ def test_a_job_named_goes_beside_the_new_one() -> None:
 def test_the_speaker_named_with_another_is_no_statement() -> None:
     assert core_after("My wife is Ana.", "Forget my wife and I.") == []
 
+
+
+@pytest.mark.parametrize("said", ["Forget my password and I guess my PIN too.",
+                                  "Forget my password, I think my PIN as well."])
+def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
+    # read as a statement, "User: I guess my PIN" was stored and the PIN kept
+    assert core_after("My password is hunter2.", "My PIN is 1234.", said) == []

@@ -79,6 +79,11 @@ _KEPT_AFTER = re.compile(
     # "... but keep my PIN, it's 4321 now": the new value of what is kept
     rf"(?:\s*[,;]\s*(?:it{_APOS}s|it\s+is)\s+(?P<value>[^\s,;]*\d[^\s,;]*)(?:\s+now)?)?"
     rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
+#: Another thing to forget named after a hedge ("... and I think my password too"): read as
+#: the speaker's statement, "User: I think my password" was stored and the password kept.
+_ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess|suppose)\s+"
+                         r"(?P<thing>(?:my|our)(?:\s+(?!(?:is|are|was|were)\b)[\w'’-]+){1,4}?)"
+                         r"\s+(?:too|as\s+well)\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -111,6 +116,9 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         thing = kept["kept"] or kept["spared"] or ""
         news = f"{thing[:1].upper()}{thing[1:]} is {kept['value']}." if kept["value"] else ""
         return sentence.strip()[:kept.start()].rstrip(" .!") + ".", news
+    also = _ALSO_NAMED.search(sentence.strip())
+    if also is not None and FORGET_NAMED.match(sentence.strip()[:also.start()]) is not None:
+        return f"{sentence.strip()[:also.start()].rstrip(' .!')} and {also['thing']}.", ""
     plan = _PLAN_AFTER.split(sentence.strip(), maxsplit=1)
     if len(plan) > 1 and of_what_goes(plan[0], plan[1]):
         request = plan[0].rstrip(" .!") + "."
