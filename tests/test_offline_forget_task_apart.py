@@ -28,6 +28,13 @@ def test_a_remark_set_apart_is_left_out_of_the_task() -> None:
         "Remove User's car Holly from the insurance", "User's car is a Golf"]
 
 
+def test_a_remark_set_apart_before_memory_is_left_out_of_what_goes() -> None:
+    # read with it, "cat sadly" matched no cat held, and the cat was kept
+    for said in ("Remove my cat, sadly, from memory.", "Remove my cat, who died, from memory.",
+                 "Delete my cat, please, from your notes."):
+        assert core_after("My cat is Tom.", said) == []
+
+
 def test_a_name_set_apart_goes_from_memory_named_beside_the_place() -> None:
     # stored as "Remove Tom" and "Remove User's from the CRM"
     assert core_after("My cat is Tom.", "Remove my cat, Tom, from the CRM and memory.") == [

@@ -223,7 +223,9 @@ def _secret_left_out(sentence: str) -> str:
     not memory: kept as the task it is, it stored the PIN the user wanted gone from there."""
     task = _ONE_PLACE.match(_apart(sentence))
     if task is None:
-        return sentence
+        # "Remove my cat, sadly, from memory": read with its remark, no cat held matched
+        told = _REMARK_APART.sub(" ", sentence.strip(), count=1)
+        return told if told != sentence.strip() and FORGET_NAMED.match(told) else sentence
     words = _words_of(task["request"])
     # an email given is the user's to be reached by, whatever it is named ("my contact
     # details a@b.com"), not one a note or invite is about or to ("my reply to bob@z.com")
