@@ -18,6 +18,9 @@ from offline_helpers import core_after
     ("Forget my address and I will send the new one.", []),
     ("Forget my address so I can send a new one.", []),
     ("Forget my address and I'll update it.", []),
+    # nor is insisting on it: stored as "User: I mean it" or "User is serious"
+    ("Forget my address and I mean it.", []),
+    ("Forget my address, I'm serious.", []),
 ])
 def test_the_thing_goes_and_the_statement_is_kept(said: str, stored: list[str]) -> None:
     assert core_after("My address is 5 Glass St.", said) == stored

@@ -84,6 +84,10 @@ _KEPT_AFTER = re.compile(
 _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess|suppose)\s+"
                          r"(?P<thing>(?:my|our)(?:\s+(?!(?:is|are|was|were)\b)[\w'’-]+){1,4}?)"
                          r"\s+(?:too|as\s+well)\W*$", _I)
+#: The speaker insisting on the request ("... and I mean it", ", I'm serious"): stored, it
+#: was "User: I mean it".
+_INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m|\s+am)\s+serious)"
+                       r"\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -167,6 +171,8 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
+    if _INSISTED.match(parts[1]):
+        return parts[0].rstrip(" .!") + ".", ""  # "... and I mean it" says nothing of the user
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
