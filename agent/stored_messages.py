@@ -47,19 +47,20 @@ def storable(completion: Completion) -> Completion:
 
 
 def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
-    """A reply that stopped at max_tokens (``reserve``), made safe to keep: a tool call cut
-    mid-way (its arguments do not parse) is dropped, never stored or run; a plain reply is
+    """A reply that stopped at max_tokens (``reserve``), made safe to keep: its last tool call,
+    cut mid-way (its arguments do not parse), is dropped, never stored or run; a plain reply is
     kept, marked as cut. The user is told either way (a notice on ``result``), and also
     when a reasoning model spent the whole budget thinking and left no reply at all."""
     limit = f"max_tokens={reserve}" if reserve else "its limit"
     raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
-    cut = [call for call in completion.tool_calls if not is_whole_json(call.arguments)]
-    if cut:
-        names = ", ".join(dict.fromkeys(call.name for call in cut if call.name))
-        called = f"a call to {names}" if names else "a tool call"  # cut before its name
+    # Only the last call can be cut: one before it whose arguments do not parse was written
+    # whole but wrong, and is answered so, as in any reply, for the model to write it again.
+    kept, last = completion.tool_calls[:-1], completion.tool_calls[-1:]
+    if last and not is_whole_json(last[0].arguments):
+        name = last[0].name  # none when the limit cut it before its name
+        called = f"a call to {name}" if name else "a tool call"
         add_notice(result, f"the reply was cut at {limit} in the middle of {called}, "
                            f"which was not run; {raise_it}")
-        kept = [call for call in completion.tool_calls if is_whole_json(call.arguments)]
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()
     if completion.tool_calls:

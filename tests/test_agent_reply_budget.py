@@ -263,6 +263,20 @@ def test_only_the_cut_call_of_several_is_dropped(server: FakeOpenAIServer,
     assert result.notice is not None and "call to send_message, which was not run" in result.notice
 
 
+def test_a_call_written_wrong_before_the_cut_one_is_answered_not_called_cut(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    cut_calls(server, ("core_memory_append", '{"content": "Likes tea"'),
+              ("send_message", '{\n    "'))
+    server.enqueue_reply("Noted.")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I like tea")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", False)]
+    assert "not valid JSON" in result.tool_results[0].content
+    assert result.notice is not None
+    assert "in the middle of a call to send_message, which was not run" in result.notice
+    assert "core_memory_append" not in result.notice
+
+
 CUT_TEXT_CALL = '<tool_call>{"name": "core_memory_append", "arguments": {"content": "Aller'
 
 
