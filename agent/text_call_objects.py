@@ -160,11 +160,12 @@ def _leading_calls(text: str, names: frozenset[str], *, marked: bool,
 
 def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall] | None:
     """The call when markup gave the tool's name and its arguments' text follows
-    (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``;
-    text that is not a JSON object is no call, unless ``unfinished`` (cut off mid-way)."""
+    (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``, unless
+    ``unfinished`` (cut off mid-way: the arguments were never written); text that is not a
+    JSON object is no call, unless ``unfinished``."""
     arguments = arguments.strip()
     if not arguments:
-        return [ToolCall("", name, "{}")]
+        return [ToolCall("", name, "" if unfinished else "{}")]
     try:
         value = json.loads(arguments)
     except (ValueError, RecursionError):

@@ -61,7 +61,8 @@ fragment for a reply. Such arguments are never valid JSON. A whole call the repl
 in the closing tag of (``...}</tool_c``), or in the closing fence of a fenced call, is a
 call, and the start of the tag or fence no reply. After whole calls, one cut before its
 name (``</tool_call><tool_c``, ``<tool_call>{"na``) is no reply either: it is returned as a
-call with no name and its text as arguments.
+call with no name and its text as arguments. One cut before its arguments
+(``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not ``{}``.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ _CLOSINGS = ("</tool_call>", "</function>", "<|/tool_call|>")
 #: and the start of the name, or the opening brace with no whole "name" yet.
 _OPENINGS = ("<tool_call>", "<|tool_call|>", "<function=", "[TOOL_CALLS]", "<|python_tag|>")
 _LONGEST_OPENING = max(map(len, _OPENINGS))
-_CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w.\-]*\Z"
+_CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w.\-]*>?\Z"
                           r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
                           r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")

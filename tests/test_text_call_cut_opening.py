@@ -10,7 +10,11 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import allergy_turn
 
+from tiermem.agent.llm import is_whole_json
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
@@ -53,3 +57,20 @@ def test_the_agent_says_a_call_was_cut(server: FakeOpenAIServer) -> None:
     assert result.reply == "Saving that."
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.notice is not None and "in the middle of a tool call" in result.notice
+
+
+@pytest.mark.parametrize("content", [
+    "[TOOL_CALLS]core_memory_append[ARGS]", "<function=core_memory_append>",
+    f"{HERMES}<function=core_memory_append>", f"{HERMES}<tool_call>\n<function=send_message>",
+])
+def test_a_call_cut_before_its_arguments_is_cut_not_called_with_none(
+        server: FakeOpenAIServer, content: str) -> None:
+    assert not is_whole_json(find_text_tool_calls(content, NAMES, cut=True).calls[-1].arguments)
+    server.enqueue_reply(content, finish_reason="length")
+    server.enqueue_reply("Noted.")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+    assert all(r.ok for r in result.tool_results)
+    assert result.notice is not None
+    assert "in the middle of a " in result.notice and "which was not run" in result.notice
