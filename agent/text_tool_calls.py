@@ -58,11 +58,12 @@ With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
 fragment for a reply. Such arguments are never valid JSON. A whole call the reply was cut
-in the closing tag of (``...}</tool_c``), or in the closing fence of a fenced call, is a
-call, and the start of the tag or fence no reply. After whole calls, one cut before its
-name (``</tool_call><tool_c``, ``<tool_call>{"na``) is no reply either: it is returned as a
-call with no name and its text as arguments. One cut before its arguments
-(``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not ``{}``.
+in the closing tag or end-of-turn token of (``...}</tool_c``, ``...}<|eo``), or in the
+closing fence of a fenced call, is a call, and the start of the tag or fence no reply.
+After whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``)
+is no reply either: it is returned as a call with no name and its text as arguments. One
+cut before its arguments (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not
+``{}``.
 """
 
 from __future__ import annotations
@@ -232,12 +233,14 @@ def _find(content: str, names: frozenset[str], cut: bool,
 
 
 def _without_cut_closing(text: str) -> str:
-    """``text`` without the start of a closing tag the token limit cut it in
-    (``...}}</tool_c``): the call before it is whole, and the fragment is no reply."""
+    """``text`` without the start of a closing tag or end-of-turn token the token limit cut
+    it in (``...}}</tool_c``, ``...}}<|eo``): the call before it is whole, and the fragment
+    is no reply."""
     stripped = text.rstrip()
     start = stripped.rfind("<")
     fragment = stripped[start:]
-    if start > 0 and any(tag.startswith(fragment) and tag != fragment for tag in _CLOSINGS):
+    if start > 0 and any(tag.startswith(fragment) and tag != fragment
+                         for tag in (*_CLOSINGS, *END_OF_TURN)):
         return stripped[:start]
     return text
 

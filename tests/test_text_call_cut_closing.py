@@ -57,3 +57,13 @@ def test_a_fenced_call_cut_in_its_closing_fence_runs(closing: str) -> None:
     assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
         ("core_memory_append", FACT)]
     assert found.rest == ""
+
+
+@pytest.mark.parametrize("content", [
+    f"<|python_tag|>{CALL}<|eo", f"<tool_call>\n{CALL}\n</tool_call><|im_e", f"{CALL}</",
+])
+def test_a_call_cut_in_the_end_of_turn_token_after_it_runs(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == ""
