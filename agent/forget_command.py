@@ -200,12 +200,22 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
                  f"/core shows how it was stored{WITHHELD_HINT if withheld else ''}; --mode "
                  f"exact_then_top_k_llm with a model matches by meaning when no text equals it")
         elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
-            note("a request that targets more items than --max-delete-count forgets nothing: "
-                 f"give --max-delete-count at least that many (up to {MAX_DELETE_COUNT}), or "
-                 "a request that targets fewer" if bound < MAX_DELETE_COUNT else
-                 f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
-                 "more: forget them in parts, with --mode top_k_llm (a model picks among the "
-                 "closest matches each time)")
+            note(over_the_bound_note(bound, result.detail))
+
+
+def over_the_bound_note(bound: int, detail: str) -> str:
+    """What to do about a request that targets more items than ``bound``, its
+    --max-delete-count (``detail``: the ambiguous outcome's, which names what it matched)."""
+    from tiermem.memory.ops.forget_select import EQUAL_TEXTS
+
+    if bound >= MAX_DELETE_COUNT:
+        return (f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
+                "more: forget them in parts, with --mode top_k_llm (a model picks among the "
+                "closest matches each time)")
+    # Every item an exact match targets equals the request: no request targets fewer of them.
+    fewer = "" if EQUAL_TEXTS in detail else ", or a request that targets fewer"
+    return ("a request that targets more items than --max-delete-count forgets nothing: "
+            f"give --max-delete-count at least that many (up to {MAX_DELETE_COUNT}){fewer}")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

@@ -10,9 +10,10 @@ from tiermem.cli import run
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 SAID = "hello there"
+# Every item an exact request targets equals it: it said "or a request that targets fewer",
+# which no request is.
 HINT = ("tiermem: a request that targets more items than --max-delete-count forgets nothing: "
-        "give --max-delete-count at least that many (up to 1000), or a request that targets "
-        "fewer\n")
+        "give --max-delete-count at least that many (up to 1000)\n")
 
 
 def test_a_request_over_the_bound_says_how_to_forget_them_all(
@@ -35,6 +36,13 @@ def test_a_request_over_the_bound_says_how_to_forget_them_all(
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
         assert [r.outcome for r in m.forget_requests()] == ["ambiguous", "matched"]
         assert m.archival_search(SAID).hits == []
+
+
+def test_a_judge_that_chose_too_many_is_still_told_of_a_narrower_request() -> None:
+    from tiermem.agent.forget_command import over_the_bound_note
+
+    assert over_the_bound_note(5, "the judge chose 7 items, over max_delete_count 5").endswith(
+        "(up to 1000), or a request that targets fewer")
 
 
 def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(

@@ -62,6 +62,7 @@ from tiermem.memory.ops.erase import (
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import (
+    EQUAL_TEXTS,
     OVER_THE_BOUND,
     Selection,
     Shown,
@@ -265,8 +266,8 @@ def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
     if config.mode in ("exact", "exact_then_top_k_llm"):
         selection = exact_selection(memory, request, config, shown)
         if len(selection.items) > config.max_delete_count:
-            return Selection("ambiguous", detail=f"{len(selection.items)} stored texts equal "
-                             f"the request, {OVER_THE_BOUND} {config.max_delete_count}")
+            return Selection("ambiguous", detail=f"{len(selection.items)} {EQUAL_TEXTS}, "
+                             f"{OVER_THE_BOUND} {config.max_delete_count}")
         if selection.outcome == "matched" or config.mode == "exact":
             return selection
     assert judge is not None  # run_forget refuses a request that needs one without

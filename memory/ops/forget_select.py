@@ -63,6 +63,8 @@ MAX_SHOWN_FETCH = 1000
 
 #: How an ``ambiguous`` detail says the request targets more than ``max_delete_count``.
 OVER_THE_BOUND = "over max_delete_count"
+#: How an ``ambiguous`` detail says every item it targets equals the request (exact matching).
+EQUAL_TEXTS = "stored texts equal the request"
 
 
 @dataclass
