@@ -15,6 +15,7 @@ from tiermem.memory.errors import (
     ForgetRequestTooLongError,
     NewerSchemaError,
     ReindexIncompleteError,
+    StoredConfigError,
     StoreLockedError,
     TiermemError,
     WriterLockError,
@@ -101,6 +102,15 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return (f"a reindex of {whose} to the embedder '{exc.target}' stopped after "
                 f"{exc.done} of {exc.total} passages, so search by meaning cannot work until "
                 f"it finishes; {again} (it continues where it stopped)")
+    named: str | None = getattr(args, "agent", None)
+    if isinstance(exc, StoredConfigError) and named and not _scenario(args):
+        from tiermem.agent.place import store_flag
+
+        fixes = " and ".join(f"`tiermem config{store_flag(getattr(args, 'store', None))} "
+                             f"--agent {named} {name} VALUE`" for name in exc.settings)
+        return (f"{exc.situation}, as agent {named}'s memory stores it (no version writes "
+                f"such a value); {fixes} "
+                f"{'replaces it' if len(exc.settings) == 1 else 'replace them'}")
     if isinstance(exc, ClockChangeError):
         # No command changes the clock: it is chosen when a memory is created, from Python.
         return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "

@@ -34,7 +34,7 @@ from pydantic import (
     model_validator,
 )
 
-from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.errors import InvalidConfigError, StoredConfigError
 from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.tiers.policies import DEFAULT_TAU, make_policy
 
@@ -189,12 +189,20 @@ class MemoryConfig(BaseModel):
         if not present:
             return None
         kept = {name: value for name, value in present.items() if name not in explicit}
-        return cls.parse({**decode_meta(kept, "the stored setting"), **explicit})
+        try:
+            return cls.parse({**decode_meta(kept, "the value"), **explicit})
+        except InvalidConfigError as exc:
+            stored = tuple(dict.fromkeys(
+                top for top in (field.split(".")[0] for field in exc.fields) if top in kept))
+            if not stored:
+                raise
+            raise StoredConfigError(str(exc), exc.fields, stored) from None
 
 
 def decode_meta(values: Mapping[str, str], what: str) -> dict[str, Any]:
     """Decode meta strings into the values ``MemoryConfig.parse`` takes."""
     decoded: dict[str, Any] = {}
+    faults: dict[str, str] = {}
     for name, value in values.items():
         if name in _TEXT_FIELDS or name not in MemoryConfig.model_fields or not isinstance(
                 value, str):
@@ -203,11 +211,10 @@ def decode_meta(values: Mapping[str, str], what: str) -> dict[str, Any]:
         try:
             decoded[name] = json.loads(value)
         except ValueError:
-            raise InvalidConfigError(
-                f"invalid memory config: {name}: {what} {value!r} is not a number or JSON "
-                f"value; open the memory with an explicit {name}=... to replace it",
-                (name,),
-            ) from None
+            faults[name] = f"{name}: {what} {value!r} is not a number or JSON value"
+    if faults:  # each of them, so one replaced does not reveal the next
+        raise InvalidConfigError("invalid memory config: " + "; ".join(faults.values()),
+                                 tuple(faults))
     return decoded
 
 

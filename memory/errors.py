@@ -197,6 +197,22 @@ class InvalidConfigError(InvalidInputError):
         self.fields = fields
 
 
+class StoredConfigError(InvalidConfigError):
+    """A setting the memory stores cannot be read (no version writes such a value: its
+    database was edited by hand). ``settings`` names each one; ``situation`` is the message
+    without the advice (the command line gives its own)."""
+
+    def __init__(self, situation: str, fields: tuple[str, ...],
+                 settings: tuple[str, ...]) -> None:
+        self.situation, self.settings = situation, settings
+        given = ", ".join(f"{name}=..." for name in settings)
+        super().__init__(f"{situation}, as the memory stores it; open the memory with an "
+                         f"explicit {given} to replace it", fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.situation, self.fields, self.settings))
+
+
 class ClockChangeError(InvalidConfigError):
     """A session asked for another clock than the one the memory keeps time on; the clock
     is fixed when a memory is created. ``stored`` and ``asked`` name the two clocks."""

@@ -237,23 +237,43 @@ def test_a_snapshot_of_a_session_with_its_own_core_limit_keeps_the_stored_one(
     assert json.loads(shown.stdout)["settings"]["core_limit"] == 2000
 
 
-def test_a_stored_setting_that_cannot_be_read_is_replaced_by_giving_it(home: Path) -> None:
-    # "fusion.depth: must be a whole number (got 50.0; write it as 50)", and giving it as 50
-    # was refused with the same words: the change read the stored settings first.
+def damage(home: Path, **values: str) -> dict[str, str]:
+    """Store ``values`` as a hand edit of the database would (no version writes them);
+    every stored meta value afterwards."""
     import sqlite3
 
-    chat(home, stdin="I am allergic to peanuts.\n")
     conn = sqlite3.connect(home / "agents" / "a" / "memory.sqlite3")
     conn.create_function("tiermem_needs_a_newer_version", 0, lambda: 0)
     with conn:
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'fusion'",
-                     ('{"lexical": 0.5, "dense": 0.5, "depth": 50.0}',))
+        conn.executemany("UPDATE meta SET value = ? WHERE key = ?",
+                         [(value, key) for key, value in values.items()])
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
     conn.close()
+    return meta
+
+
+def test_a_stored_setting_that_cannot_be_read_is_replaced_by_giving_it(home: Path) -> None:
+    # "fusion.depth: must be a whole number (got 50.0; write it as 50)", and giving it as 50
+    # was refused with the same words: the change read the stored settings first. Neither
+    # the chat's refusal nor another setting's said the value was the stored one, nor how
+    # to replace it.
+    chat(home, stdin="I am allergic to peanuts.\n")
+    before = damage(home, fusion='{"lexical": 0.5, "dense": 0.5, "depth": 50.0}')
+    said = ("fusion.depth: must be a whole number (got 50.0; write it as 50), as agent a's "
+            "memory stores it (no version writes such a value); `tiermem config --agent a "
+            "fusion VALUE` replaces it")
+    refused = tiermem(home, "chat", "--agent", "a", stdin="hello\n")
+    assert refused.returncode == 2 and said in refused.stderr
     other = tiermem(home, "config", "--agent", "a", "core_limit", "1500")
-    assert other.returncode == 2 and "write it as 50" in other.stderr  # not this setting's
+    assert other.returncode == 2 and said in other.stderr  # not this setting's
+    still_bad = tiermem(home, "config", "--agent", "a", "fusion", '{"depth": 50.5}')
+    assert still_bad.returncode == 2 and "(got 50.5)" in still_bad.stderr
     done = tiermem(home, "config", "--agent", "a", "fusion", '{"lexical": 0.5, "dense": 0.5, '
                    '"depth": 50}')
     assert done.returncode == 0, done.stderr
     assert "fusion (its stored value unreadable) → {" in done.stdout
-    assert stored_fusion(home)["depth"] == 50
+    after = damage(home)
+    assert json.loads(after.pop("fusion"))["depth"] == 50
+    assert after == {k: v for k, v in before.items() if k != "fusion"}  # nothing else
     assert tiermem(home, "config", "--agent", "a", "core_limit", "1500").returncode == 0
+

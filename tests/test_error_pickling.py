@@ -77,6 +77,8 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("the policy file is not YAML"),
     ],
     "tiermem.memory.errors.ClockChangeError": [lambda c: c("logical", "wall")],
+    "tiermem.memory.errors.StoredConfigError": [
+        lambda c: c("invalid memory config: tau: must be a number", ("tau",), ("tau",))],
     "tiermem.memory.errors.TargetHoldsMemoryError": [
         lambda c: c("agent ada in postgresql://db/app", ("facts", "passages"))],
     "tiermem.memory.errors.SnapshotError": [
