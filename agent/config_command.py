@@ -20,7 +20,7 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.terminal import report_console
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
     from tiermem.memory.config import MemoryConfig
-    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
+    from tiermem.memory.errors import OlderSchemaError, StoredConfigError, UnfinishedStoreError
     from tiermem.memory.output_file import emit_json, output_path
 
     if (args.value is None and args.json in MemoryConfig.model_fields
@@ -35,12 +35,18 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if args.value is not None:
             change = change_setting(place, args.setting, args.value)
             work_done(args)
+        unreadable: StoredConfigError | None = None
         try:
-            config = read_settings(place)
+            config: MemoryConfig | None = read_settings(place)
         except (OlderSchemaError, UnfinishedStoreError) as exc:  # only showing: a change
             # has opened it for writing, which upgrades or finishes it
             note(upgrade_advice(exc, args.agent, upgrade_option(place, args.store)))
             return 1
+        except StoredConfigError as exc:
+            if args.value is None:
+                raise
+            # Stored, while another stored setting still cannot be read: said, then that.
+            config, unreadable = None, exc
     if args.value is not None:
         if args.json is not None:
             emit_json({"agent": args.agent, "setting": change.name, "old": change.old,
@@ -49,7 +55,9 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         report_console(args.json == "-").print(
             f"{change.describe(config)}; stored for agent {args.agent}",
             markup=False)
-    else:
+        if unreadable is not None:
+            raise unreadable
+    elif config is not None:
         # The JSON first: a file of it is written even if the reader of the table goes away.
         if args.json is not None:
             chosen = {k: v for k, v in config.as_json().items() if args.setting in (None, k)}

@@ -17,7 +17,12 @@ from typing import Any
 from tiermem.agent.place import AgentPlace
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
-from tiermem.memory.errors import InvalidConfigError, OlderSchemaError, UnfinishedStoreError
+from tiermem.memory.errors import (
+    InvalidConfigError,
+    OlderSchemaError,
+    StoredConfigError,
+    UnfinishedStoreError,
+)
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.store.transfer import check_filled
@@ -47,12 +52,13 @@ class SettingChange:
     new: Any
     moved_to_archival: int
 
-    def describe(self, config: MemoryConfig) -> str:
+    def describe(self, config: MemoryConfig | None) -> str:
         """``core limit 2000 → 1200 tokens; 3 facts moved to archival`` (``config``: the
-        settings after the change)."""
-        text = describe_change(self.name, self.old, self.new, config.core_limit_unit,
+        settings after the change; None while another stored one cannot be read)."""
+        text = describe_change(self.name, self.old, self.new,
+                               "" if config is None else config.core_limit_unit,
                                self.moved_to_archival)
-        if self.name == "core_limit_unit" and self.old != self.new:
+        if self.name == "core_limit_unit" and self.old != self.new and config is not None:
             # The number stays as it was, now counting the other unit: 150 tokens become
             # 150 facts. Said outright, a change the user did not mean shows at once.
             before, _, after = text.partition(";")
@@ -118,20 +124,39 @@ def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
             f"current one", (name,))
     try:
         current: MemoryConfig | None = read_settings(place, writer=True)
-    except InvalidConfigError as exc:
+    except StoredConfigError as exc:
         # A stored value of this setting that cannot be read (written by hand, as no
         # version writes it) is what the message says to replace: the new one replaces it.
-        if not exc.fields or {field.split(".")[0] for field in exc.fields} != {name}:
+        if name not in exc.settings:
             raise
         current = None
-    wanted = (read_settings(place, writer=True, replacing={name: value}) if current is None
-              else current.updated(**{name: value}))
+    if current is not None:
+        wanted = current.updated(**{name: value})
+    else:
+        try:
+            wanted = read_settings(place, writer=True, replacing={name: value})
+        except StoredConfigError:
+            # Another stored setting cannot be read either: this one is stored alone, so
+            # each can be replaced in turn (the memory opens once none is left).
+            return _store_alone(place, name, value)
     with place.open_memory(embedder=stored_embedder(place, writer=True),
                            config=wanted) as memory:
         moved = memory.moved_on_open
     # JSON-ready values (the fusion weights as an object), as `config --json` shows them.
     return SettingChange(name, None if current is None else current.as_json()[name],
                          wanted.as_json()[name], moved)
+
+
+def _store_alone(place: AgentPlace, name: str, value: Any) -> SettingChange:
+    """Store ``value`` in place of the unreadable stored ``name``, validated by itself."""
+    alone = MemoryConfig.parse({name: value})
+    store = place.open_store(read_only=False)
+    try:
+        with store.transaction():
+            store.settings.set(name, alone.to_meta()[name])
+    finally:
+        store.close()
+    return SettingChange(name, None, alone.as_json()[name], 0)
 
 
 def session_embedder(place: AgentPlace, chosen: str | None,

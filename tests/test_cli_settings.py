@@ -277,3 +277,20 @@ def test_a_stored_setting_that_cannot_be_read_is_replaced_by_giving_it(home: Pat
     assert after == {k: v for k, v in before.items() if k != "fusion"}  # nothing else
     assert tiermem(home, "config", "--agent", "a", "core_limit", "1500").returncode == 0
 
+
+def test_several_stored_settings_that_cannot_be_read_are_replaced_in_turn(
+        home: Path) -> None:
+    # Each change read the other's stored value and was refused: none could be replaced.
+    chat(home, stdin="I am allergic to peanuts.\n")
+    before = damage(home, fusion='{"depth": 50.0}', core_limit="20.0", tau="abc")
+    first = tiermem(home, "config", "--agent", "a", "tau", "30")
+    assert first.returncode == 2
+    assert "tau (its stored value unreadable) → 30; stored for agent a" in first.stdout
+    assert ("`tiermem config --agent a core_limit VALUE` and `tiermem config --agent a fusion "
+            "VALUE` replace them") in first.stderr
+    assert damage(home) == {**before, "tau": "30.0"}  # that one alone
+    assert tiermem(home, "config", "--agent", "a", "core_limit", "20").returncode == 2
+    done = tiermem(home, "config", "--agent", "a", "fusion", '{"depth": 50}')
+    assert done.returncode == 0, done.stderr
+    assert stored_fusion(home)["depth"] == 50
+    assert chat(home, stdin="hello\n") == ""
