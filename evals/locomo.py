@@ -315,18 +315,20 @@ _PACKED = ((b"\x1f\x8b", "gzip-compressed", "gunzip"),
 
 def _file_text(file: Path) -> str:
     """A data file's text: UTF-8, with or without the byte order mark some editors write,
-    or UTF-16 with its mark (Windows PowerShell's `>` writes it). DataError (read as
-    "cannot read FILE: ...") for a compressed file, or one of another encoding."""
+    or UTF-16 or UTF-32 with its mark (Windows PowerShell's `>` writes UTF-16). DataError
+    (read as "cannot read FILE: ...") for a compressed file, or one of another encoding."""
     data = file.read_bytes()
     for magic, what, tool in _PACKED:
         if data.startswith(magic):
             raise DataError(f"it is {what}; decompress it ({tool}) and give the .json file")
-    utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+    # UTF-32's little-endian mark begins as UTF-16's does: it is looked for first.
+    encoding = ("UTF-32" if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) else
+                "UTF-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "UTF-8")
     try:
-        return data.decode("utf-16" if utf16 else "utf-8-sig")
+        return data.decode("utf-8-sig" if encoding == "UTF-8" else encoding)
     except UnicodeDecodeError as exc:
-        raise DataError(f"it is not {'UTF-16' if utf16 else 'UTF-8'} text (byte "
-                        f"{exc.start:,} is {data[exc.start]:#04x}); save it as UTF-8") from None
+        raise DataError(f"it is not {encoding} text (byte {exc.start:,} is "
+                        f"{data[exc.start]:#04x}); save it as UTF-8") from None
 
 
 def _json_int(digits: str) -> int:

@@ -127,13 +127,15 @@ def test_a_file_of_no_conversation_says_what_data_takes(
     assert said.format(path=path) in error and "<class" not in error
 
 
-@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be"])
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "utf-32",
+                                      "utf-32-be"])
 def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path, encoding: str) -> None:
     # Refused as "not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))", and in UTF-16
-    # as "it is not UTF-8 text (byte 0 is 0xff)".
+    # as "it is not UTF-8 text (byte 0 is 0xff)"; UTF-32, read as UTF-16 then, as "it is
+    # not JSON (Expecting value, line 1)".
     path = tmp_path / "7.json"
     text = json.dumps(two_turns())
-    path.write_bytes(("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else
+    path.write_bytes(("\ufeff" + text).encode(encoding) if encoding.endswith("-be") else
                      text.encode(encoding))
     (conversation,) = load_conversations([path])
     assert conversation.id == "7" and len(conversation.turns) == 2
