@@ -23,6 +23,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import (
     STORE_VARIABLE,
+    holds_password,
     is_dsn,
     looks_like_url,
     open_backend,
@@ -156,7 +157,8 @@ def store_flag(given: str | None) -> str:
     password is not repeated."""
     if given is None:
         return ""
-    secret = "password" in given.lower() or re.search(r"://[^/@]*:[^/@]*@", given)
+    secret = ("password" in given.lower() or re.search(r"://[^/@]*:[^/@]*@", given)
+              or holds_password(given))
     return " --store DSN" if secret else f" --store {shlex.quote(given)}"
 
 

@@ -288,6 +288,23 @@ def test_no_usage_error_repeats_a_dsn_s_password(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ada"]
 
 
+@pytest.mark.parametrize("key", ["pass%77ord", "%70assword", "ssl%70assword"])
+def test_a_command_suggested_does_not_repeat_a_password_under_an_escaped_key(
+        key: str, postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from urllib.parse import urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    _memory(postgres_dsn, "ada").close()
+    # The same database as a URI, whose query keys libpq decodes.
+    parts = {k: str(v) for k, v in conninfo_to_dict(postgres_dsn).items()}
+    dsn = f"postgresql:///{parts.pop('dbname')}?{urlencode(parts)}&{key}={SECRET}"
+    assert main(["config", "--agent", "ada", "--store", dsn]) == 0
+    out = capsys.readouterr().out
+    assert "`tiermem config --store DSN --agent ada SETTING VALUE`" in out, out
+    assert SECRET not in out
+
+
 def test_a_piped_chat_stops_once_its_database_connection_is_lost(postgres_dsn: str) -> None:
     import psycopg
     from rich.console import Console

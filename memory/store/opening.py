@@ -42,10 +42,8 @@ _SECRET_KEYS = ("password", "sslpassword")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-def without_password(text: str, location: str) -> str:
-    """``text`` (a message about ``location``) with the password ``location`` holds, in
-    any form it may be quoted in, shown as ``***``: even a location too malformed to
-    parse may be echoed by the error about it."""
+def _passwords(location: str) -> list[str]:
+    """The passwords ``location`` holds (none empty), as written in it."""
     found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
     # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
@@ -53,10 +51,19 @@ def without_password(text: str, location: str) -> str:
         key, _, value = part.partition("=")
         if unquote(key).strip().lower() in _SECRET_KEYS:
             found.append(value)
-    for password in found:
-        password = password.strip("'")
-        if not password:
-            continue
+    return [password for password in (p.strip("'") for p in found) if password]
+
+
+def holds_password(location: str) -> bool:
+    """Whether ``location`` holds a password or sslpassword in any form libpq reads."""
+    return bool(_passwords(location))
+
+
+def without_password(text: str, location: str) -> str:
+    """``text`` (a message about ``location``) with the password ``location`` holds, in
+    any form it may be quoted in, shown as ``***``: even a location too malformed to
+    parse may be echoed by the error about it."""
+    for password in _passwords(location):
         decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
         for form in sorted({password, decoded}, key=len, reverse=True):
             if len(form) >= 4:
