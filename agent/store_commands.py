@@ -272,8 +272,9 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         work_done(args)
     except KeyboardInterrupt as exc:
         stage = _stage_reached(stage, aside, args.target)
-        note(_interrupted_migrate(stage, args.target,
-                                  policy.advice() if policy.text is not None else None, aside))
+        note(without_password(_interrupted_migrate(
+            stage, args.target, policy.advice() if policy.text is not None else None, aside),
+            args.target))
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         return holds_memory(exc)

@@ -349,3 +349,33 @@ def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
     with HierarchicalMemory(embedder=HashingEmbedder(), **where) as memory:  # type: ignore[arg-type]
         assert [f.text for f in memory.facts()] == ["User likes figs"]
         assert len(memory.archival) == 30
+
+
+@pytest.mark.parametrize("stopped", ["copying", "closing"])
+def test_a_migrate_stopped_does_not_repeat_the_password_of_its_target(
+        stopped: str, postgres_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.agent import store_commands
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    secret = "Hunter2Secret"
+    home = tmp_path / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes tea")
+    if stopped == "copying":
+        def interrupting(note: object) -> object:
+            def progress(table: str, done: int, total: int) -> None:
+                raise KeyboardInterrupt
+            return progress
+        monkeypatch.setattr(store_commands, "row_progress", interrupting)
+    else:
+        closed = SQLiteStore.close
+
+        def close(self: SQLiteStore) -> None:
+            closed(self)
+            raise KeyboardInterrupt
+        monkeypatch.setattr(SQLiteStore, "close", close)
+    target = f"{postgres_dsn} password={secret}"  # a local server that trusts its users
+    assert main(["migrate", "--from", str(home), "--to", target]) == 130
+    err = capsys.readouterr().err
+    assert "migrate stopped (Ctrl-C)" in err and secret not in err, err
