@@ -63,6 +63,27 @@ def test_dsn_settings_are_taken_out_of_both_dsn_forms() -> None:
     assert split_dsn("postgresql://u@h/db") == ("postgresql://u@h/db", StoreOptions())
 
 
+@pytest.mark.parametrize("password", [
+    "pa ef_search=40", "it's vector_index=hnsw", "back\\slash' ef_search=9", " ", "a\\",
+    "vector_index=hnsw"])
+def test_a_key_value_dsn_s_values_are_read_as_libpq_reads_them(password: str) -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    escaped = password.replace("\\", "\\\\")
+    quoted = "'" + escaped.replace("'", "\\'") + "'"
+    unquoted = escaped.replace("'", "\\'").replace(" ", "\\ ")
+    for written in (quoted, unquoted):
+        dsn = f"host=h password={written} dbname=d"
+        # Nothing of tiermem's: the DSN is passed on as given.
+        assert split_dsn(dsn) == (dsn, StoreOptions())
+        libpq, options = split_dsn(f"vector_index=hnsw {dsn} ef_search=40")
+        assert options == StoreOptions(vector_index="hnsw", ef_search=40)
+        assert conninfo_to_dict(libpq) == {"host": "h", "password": password, "dbname": "d"}
+    # A blank after "=" is skipped: what follows is the password.
+    assert split_dsn("host=h password= ef_search=40 dbname=d") == (
+        "host=h password= ef_search=40 dbname=d", StoreOptions())
+
+
 def test_a_uri_settings_percent_escapes_are_decoded_as_libpq_decodes_them() -> None:
     # Before: vector_index='%68nsw' was refused as unknown, and vector%5Findex left for
     # libpq, which decodes it and refuses vector_index as none of its own.

@@ -6,14 +6,14 @@ index instead of exactly (``auto``: when the agent has many vectors,
 memory/store/vector_choice.py), and ``ef_search=N`` sets how many candidates
 that search keeps. libpq refuses keys it does not know, so these are taken out of the DSN
 before it connects; both the URI form (``postgresql://...?vector_index=hnsw``)
-and the ``key=value`` form are understood, a URI's percent-escapes decoded as libpq
-decodes them. A key given twice with two meanings is
+and the ``key=value`` form are understood as libpq reads them (a URI's percent-escapes
+decoded; a quoted or backslash-escaped value, such as a password holding
+``ef_search=40``, left whole and as written). A key given twice with two meanings is
 refused: which was meant cannot be told.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -21,7 +21,8 @@ from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 _KEYS = ("vector_index", "ef_search")
-_PAIR = re.compile(r"(^|\s)(" + "|".join(_KEYS) + r")\s*=\s*('(?:[^'\\]|\\.)*'|\S*)")
+#: What libpq counts as a blank between and around its key=value pairs (C's isspace).
+_BLANKS = " \t\n\r\f\v"
 
 
 @dataclass(frozen=True)
@@ -65,11 +66,51 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
     elif dsn.startswith(("postgresql://", "postgres://")):
         libpq = dsn
     else:
-        def take(match: re.Match[str]) -> str:
-            found.setdefault(match.group(2), []).append(match.group(3).strip("'"))
-            return match.group(1)
-        libpq = _PAIR.sub(take, dsn).strip()
+        kept, (pairs, rest) = [], _pairs(dsn)
+        for key, value, written in pairs:
+            if key in _KEYS:
+                found.setdefault(key, []).append(value)
+            else:
+                kept.append(written)
+        # A pair libpq cannot read (no "=", an unclosed quote) is left for it to refuse.
+        libpq = dsn if not found else " ".join(kept + ([rest] if rest.strip(_BLANKS) else []))
     return libpq, found
+
+
+def _pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
+    """The pairs of a key=value DSN as libpq reads them, up to one it cannot read (each
+    key, its value unquoted with its backslash escapes undone, and the pair as written),
+    and the text after them. A value may hold blanks, quotes and "key=value" inside quotes or
+    escaped, and a blank after "=" is skipped, so ``password= ef_search=40`` is a
+    password."""
+    pairs: list[tuple[str, str, str]] = []
+    at = 0
+    while True:
+        while at < len(dsn) and dsn[at] in _BLANKS:
+            at += 1
+        start = at
+        while at < len(dsn) and dsn[at] != "=" and dsn[at] not in _BLANKS:
+            at += 1
+        key = dsn[start:at]
+        while at < len(dsn) and dsn[at] in _BLANKS:
+            at += 1
+        if not key or at == len(dsn) or dsn[at] != "=":
+            return pairs, dsn[start:]
+        at += 1
+        while at < len(dsn) and dsn[at] in _BLANKS:
+            at += 1
+        quoted = at < len(dsn) and dsn[at] == "'"
+        at += quoted
+        value = []
+        while at < len(dsn) and not (dsn[at] == "'" if quoted else dsn[at] in _BLANKS):
+            if dsn[at] == "\\":
+                at += 1
+            value.append(dsn[at:at + 1])
+            at += 1
+        if quoted and at == len(dsn):
+            return pairs, dsn[start:]  # unclosed
+        at += quoted
+        pairs.append((key, "".join(value), dsn[start:at]))
 
 
 def _parsed(found: dict[str, list[str]]) -> StoreOptions:
