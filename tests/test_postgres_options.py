@@ -84,6 +84,19 @@ def test_a_key_value_dsn_s_values_are_read_as_libpq_reads_them(password: str) ->
         "host=h password= ef_search=40 dbname=d", StoreOptions())
 
 
+def test_a_uri_password_holding_a_question_mark_is_no_query_string() -> None:
+    from psycopg.conninfo import conninfo_to_dict
+
+    for password in ("p?ef_search=40", "p?x&vector_index=hnsw"):
+        dsn = f"postgresql://u:{password}@h/db"
+        assert split_dsn(dsn) == (dsn, StoreOptions())
+        libpq, options = split_dsn(f"{dsn}?sslmode=disable&ef_search=40")
+        assert options == StoreOptions(ef_search=40)
+        assert conninfo_to_dict(libpq) == {
+            "user": "u", "password": password, "host": "h", "dbname": "db",
+            "sslmode": "disable"}
+
+
 def test_a_uri_settings_percent_escapes_are_decoded_as_libpq_decodes_them() -> None:
     # Before: vector_index='%68nsw' was refused as unknown, and vector%5Findex left for
     # libpq, which decodes it and refuses vector_index as none of its own.

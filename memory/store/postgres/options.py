@@ -51,8 +51,9 @@ def libpq_dsn(dsn: str) -> str:
 
 def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
     found: dict[str, list[str]] = {}
-    if dsn.startswith(("postgresql://", "postgres://")) and "?" in dsn:
-        base, _, query = dsn.partition("?")
+    query_at = _query_start(dsn)
+    if query_at is not None:
+        base, query = dsn[:query_at], dsn[query_at + 1:]
         kept = []
         for part in query.split("&"):
             # libpq decodes percent-escapes in a URI's query keys and values alike; one
@@ -75,6 +76,20 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
         # A pair libpq cannot read (no "=", an unclosed quote) is left for it to refuse.
         libpq = dsn if not found else " ".join(kept + ([rest] if rest.strip(_BLANKS) else []))
     return libpq, found
+
+
+def _query_start(dsn: str) -> int | None:
+    """Where the query string of a URI DSN starts (its "?"), None if it has none. libpq
+    takes the text up to an "@" before any "/" for the user and password, which may
+    hold a "?" unescaped: the query comes after it."""
+    if not dsn.startswith(("postgresql://", "postgres://")):
+        return None
+    authority = dsn.index("://") + 3
+    at = authority
+    while at < len(dsn) and dsn[at] not in "@/":
+        at += 1
+    found = dsn.find("?", at + 1 if dsn[at:at + 1] == "@" else authority)
+    return found if found >= 0 else None
 
 
 def _pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
