@@ -288,6 +288,22 @@ def test_no_usage_error_repeats_a_dsn_s_password(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ada"]
 
 
+@pytest.mark.parametrize(("dsn", "secret"), [
+    # Not a DSN (a capital key, another scheme): repeated in the error as repr() quotes it.
+    ("Host=h password=Hunter2\\Secret", "Secret"),
+    ("mysql://alice:Hunter2\\Secret@db.example/app", "Secret"),
+    ("Host=h sslpassword='Hunter2\\'Secret'", "Secret"),
+    # A key=value password runs to a blank, "&" and all.
+    ("Host=h password=ab&Hunter2Secret", "Secret"),
+])
+def test_a_dsn_quoted_in_an_error_hides_a_password_holding_a_backslash_or_ampersand(
+        dsn: str, secret: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "--agent", "ada", "--store", dsn]) == 2
+    err = capsys.readouterr().err
+    assert "not a PostgreSQL DSN" in err or "must be a PostgreSQL DSN" in err, err
+    assert secret not in err, err
+
+
 @pytest.mark.parametrize("key", ["pass%77ord", "%70assword", "ssl%70assword"])
 def test_a_command_suggested_does_not_repeat_a_password_under_an_escaped_key(
         key: str, postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:

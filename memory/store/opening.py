@@ -38,6 +38,8 @@ _URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:(.*)@")
 # unlocks the client's SSL key.
 _PAIR_PASSWORD = re.compile(
     r"(?:^|[\s?&])(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
+# A key=value pair's unquoted value runs to a blank, "&" and all.
+_UNQUOTED_PASSWORD = re.compile(r"(?:^|\s)(?:ssl)?password\s*=\s*([^\s']+)", re.IGNORECASE)
 _SECRET_KEYS = ("password", "sslpassword")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -46,12 +48,14 @@ def _passwords(location: str) -> list[str]:
     """The passwords ``location`` holds (none empty), as written in it."""
     found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
+    found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
     # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
     for part in location.partition("?")[2].split("&"):
         key, _, value = part.partition("=")
         if unquote(key).strip().lower() in _SECRET_KEYS:
             found.append(value)
-    return [password for password in (p.strip("'") for p in found) if password]
+    # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
+    return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
 
 
 def holds_password(location: str) -> bool:
@@ -65,7 +69,9 @@ def without_password(text: str, location: str) -> str:
     parse may be echoed by the error about it."""
     for password in _passwords(location):
         decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
-        for form in sorted({password, decoded}, key=len, reverse=True):
+        # As written, decoded, and as repr() quotes either (a backslash doubled).
+        forms = {password, decoded, repr(password)[1:-1], repr(decoded)[1:-1]}
+        for form in sorted(forms, key=len, reverse=True):
             if len(form) >= 4:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
