@@ -72,3 +72,29 @@ def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_names_it(
     # Before: only "attempt to write a readonly database", with every file writable.
     assert "(attempt to write a readonly database; memory.sqlite3-shm is not a file: move " \
         "it out of the agent home)" in str(translate(exc, database))
+
+
+@pytest.mark.parametrize("odd", ["directory", "dangling link"])
+def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) -> None:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    home = tmp_path / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes tea")
+    wal = home / "memory.sqlite3-wal"
+    wal.unlink(missing_ok=True)
+    (home / "memory.sqlite3-shm").unlink(missing_ok=True)
+    if odd == "directory":
+        wal.mkdir()
+    else:
+        wal.symlink_to(tmp_path / "unmounted" / "wal")
+    # Before: a directory was said to hold changes in a read-only home, and a link leading
+    # nowhere was passed over, the memory read without what the -wal may hold.
+    with pytest.raises(StoreError) as caught:
+        SQLiteStore(home, read_only=True).close()
+    said = str(caught.value)
+    assert f"{wal} " in said and "read-only" not in said, said
+    assert ("is not a file" if odd == "directory" else "leads to no file") in said, said

@@ -20,6 +20,7 @@ from tiermem.memory.errors import (
     UnfinishedStoreError,
 )
 from tiermem.memory.store.records import DUMP_TABLES
+from tiermem.memory.store.sqlite.errors import opening_error
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, register_functions
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
@@ -92,6 +93,8 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
         # is the database, unless a -wal file holds commits not yet copied into it (a home
         # copied, or left on a file system remounted read-only, after a crash): read
         # without them, the memory would be an older one, silently.
+        if _odd_sidecar(database):
+            raise opening_error(exc, database) from None
         wal = database.with_name(database.name + "-wal")
         with contextlib.suppress(OSError):
             if wal.stat().st_size > 0:
@@ -105,6 +108,19 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only = ON")
     return conn
+
+
+def _odd_sidecar(database: Path) -> bool:
+    """Whether a -wal or -shm beside ``database`` is something SQLite cannot open, not a
+    file (a directory, a link leading nowhere), rather than one it may not create."""
+    real = Path(os.path.realpath(database))
+    for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
+        with contextlib.suppress(OSError):
+            if os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+                return True
+        if os.path.lexists(path) and not os.path.exists(path):
+            return True
+    return False
 
 
 def configure_writer(conn: sqlite3.Connection, on_disk: bool, durability: str) -> None:
