@@ -152,6 +152,8 @@ def server_message(body: Any) -> str:
         if isinstance(inner, Mapping):
             body = inner
         message = body.get("message") or body.get("error") or body.get("detail")
+        if isinstance(message, Mapping):  # a detail holding the server's own error body
+            message = message.get("message") or message.get("error")
         if isinstance(message, Mapping):
             message = message.get("message")
         if message:

@@ -126,15 +126,24 @@ def _typed(body: Any, kind: str) -> bool:
 
 def _message(body: Any) -> str:
     """The message of an error body, whole: ``error.message``, a top-level ``message`` or
-    ``error`` (Ollama's, LM Studio's), a ``detail`` that is text (a FastAPI server's or
-    proxy's; a list there is a validation error, which quotes the request), or a body that
-    is text; "" for any other."""
+    ``error`` (Ollama's, LM Studio's), a ``detail`` (a FastAPI server's or proxy's) that is
+    text or such an error body itself (a list there is a validation error, which quotes the
+    request), or a body that is text; "" for any other."""
     if isinstance(body, bytes):
         return body.decode(errors="replace")
     if isinstance(body, Mapping):
-        inner = body.get("error")
-        said = inner.get("message") if isinstance(inner, Mapping) else inner
-        for field in ("message", "detail"):
-            said = said if isinstance(said, str) else body.get(field)
+        said = _said(body)
+        if isinstance(said, Mapping):  # a proxy relaying the server's error as its detail
+            said = _said(said)
         return said if isinstance(said, str) else ""
     return body if isinstance(body, str) else ""
+
+
+def _said(body: Mapping[str, Any]) -> Any:
+    """The first of ``error.message``, ``error``, ``message`` and ``detail`` that is text,
+    else ``detail`` whatever it is."""
+    inner = body.get("error")
+    said = inner.get("message") if isinstance(inner, Mapping) else inner
+    for field in ("message", "detail"):
+        said = said if isinstance(said, str) else body.get(field)
+    return said

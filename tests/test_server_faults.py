@@ -248,6 +248,22 @@ def test_a_fault_a_fastapi_server_relays_as_its_detail_text_keeps_its_hint(
     assert hinted in provider_hint(error)
 
 
+@pytest.mark.parametrize("detail", [
+    {"error": "tools param requires --jinja flag"},
+    {"message": "tools param requires --jinja flag"},
+    {"error": {"message": "tools param requires --jinja flag", "type": "server_error"}},
+])
+def test_a_fault_a_proxy_relays_as_a_detail_holding_the_server_s_error_keeps_its_hint(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        detail: dict[str, Any]) -> None:
+    for _ in range(4):
+        server.enqueue_error(500, {"detail": detail})
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert "restart llama-server with --jinja" in provider_hint(error)
+    assert "the server said: tools param requires --jinja flag" in str(error)
+
+
 CUDA_BUSY = ("llama runner process has terminated: CUDA error: CUDA-capable device(s) is/are "
              "busy or unavailable")
 
