@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
+from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.statements import forgets_the_last
+from tiermem.memory.text.statements import forgets_the_last, own_clauses
 from tiermem.memory.text.updates import read_statement
 
 __all__ = ["retraction_note", "said_last", "shares_dropped"]
@@ -49,6 +50,8 @@ def retraction_note(text: str) -> str | None:
     sentences = split_sentences(text)
     if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
         return None
+    # "Scratch that, I like coffee" forgets what came before and tells the coffee
+    sentences = [part for sentence in sentences for part in _request_apart(sentence)]
     told: str | None = None  # the last sentence that stated something still standing
     forgotten: list[str] = []
     idle: list[str] = []
@@ -63,7 +66,7 @@ def retraction_note(text: str) -> str | None:
             told = sentence
     notes = []
     if forgotten:
-        quoted = " and ".join(f'"{said.strip().rstrip(".!")}"' for said in forgotten)
+        quoted = " and ".join(f'"{said.strip().rstrip(".!;:,")}"' for said in forgotten)
         notes.append(f"(offline) You asked me to forget {quoted} in the same message, so "
                      "nothing was stored.")
     if withdrew:
@@ -72,3 +75,14 @@ def retraction_note(text: str) -> str | None:
         notes.append(f'(offline) "{idle[0].strip()}" found nothing more to take back, so it '
                      "forgot nothing.")
     return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."
+
+
+def _request_apart(sentence: str) -> list[str]:
+    """``sentence`` with a bare request to forget that opens it read apart from what it
+    goes on to tell ("Forget that, I'm vegan"), and whole when that only says "never
+    mind" ("Forget it, I'll do it myself")."""
+    clauses = own_clauses(sentence)
+    if (len(clauses) > 1 and forgets_the_last(clauses[0])
+            and not brushes_off(clauses[0], clauses[1])):
+        return clauses
+    return [sentence]

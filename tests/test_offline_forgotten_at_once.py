@@ -41,3 +41,20 @@ def test_a_move_forgotten_at_once_leaves_the_place_held() -> None:
 def test_a_forget_that_with_nothing_told_still_matches_nothing() -> None:
     assert reply_and_core("Forget that.") == (
         "(offline) Nothing in core memory matched that, so nothing changed.", [])
+
+
+@pytest.mark.parametrize(("said", "reply"), [
+    # the request opening a sentence is no part of what it goes on to tell
+    ("I like tea. Scratch that, I like coffee. Forget that.",
+     '(offline) You asked me to forget "I like tea" and "I like coffee" in the same message, '
+     "so nothing was stored."),
+    ("I like tea. Forget that, I'm vegan. Forget that.",
+     '(offline) You asked me to forget "I like tea" and "I\'m vegan" in the same message, '
+     "so nothing was stored."),
+    # no stop of the sentence is quoted with what was forgotten
+    ("I like tea; forget that.",
+     '(offline) You asked me to forget "I like tea" in the same message, so nothing was '
+     "stored."),
+])
+def test_what_a_request_in_a_sentence_forgot_is_named_alone(said: str, reply: str) -> None:
+    assert reply_and_core(said) == (reply, [])
