@@ -150,11 +150,11 @@ def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
     # "Tom's isn't at 3pm" says nothing of what of Tom's: kept as said
     ("My appointment is at 3pm. Tom's isn't.", ["User's appointment is at 3pm, Tom's isn't"]),
     # "that one", "mine", "ours" say nothing of which: "That one doesn't work" names nothing
-    ("This script works. That one doesn't.", ["This script works, That one doesn't"]),
+    ("This script works. That one doesn't.", ["This script works, that one doesn't"]),
     ("The build passes. The staging one doesn't.", ["The build passes, the staging one doesn't"]),
-    ("The API works. Ours doesn't.", ["The API works, Ours doesn't"]),
-    ("The API is slow. That one isn't.", ["The API is slow, That one isn't"]),
-    ("The API is slow. Mine isn't.", ["User: The API is slow, Mine isn't"]),
+    ("The API works. Ours doesn't.", ["The API works, ours doesn't"]),
+    ("The API is slow. That one isn't.", ["The API is slow, that one isn't"]),
+    ("The API is slow. Mine isn't.", ["User: The API is slow, mine isn't"]),
     ("My flight is on Monday but my wife's isn't.",
      ["User's flight is on Monday but User's wife's isn't"]),
 ])

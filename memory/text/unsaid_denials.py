@@ -174,6 +174,12 @@ def told_in_full(stated: str, denial: str) -> str | None:
     return f"{who} {denied['denied']} {being['what']}{more}"
 
 
+#: A first word of a denial that is lower case once set after a comma: "..., that one
+#: doesn't", "..., mine isn't", not "..., That one doesn't".
+_SAID_LOWER = frozenset({"my", "our", "the", "his", "her", "their", "that", "this", "these",
+                         "those", "mine", "ours", "yours", "hers", "theirs", "one", "ones"})
+
+
 def denial_set_after(stated: str, denial: str) -> str | None:
     """The bare ``denial`` a sentence of its own after ``stated`` set after it by a comma, as
     one sentence said so would be ("I live in Lisbon. My parents don't." is "I live in
@@ -185,7 +191,7 @@ def denial_set_after(stated: str, denial: str) -> str | None:
             or _OPENER.match(denied["who"].strip())):
         return None
     first, _, rest = denial.strip().partition(" ")
-    if first.casefold() in {"my", "our", "the", "his", "her", "their"}:
+    if first.casefold() in _SAID_LOWER:
         first = first.casefold()
     return f"{stated.rstrip().rstrip('.!;:')}, {first} {rest}"
 
