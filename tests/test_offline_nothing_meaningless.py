@@ -155,6 +155,9 @@ def test_a_withdrawal_naming_nothing_ends_nothing_held() -> None:
     ("The API works. Ours doesn't.", ["The API works, ours doesn't"]),
     ("The API is slow. That one isn't.", ["The API is slow, that one isn't"]),
     ("The API is slow. Mine isn't.", ["User: The API is slow, mine isn't"]),
+    ("My car is red. His isn't.", ["User's car is red, his isn't"]),
+    ("The API is slow. Those aren't.", ["The API is slow, those aren't"]),
+    ("This laptop works. These don't.", ["This laptop works, these don't"]),
     ("My flight is on Monday but my wife's isn't.",
      ["User's flight is on Monday but User's wife's isn't"]),
 ])

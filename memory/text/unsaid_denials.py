@@ -112,8 +112,8 @@ _USERS_OWN = re.compile(r"^(?:my|our|User['’]s)\s+(?P<noun>[\w-]+)$", re.IGNOR
 #: Who a bare denial names that no statement can be told of: a pronoun, whose "He isn't
 #: anymore" takes back what was said of him, or a thing left unnamed ("Tom's isn't", "Mine
 #: isn't", "That one doesn't": told in full, "That one doesn't work" names nothing).
-_NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that|mine|ours|yours|hers"
-                          r"|theirs)$|['’]s?$|\bones?$", re.IGNORECASE)
+_NOT_TOLD_OF = re.compile(r"^(?:he|she|it|they|we|you|i|this|that|these|those|mine|ours"
+                          r"|yours|his|hers|theirs)$|['’]s?$|\bones?$", re.IGNORECASE)
 #: A pronoun denying alone: "He isn't anymore" takes back what was said before it.
 _PRONOUN = re.compile(r"^(?:he|she|it|they|we|you|i|this|that)$", re.IGNORECASE)
 #: A word opening a sentence before who denies: "Actually Tom doesn't" may correct.
