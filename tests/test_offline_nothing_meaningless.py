@@ -177,3 +177,18 @@ def test_a_bare_denial_of_a_pronoun_or_a_thing_unnamed_is_not_told_in_full(
 def test_a_bare_denial_told_in_full_leaves_out_still_or_also(said: str, kept: list[str]) -> None:
     """"Still" or "also" says how the first is so: "doesn't still work" denies nothing more."""
     assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("The API is still slow. Redis isn't.", ["Redis isn't slow", "The API is still slow"]),
+    ("Tom is also a nurse. Ana isn't.", ["Ana isn't a nurse", "Tom is also a nurse"]),
+    # what denies already is told of no one else: "Ana isn't never late" says nothing
+    ("Tom is never late. Ana isn't.", ["Tom is never late, Ana isn't"]),
+    ("Tom is no longer late. Ana isn't.", ["Tom is no longer late, Ana isn't"]),
+    ("The API is never slow. Redis isn't.", ["The API is never slow, Redis isn't"]),
+    # how often is kept: "Ana isn't always late" is what was said
+    ("Tom is always late. Ana isn't.", ["Ana isn't always late", "Tom is always late"]),
+])
+def test_a_bare_denial_of_what_another_is_leaves_out_still_and_denies_no_denial(
+        said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept

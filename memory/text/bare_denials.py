@@ -16,7 +16,7 @@ import re
 from tiermem.memory.text.doings import PERSONAL, doing_of
 from tiermem.memory.text.owners import owner_of
 
-__all__ = ["with_bare_denials_filled"]
+__all__ = ["DENIES_ALREADY", "with_bare_denials_filled"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -32,9 +32,10 @@ _NOT_SO = re.compile(
 #: still vegan. I'm not." is "I'm not vegan", no "I'm not still vegan".
 _HOW = re.compile(r"^(?:also|still|really|definitely|probably|certainly|surely|always|usually"
                   r"|often|sometimes|regularly|just|actually)\s+", _I)
-#: What denies already: "Tom is never late. I'm not." is no "I'm not never late".
-_NEGATIVE = re.compile(r"^(?:never|rarely|seldom|hardly|barely|scarcely|nowhere|nothing"
-                       r"|neither|none)\b", _I)
+#: What denies already: "Tom is never late. I'm not." is no "I'm not never late", nor
+#: "Tom is no longer late. Ana isn't." "Ana isn't no longer late".
+DENIES_ALREADY = re.compile(r"^(?:never|rarely|seldom|hardly|barely|scarcely|nowhere|nothing"
+                            r"|neither|none|not|no)\b", _I)
 #: A thing, or a thing of another's ("It works", "Tom's car is red"): what it is or does is
 #: no "I don't work" or "I'm not red" of the user's.
 _THING = re.compile(r"^(?:it\b|[\w-]+['’]s\s)", _I)
@@ -86,7 +87,7 @@ def _not_so(before: str | None, sentence: str) -> str | None:
         return None
     if denial["be"]:
         what = _IS.match(before.strip())
-        if what is None or PERSONAL.search(what["what"]) or _NEGATIVE.match(
+        if what is None or PERSONAL.search(what["what"]) or DENIES_ALREADY.match(
                 what["what"]) or not _says_what_someone_is(what.group()):
             return None
         return f"I'm not {_HOW.sub('', what['what'])}."

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.bare_denials import DENIES_ALREADY
 from tiermem.memory.text.doings import doing_of
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
@@ -121,6 +122,9 @@ _OPENER = re.compile(r"^(?:actually|well|honestly|oh|yes|yeah|no|okay|ok|so|now|
                      re.IGNORECASE)
 #: Others of the kind the statement is of: "Prod runs 1.4, the other clusters don't".
 _THE_OTHERS = re.compile(r"^(?:the\s+)?(?:other|rest)\b", re.IGNORECASE)
+#: How long or besides whom the statement is so, which the denial told in full leaves
+#: out: "The API is still slow. Redis isn't." is no "Redis isn't still slow".
+_STILL = re.compile(r"^(?:still|also)\s+", re.IGNORECASE)
 #: Where or what with a doing is done: "works on web", "fails in Chrome", "works for CSV".
 _WHERE_OR_WITH = re.compile(r"\b(?:on|in|at|for|with|from|under|over|via|through|using|"
                             r"without|inside|outside|locally)\b", re.IGNORECASE)
@@ -165,13 +169,13 @@ def told_in_full(stated: str, denial: str) -> str | None:
             return None
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
         # "The old API still works. The DB doesn't." is no "doesn't still work"
-        how = "" if doing[0].strip().casefold() in ("still", "also") else doing[0]
-        return f"{who} {does} {how}{doing[1]}{more}"
+        return f"{who} {does} {_STILL.sub('', doing[0])}{doing[1]}{more}"
     being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
     if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
-            or _ANOTHER_BEING.search(being["what"])):
+            or _ANOTHER_BEING.search(being["what"]) or DENIES_ALREADY.match(being["what"])):
+        # "Tom is never late. Ana isn't." is no "Ana isn't never late": kept as said
         return None
-    return f"{who} {denied['denied']} {being['what']}{more}"
+    return f"{who} {denied['denied']} {_STILL.sub('', being['what'])}{more}"
 
 
 #: A first word of a denial that is lower case once set after a comma: "..., that one
