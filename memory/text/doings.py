@@ -18,11 +18,11 @@ _VERB_PHRASE = (r"\s+(?P<adverb>(?:always|often|usually|sometimes|also|still|rea
                 r"\s+)?(?P<verb>(?-i:[a-z]+)(?<![su'’])s)\b(?P<rest>(?:\s+\S.*?)?)\W*$")
 _DOES = re.compile(
     r"^(?:my\s+(?P<noun>[\w-]+)|(?!(?:my|the|a|an|this|that|these|those|our|your|his|her"
-    r"|their|its|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))" + _VERB_PHRASE,
+    r"|their|its?|some|every|each|no|all)\b)(?-i:[A-Z][a-z]+))" + _VERB_PHRASE,
     re.IGNORECASE | re.DOTALL)
 #: A thing's doing ("The API works", "The login page loads"), which another thing or "it"
 #: may deny, but no person takes over.
-_THING_DOES = re.compile(r"^(?:the|this|that|our)\s+(?:[\w-]+\s+)??[\w-]+" + _VERB_PHRASE,
+_THING_DOES = re.compile(r"^(?:(?:the|this|that|our)\s+(?:[\w-]+\s+)??[\w-]+|it)" + _VERB_PHRASE,
                          re.IGNORECASE | re.DOTALL)
 #: Words the speaker would say of another person, or of themselves: told of the speaker
 #: they would point elsewhere ("My wife loves me" is no "I love me", "Tom loves himself" no

@@ -53,6 +53,8 @@ from tiermem.memory.text.shared_words import (
 from tiermem.memory.text.unsaid_denials import (
     denial_set_after,
     denies_nothing_said,
+    names_a_person,
+    names_a_thing,
     told_in_full,
 )
 
@@ -134,7 +136,10 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
         if match is None:
             continue
         kind = "verb" if match["stem"] else _kind(match["verb"])
-        if _points_elsewhere(subject, match["rest"]):
+        if _points_elsewhere(subject, match["rest"]) or (
+                (subject == "I" or names_a_person(subject)) and match.re is _STATED
+                and names_a_thing(clause[:match.start("verb")])):
+            # "Tom's car is red. I am too." is no "I am red": a thing's state is no person's
             return None
         if kind in _SHARES[shared]:
             stem = (match["stem"] or "").casefold()

@@ -24,8 +24,8 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 
 __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_after",
-           "denies_nothing_said",
-           "denies_only", "told_in_full", "without_denial_after_comma"]
+           "denies_nothing_said", "denies_only", "names_a_person", "names_a_thing",
+           "told_in_full", "without_denial_after_comma"]
 
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
 #: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
@@ -131,13 +131,30 @@ _WHERE_OR_WITH = re.compile(r"\b(?:on|in|at|for|with|from|under|over|via|through
 
 
 def _may_do_it(who: str) -> bool:
-    """Whether ``who`` may do what the statement's subject does: a person, by a common
-    first name ("Ana") or as one of the user's ("my parents"), or others of the subject's
-    kind ("the other clusters"). "Mobile", "Safari" or "staging" may be where or what the
-    doing is done with ("Login works on web but mobile doesn't"), not one who does it."""
+    """Whether ``who`` may do what the statement's subject does: a person (``names_a_person``)
+    or others of the subject's kind ("the other clusters"). "Mobile", "Safari" or
+    "staging" may be where or what the doing is done with ("Login works on web but mobile
+    doesn't"), not one who does it."""
+    return names_a_person(who) or _THE_OTHERS.match(who.strip()) is not None
+
+
+def names_a_person(who: str) -> bool:
+    """Whether ``who`` is a person, by a common first name ("Ana") or as one of the
+    user's ("my parents")."""
     own, who = _USERS_OWN.match(who.strip()), who.strip()
-    return (is_first_name(who) or _THE_OTHERS.match(who) is not None
-            or (own is not None and relation_of(own["noun"]) is not None))
+    return is_first_name(who) or (own is not None and relation_of(own["noun"]) is not None)
+
+
+#: A thing by a noun, or "it": "The API", "my car", "Tom's car" (a person if the noun is a
+#: relation: "my wife", "Tom's wife").
+_THING_SUBJECT = re.compile(r"^(?:it|(?:the|this|that|these|those|our|my|your|[\w-]+['’]s)\s+"
+                            r"(?:[\w-]+\s+)*(?P<noun>[\w-]+))$", re.IGNORECASE)
+
+
+def names_a_thing(subject: str) -> bool:
+    """Whether the ``subject`` of a statement is a thing, by "it" or a noun for no person."""
+    noun = _THING_SUBJECT.match(subject.strip())
+    return noun is not None and (noun["noun"] is None or relation_of(noun["noun"]) is None)
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
@@ -174,6 +191,10 @@ def told_in_full(stated: str, denial: str) -> str | None:
     if (being is None or _THIRD_PERSON_WHOSE.search(being["what"])
             or _ANOTHER_BEING.search(being["what"]) or DENIES_ALREADY.match(being["what"])):
         # "Tom is never late. Ana isn't." is no "Ana isn't never late": kept as said
+        return None
+    if names_a_person(who) and names_a_thing(being["subject"]):
+        # "Tom's car is red. Ana isn't." is no "Ana isn't red": a thing's state is no
+        # person's
         return None
     return f"{who} {denied['denied']} {_STILL.sub('', being['what'])}{more}"
 

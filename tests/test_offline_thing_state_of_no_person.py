@@ -1,0 +1,33 @@
+"""What a thing is or does ("Tom's car is red", "It works", "The API is slow") is no
+state of a person's: a bare denial or agreement of a person after it ("Ana isn't", "I am
+too") is not told in full, where it stored "Ana isn't red" or "User is red". Of another
+thing, or of a person after a person's, it is told in full as before."""
+
+from __future__ import annotations
+
+from offline_helpers import core_after
+
+TOLD_OF_NO_PERSON = {
+    "Tom's car is red. Ana isn't.": ["Tom's car is red, Ana isn't"],
+    "It works. Ana doesn't.": ["It works, Ana doesn't"],
+    "The API is slow. Ana isn't.": ["The API is slow, Ana isn't"],
+    "My car is red. My wife isn't.": ["User's car is red, User's wife isn't"],
+    "It is slow. Ana isn't.": ["It is slow, Ana isn't"],
+    "Tom's car is red. I am too.": ["Tom's car is red"],
+    "Tom's car is red. Ana is too.": ["Tom's car is red"],
+    "The API is slow and I am too.": ["The API is slow"],
+    "My car is red. I am too.": ["User's car is red"],
+    "The API has a bug. I have too.": ["The API has a bug"],
+}
+TOLD_IN_FULL = {
+    "It works. Redis doesn't.": ["It works", "Redis doesn't work"],
+    "The API is slow. Redis isn't.": ["Redis isn't slow", "The API is slow"],
+    "Tom is late. Ana isn't.": ["Ana isn't late", "Tom is late"],
+    "Tom's wife is a nurse. I am too.": ["Tom's wife is a nurse", "User is a nurse"],
+    "My dog is friendly. Ana isn't.": ["Ana isn't friendly", "User's dog is friendly"],
+}
+
+
+def test_a_things_state_is_told_of_no_person_and_a_persons_still_is() -> None:
+    said = {**TOLD_OF_NO_PERSON, **TOLD_IN_FULL}
+    assert {message: core_after(message) for message in said} == said
