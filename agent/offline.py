@@ -53,7 +53,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_said_last import retraction_note, shares_dropped
+from tiermem.agent.offline_said_last import forgot_nothing_more, retraction_note, shares_dropped
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
@@ -365,6 +365,8 @@ class OfflinePolicy:
                          "say their name.")
         if not parts and (retracted := retraction_note(user_text)):
             parts.append(retracted)
+        elif again := forgot_nothing_more(user_text):  # beside what the first forgot
+            parts.append(again)
         # said beside a fact stored, a share dropped would otherwise go unmentioned
         if dropped := shares_dropped(user_text, recent_statements(messages)):
             quoted = " and ".join(f'"{shared.strip()}"' for shared in dropped)

@@ -18,7 +18,7 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import forgets_the_last, own_clauses
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["retraction_note", "said_last", "shares_dropped"]
+__all__ = ["forgot_nothing_more", "retraction_note", "said_last", "shares_dropped"]
 
 
 def said_last(recent: list[str]) -> str | None:
@@ -50,20 +50,7 @@ def retraction_note(text: str) -> str | None:
     sentences = split_sentences(text)
     if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
         return None
-    # "Scratch that, I like coffee" forgets what came before and tells the coffee
-    sentences = [part for sentence in sentences for part in _request_apart(sentence)]
-    told: str | None = None  # the last sentence that stated something still standing
-    forgotten: list[str] = []
-    idle: list[str] = []
-    withdrew = False
-    for at, sentence in enumerate(sentences):
-        if forgets_the_last(sentence):
-            (idle if told is None else forgotten).append(told or sentence)
-            told = None
-        elif withdrawn(sentence, [fact.text for fact in extract_facts(" ".join(sentences[:at]))]):
-            withdrew, told = True, None
-        elif not is_question(sentence) and extract_facts(sentence):
-            told = sentence
+    forgotten, idle, withdrew = _taken_back(sentences)
     notes = []
     if forgotten:
         quoted = " and ".join(f'"{said.strip().rstrip(".!;:,")}"' for said in forgotten)
@@ -72,9 +59,47 @@ def retraction_note(text: str) -> str | None:
     if withdrew:
         notes.append("(offline) You took that back in the same message, so nothing was stored.")
     if notes and idle:
-        notes.append(f'(offline) "{idle[0].strip()}" found nothing more to take back, so it '
-                     "forgot nothing.")
+        notes.append(_forgot_nothing(idle[0][0]))
     return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."
+
+
+def forgot_nothing_more(text: str) -> str | None:
+    """What the reply says of a "Forget that." in ``text`` said again after another took
+    back what was told before it ("Forget that. Forget that." after "I like tea"): it
+    found nothing more to take back; None when ``text`` has none."""
+    again = [said for said, after_another in _taken_back(split_sentences(text))[1]
+             if after_another]
+    return _forgot_nothing(again[0]) if again else None
+
+
+def _forgot_nothing(request: str) -> str:
+    return f'(offline) "{request.strip()}" found nothing more to take back, so it forgot nothing.'
+
+
+def _taken_back(sentences: list[str]) -> tuple[list[str], list[tuple[str, bool]], bool]:
+    """What ``sentences`` (a message's) told and then asked to forget ("I like tea" of "I
+    like tea. Forget that."); each "Forget that." with nothing told before it to take back,
+    and whether a request or a withdrawal came before it; and whether a sentence took back
+    one before it ("I like tea. I don't anymore.")."""
+    # "Scratch that, I like coffee" forgets what came before and tells the coffee
+    sentences = [part for sentence in sentences for part in _request_apart(sentence)]
+    told: str | None = None  # the last sentence that stated something still standing
+    forgotten: list[str] = []
+    idle: list[tuple[str, bool]] = []
+    withdrew = took_back = False
+    for at, sentence in enumerate(sentences):
+        if forgets_the_last(sentence):
+            if told is None:
+                idle.append((sentence, took_back))
+            else:
+                forgotten.append(told)
+            told, took_back = None, True
+        elif withdrawn(sentence, [fact.text for fact in extract_facts(" ".join(sentences[:at]))]):
+            withdrew = took_back = True
+            told = None
+        elif not is_question(sentence) and extract_facts(sentence):
+            told = sentence
+    return forgotten, idle, withdrew
 
 
 def _request_apart(sentence: str) -> list[str]:

@@ -58,3 +58,26 @@ def test_a_forget_that_with_nothing_told_still_matches_nothing() -> None:
 ])
 def test_what_a_request_in_a_sentence_forgot_is_named_alone(said: str, reply: str) -> None:
     assert reply_and_core(said) == (reply, [])
+
+
+@pytest.mark.parametrize(("told", "asked", "kept"), [
+    ("I like tea.", "Forget that. Forget that.", []),
+    ("I like tea.", "Forget that. Scratch that.", []),
+    ("I live in Lisbon.\nI moved to Porto.", "Forget that. Forget that.", ["User lives in Lisbon"]),
+])
+def test_a_second_forget_that_after_the_last_message_is_said_to_forget_nothing(
+        told: str, asked: str, kept: list[str]) -> None:
+    """The first takes back the last message; the reply said nothing of the second."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, *told.split("\n"), asked)[-1]
+        assert [fact.text for fact in memory.core] == kept
+    second = asked.split(". ")[1]
+    assert reply.splitlines()[-1] == (f'(offline) "{second}" found nothing more to take '
+                                      "back, so it forgot nothing.")
+
+
+def test_a_second_forget_that_beside_a_fact_stored_is_said_to_forget_nothing() -> None:
+    reply, core = reply_and_core("I like tea. I live in Lisbon. Forget that. Forget that.")
+    assert core == ["User likes tea"]
+    assert reply.splitlines()[-1] == ('(offline) "Forget that." found nothing more to take '
+                                      "back, so it forgot nothing.")
