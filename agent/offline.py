@@ -363,10 +363,10 @@ class OfflinePolicy:
             verb = "are" if unnamed[0].casefold() == "they" else "is"
             parts.append(f'(offline) I could not tell who "{unnamed[0]}" {verb}, so {kept}; '
                          "say their name.")
-        if not parts and (retracted := retraction_note(user_text)):
+        if not parts and (retracted := retraction_note(user_text, recent_statements(messages))):
             parts.append(retracted)
-        elif again := forgot_nothing_more(user_text):  # beside what the first forgot
-            parts.append(again)
+        elif again := forgot_nothing_more(user_text, recent_statements(messages)):
+            parts.append(again)  # beside what the first forgot
         # said beside a fact stored, a share dropped would otherwise go unmentioned
         if dropped := shares_dropped(user_text, recent_statements(messages)):
             quoted = " and ".join(f'"{shared.strip()}"' for shared in dropped)

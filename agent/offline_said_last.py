@@ -41,16 +41,16 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
             == len(with_ellipses_filled(sentences[:at], before))]
 
 
-def retraction_note(text: str) -> str | None:
+def retraction_note(text: str, recent: list[str]) -> str | None:
     """What the reply says to ``text`` when it takes something back and nothing else was
     said of it: what it took back of its own ("I like tea. Forget that." forgot "I like
     tea"; "I like tea. I don't anymore." took it back), and a "Forget that." that found
     nothing left to take back, or that nothing held matched; None when ``text`` takes
-    nothing back."""
+    nothing back (``recent``: the user's earlier messages, newest first)."""
     sentences = split_sentences(text)
     if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
         return None
-    forgotten, idle, withdrew = _taken_back(sentences)
+    forgotten, idle, withdrew = _taken_back(sentences, recent)
     notes = []
     if forgotten:
         quoted = " and ".join(f'"{said.strip().rstrip(".!;:,")}"' for said in forgotten)
@@ -63,11 +63,11 @@ def retraction_note(text: str) -> str | None:
     return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."
 
 
-def forgot_nothing_more(text: str) -> str | None:
+def forgot_nothing_more(text: str, recent: list[str]) -> str | None:
     """What the reply says of a "Forget that." in ``text`` said again after another took
     back what was told before it ("Forget that. Forget that." after "I like tea"): it
     found nothing more to take back; None when ``text`` has none."""
-    again = [said for said, after_another in _taken_back(split_sentences(text))[1]
+    again = [said for said, after_another in _taken_back(split_sentences(text), recent)[1]
              if after_another]
     return _forgot_nothing(again[0]) if again else None
 
@@ -76,13 +76,16 @@ def _forgot_nothing(request: str) -> str:
     return f'(offline) "{request.strip()}" found nothing more to take back, so it forgot nothing.'
 
 
-def _taken_back(sentences: list[str]) -> tuple[list[str], list[tuple[str, bool]], bool]:
+def _taken_back(sentences: list[str], recent: list[str]
+                ) -> tuple[list[str], list[tuple[str, bool]], bool]:
     """What ``sentences`` (a message's) told and then asked to forget ("I like tea" of "I
     like tea. Forget that."); each "Forget that." with nothing told before it to take back,
     and whether a request or a withdrawal came before it; and whether a sentence took back
-    one before it ("I like tea. I don't anymore.")."""
+    one before it ("I like tea. I don't anymore."). "My son is too" after "I'm allergic
+    to peanuts" (of ``recent``) told "My son is allergic to peanuts"."""
     # "Scratch that, I like coffee" forgets what came before and tells the coffee
-    sentences = [part for sentence in sentences for part in _request_apart(sentence)]
+    sentences = [part for sentence in with_ellipses_filled(sentences, said_last(recent))
+                 for part in _request_apart(sentence)]
     told: str | None = None  # the last sentence that stated something still standing
     forgotten: list[str] = []
     idle: list[tuple[str, bool]] = []

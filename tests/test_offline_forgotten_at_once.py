@@ -81,3 +81,13 @@ def test_a_second_forget_that_beside_a_fact_stored_is_said_to_forget_nothing() -
     assert core == ["User likes tea"]
     assert reply.splitlines()[-1] == ('(offline) "Forget that." found nothing more to take '
                                       "back, so it forgot nothing.")
+
+
+def test_a_share_told_in_full_and_forgotten_at_once_is_named() -> None:
+    """"My son is too" after "I'm allergic to peanuts" tells a fact of its own: forgotten
+    at once, it is named, where the reply said that nothing in core matched."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "I'm allergic to peanuts.", "My son is too. Forget that.")[-1]
+        assert [fact.text for fact in memory.core] == ["User is allergic to peanuts"]
+    assert reply == ('(offline) You asked me to forget "My son is allergic to peanuts" in '
+                     "the same message, so nothing was stored.")
