@@ -47,12 +47,12 @@ model may forget to close its ``<think>`` block and write its call at the end of
 (``<think>The user is allergic, I'll save it. <tool_call>{...}</tool_call>``, then the end
 of its turn). ``calls_ending_thinking`` reads such a block no more loosely than a reply:
 the calls it ends with run, when nothing but calls follows them, in the forms read after
-prose (markup, a fenced block, a tool_code block); bare JSON or a Python list only when it
-is the whole block, as it must be the whole reply, since after thinking it cannot be told
-from an example of the format either. Markup naming a tool that was not offered, after
-thinking, is an explanation, as amid a reply's prose. The thinking before the calls is
-dropped. A call followed by more thinking is a draft, and a block that was closed is never
-read.
+prose (markup, a fenced block, a tool_code block); bare JSON, a Python list or an object
+holding the calls only when it is the whole block, as it must be the whole reply, since
+after thinking it cannot be told from an example or a quoted response either. Markup
+naming a tool that was not offered, after thinking, is an explanation, as amid a reply's
+prose. The thinking before the calls is dropped. A call followed by more thinking is a
+draft, and a block that was closed is never read.
 
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
@@ -154,13 +154,16 @@ def find_text_tool_calls(
     cut: bool = False,
     call_id: Callable[[int], str] | None = None,
     schemas: Mapping[str, Any] | None = None,
+    after_prose: bool = False,
 ) -> TextToolCalls:
     """The calls in ``content`` and the text around them (see the module docstring).
 
     No tools offered means no calls. ``call_id(index)`` names each call (default
     ``text_call_<index>``). ``schemas`` maps an offered tool's name to its parameters'
-    JSON schema (``offered_parameters``), which values given by position need. When
-    nothing is found, ``rest`` is the content unchanged.
+    JSON schema (``offered_parameters``), which values given by position need. With
+    ``after_prose`` (thinking came before ``content``), an object holding the calls is a
+    quoted response, as beside prose. When nothing is found, ``rest`` is the content
+    unchanged.
     """
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
@@ -168,9 +171,10 @@ def find_text_tool_calls(
     opened = ""
     if cut:
         text, opened = _without_cut_opening(_without_cut_closing(text))
-    found = _find(text, names, cut, schemas) if names else TextToolCalls(rest=content)
+    found = _find(text, names, cut, schemas, after_prose) if names \
+        else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in text for mark in _ESCAPED):
-        unescaped = _find(html.unescape(text), names, cut, schemas)
+        unescaped = _find(html.unescape(text), names, cut, schemas, after_prose)
         if unescaped.calls:
             found = unescaped
     if not found.calls:
@@ -200,7 +204,7 @@ def calls_ending_thinking(
         starts.insert(0, 0)  # the whole block: bare JSON or a Python list, as a whole reply
     for start in starts:  # the earliest first: all the calls the block ends with
         found = find_text_tool_calls(thinking[start:], names, call_id=call_id,
-                                     schemas=schemas)
+                                     schemas=schemas, after_prose=bool(thinking[:start].strip()))
         if not found.calls or found.rest:
             continue
         if thinking[:start].strip() and any(c.name not in names for c in found.calls):
@@ -212,14 +216,17 @@ def calls_ending_thinking(
 
 
 def _find(content: str, names: frozenset[str], cut: bool,
-          schemas: Mapping[str, Any] | None) -> TextToolCalls:
+          schemas: Mapping[str, Any] | None, after_prose: bool) -> TextToolCalls:
     def pythonic(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return pythonic_calls(text, offered, unfinished, schemas)
 
     def tool_code(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return tool_code_calls(text, offered, unfinished, schemas)
 
-    for form in (*markup_forms(schemas), _fenced, tool_code, _bare, pythonic):
+    def fenced(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
+        return _fenced(text, offered, unfinished, after_prose)
+
+    for form in (*markup_forms(schemas), fenced, tool_code, _bare, pythonic):
         found = form(content, names, cut)
         if found.calls and found.rest and any(offered_name(c.name, names) not in names
                                               for c in found.calls):
@@ -287,13 +294,13 @@ def _without_call_wrapping(rest: str, content: str) -> str:
     return rest[:end]
 
 
-def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+def _fenced(content: str, names: frozenset[str], cut: bool, after_prose: bool) -> TextToolCalls:
     calls: list[ToolCall] = []
     kept: list[str] = []
     position = 0
     for match in FENCE.finditer(content):
         # An object holding the calls, beside prose, quotes a response ("the API returns:").
-        held = not (content[:match.start()] + content[match.end():]).strip()
+        held = not after_prose and not (content[:match.start()] + content[match.end():]).strip()
         body = match.group(1)
         if cut and not match.group(0).endswith("```"):  # cut in the closing fence: "}\n``"
             body = body.rstrip().removesuffix("``").removesuffix("`")
