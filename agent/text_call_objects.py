@@ -162,14 +162,16 @@ def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall]
     """The call when markup gave the tool's name and its arguments' text follows
     (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``, unless
     ``unfinished`` (cut off mid-way: the arguments were never written); text that is not a
-    JSON object is no call, unless ``unfinished``."""
+    JSON object is no call, unless ``unfinished`` and it begins one: prose after the name
+    ("<function=NAME>, then the arguments") mentions the markup."""
     arguments = arguments.strip()
     if not arguments:
         return [ToolCall("", name, "" if unfinished else "{}")]
     try:
         value = json.loads(arguments)
     except (ValueError, RecursionError):
-        return [ToolCall("", name, arguments)] if unfinished else None
+        begun = unfinished and arguments.startswith("{")
+        return [ToolCall("", name, arguments)] if begun else None
     return [ToolCall("", name, arguments)] if isinstance(value, dict) else None
 
 

@@ -74,3 +74,19 @@ def test_a_call_cut_before_its_arguments_is_cut_not_called_with_none(
     assert all(r.ok for r in result.tool_results)
     assert result.notice is not None
     assert "in the middle of a " in result.notice and "which was not run" in result.notice
+
+
+@pytest.mark.parametrize("content", [
+    "Llama 3.2 writes <function=core_memory_append>, then the arguments as JSON, then the clos",
+    "Mistral writes [TOOL_CALLS]core_memory_append[ARGS] and then the argu",
+    "Gemma writes <tool_call><function>core_memory_append</function> and then the argu",
+])
+def test_markup_named_in_prose_the_limit_cut_later_is_the_reply_marked_as_cut(
+        server: FakeOpenAIServer, content: str) -> None:
+    assert find_text_tool_calls(content, NAMES, cut=True).calls == []
+    server.enqueue_reply(content, finish_reason="length")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("How does a model write a tool call?")
+    assert result.tool_results == [] and result.reply == f"{content} [cut off at max_tokens=1024]"
+    assert result.notice is not None and "middle of" not in result.notice
