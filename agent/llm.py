@@ -97,6 +97,9 @@ class Completion:
     #: in ``content``: in a reply that was not cut short, a tool call it ends with is the
     #: model's call (agent/text_tool_calls.py, ``calls_ending_thinking``).
     open_thinking: str | None = None
+    #: Whether ``content`` is text the model wrote after the calls it wrote as text: in a
+    #: reply cut at max_tokens, that text is where the cut fell.
+    text_after_calls: bool = False
 
     def as_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation before the tool results.

@@ -311,8 +311,9 @@ class OpenAIClient:
             return completion
         if not found.calls:
             return completion
+        after = bool(found.rest) and (completion.content or "").rstrip().endswith(found.rest)
         return dataclasses.replace(completion, content=found.rest or None,
-                                   tool_calls=found.calls)
+                                   tool_calls=found.calls, text_after_calls=after)
 
     def _made_up_id(self, index: int) -> str:
         """The id of the ``index``th call in the latest response that sent it without one,

@@ -48,9 +48,10 @@ def storable(completion: Completion) -> Completion:
 
 def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
     """A reply that stopped at max_tokens (``reserve``), made safe to keep: its last tool call,
-    cut mid-way (its arguments do not parse), is dropped, never stored or run; a plain reply is
-    kept, marked as cut. The user is told either way (a notice on ``result``), and also
-    when a reasoning model spent the whole budget thinking and left no reply at all."""
+    cut mid-way (its arguments do not parse), is dropped, never stored or run; a plain reply,
+    or the text after whole calls written as text, is kept, marked as cut. The user is told
+    either way (a notice on ``result``), and also when a reasoning model spent the whole
+    budget thinking and left no reply at all."""
     limit = f"max_tokens={reserve}" if reserve else "its limit"
     raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
     # Only the last call can be cut: one before it whose arguments do not parse was written
@@ -63,8 +64,8 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
                            f"which was not run; {raise_it}")
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()
-    if completion.tool_calls:
-        return completion
+    if completion.tool_calls and not (completion.text_after_calls and content):
+        return completion  # whole calls; text after them is what the limit cut
     if not content.strip():
         if completion.thought:
             add_notice(result, f"the model used its whole reply budget "

@@ -67,3 +67,23 @@ def test_a_call_cut_in_the_end_of_turn_token_after_it_runs(content: str) -> None
     assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
         ("core_memory_append", FACT)]
     assert found.rest == ""
+
+
+@pytest.mark.parametrize(("content", "reply"), [
+    # the cut fell in the text after the call: that text is marked as cut
+    (f"<tool_call>\n{CALL}\n</tool_call>\nI have saved th",
+     "I have saved th [cut off at max_tokens=1024]"),
+    # the text came before the call, which the cut fell in the closing tag of: it is whole
+    (f"Saving that.\n<tool_call>\n{CALL}\n</tool_c", "Saving that."),
+])
+def test_text_beside_whole_calls_of_a_cut_reply_is_marked_cut_only_when_it_ends_it(
+        server: FakeOpenAIServer, content: str, reply: str) -> None:
+    server.enqueue_reply(content, finish_reason="length")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == reply
+    assert (result.notice is not None and "the reply was cut" in result.notice) == (
+        "cut off" in reply)
