@@ -111,7 +111,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             policy = _agent_policy(place.home, args)
             hints = [] if args.json else _sources_kept(args, policy, memory,
                                                          result.sources_kept)
-        failure = judge_failure(judge) if result.outcome == "failed" else None
+        failure = judge_failure(judge, "forget") if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
         _report(args, note, result, withheld=policy is not None and policy.recall.enabled,

@@ -11,6 +11,7 @@ model and what to do.
 
 from __future__ import annotations
 
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import LLMClient
 
@@ -42,8 +43,12 @@ class ModelJudge:
         return failure
 
 
-def judge_failure(judge: object) -> str | None:
-    """What went wrong with ``judge``'s model when it was last asked, for the user, or None
-    (another kind of judge, or no failure)."""
+def judge_failure(judge: object, command: str | None = None) -> str | None:
+    """What went wrong with ``judge``'s model when it was last asked, and what to do about
+    it, for the user of the command ``command`` (None: the chat), or None (another kind of
+    judge, or no failure)."""
     failure = judge.take_failure() if isinstance(judge, ModelJudge) else None
-    return f"model error: {failure}" if failure is not None else None
+    if failure is None:
+        return None
+    hint = f"; {hint_for(failure.hint, command)}" if failure.hint else ""
+    return f"model error: {failure}{hint}"

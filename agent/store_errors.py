@@ -26,6 +26,13 @@ from tiermem.memory.store.sqlite.errors import UnwritableMemoryError
 def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     """What ``tiermem`` prints on standard error for ``exc`` raised by the command ``args``
     parsed (the library's message when the command line has nothing better to say)."""
+    from tiermem.agent.errors import ProviderError
+
+    if isinstance(exc, ProviderError) and exc.hint:
+        # How the server must be set up (or the URL fixed) is what to do next.
+        from tiermem.agent.command_hints import hint_for
+
+        return f"{exc}; {hint_for(exc.hint, args.command)}"
     whose = _whose(args)
     if isinstance(exc, NewerSchemaError) and whose:
         text = (f"{whose} was written by a newer version of tiermem (schema "

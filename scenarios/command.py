@@ -13,19 +13,9 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-# The hints are the chat's, which is started and sends a message again where this command
-# runs the scenario (with the same --context-window and --max-tokens).
-_CHAT_WORDS = (("then send it again", "then run the scenario again"),
-               ("start the chat with", "run the scenario with"))
-
-
-def _for_the_scenario(hint: str) -> str:
-    for chat, scenario in _CHAT_WORDS:
-        hint = hint.replace(chat, scenario)
-    return hint
-
 
 def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.command_hints import hint_for
     from tiermem.agent.errors import ProviderError
     from tiermem.agent.home import private_files
     from tiermem.agent.place import store_option
@@ -94,7 +84,7 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if exc.hint is None:
             raise
         # How the server must be set up (or the URL fixed) is what the user needs next.
-        note(f"{exc}; {_for_the_scenario(exc.hint)}")
+        note(f"{exc}; {hint_for(exc.hint, 'scenario')}")
         return 1
     if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)

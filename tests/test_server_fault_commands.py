@@ -1,0 +1,62 @@
+"""A model server's refusal met by a command run once (eval, forget) rather than by a chat:
+the server's hint is shown, worded for running that command again, against the loopback
+server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAIServer, FakeResponse
+from locomo_helpers import two_turns, write_conversation
+
+from tiermem.agent.command_hints import hint_for
+from tiermem.cli import run
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+JINJA = json.dumps({"error": {"code": 500, "message": "tools param requires --jinja flag",
+                              "type": "server_error"}}).encode()
+
+
+def test_eval_against_a_server_not_started_for_tool_calls_shows_its_hint_for_the_eval(
+        tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    data = write_conversation(tmp_path / "conv.json", [two_turns()])
+    server.responder = lambda request: FakeResponse(
+        status=500, body=JINJA, headers={"Content-Type": "application/json"})
+    assert run(["eval", "locomo", "--data", str(data), "--mode", "qa", "--model", "m",
+                "--base-url", server.base_url, "--config", "hierarchy", "--no-baselines",
+                "--embedder", "hashing", "--context-window", "8192"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert len(server.requests) == 1  # no second attempt can help
+    assert "llama-server runs without --jinja (HTTP 500)" in err
+    assert "restart llama-server with --jinja" in err
+    assert "then run the eval again" in err and "send it again" not in err
+
+
+def test_forget_with_a_judge_the_server_has_not_pulled_says_to_pull_it_then_run_forget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
+        m.add_fact("User's card number is 4111 1111 1111 1111")
+    with FakeOpenAIServer() as server:
+        server.enqueue_error(404, {"error": {"message": 'model "nosuch" not found, try '
+                                                        'pulling it first'}})
+        assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--mode",
+                    "top_k_llm", "--base-url", server.base_url, "--model", "nosuch",
+                    "--context-window", "4096", "the card"]) == 1
+        assert len(server.requests) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "model error: " in err and "has no model 'nosuch'" in err
+    assert "pull it (`ollama pull nosuch`)" in err
+    assert "then run `tiermem forget` again" in err and "send it again" not in err
+
+
+def test_the_chat_keeps_its_own_words_and_another_command_runs_again_with_its_options() -> None:
+    hint = "start the chat with a smaller --context-window, then send it again"
+    assert hint_for(hint, None) == hint_for(hint, "chat") == hint
+    assert hint_for(hint, "eval") == ("run the eval with a smaller --context-window, then run "
+                                      "the eval again")
+    assert hint_for("send it again once the GPU is free", "scenario") == (
+        "run the scenario again once the GPU is free")
