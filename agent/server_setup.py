@@ -16,8 +16,10 @@ number of attempts changes; only its text tells them apart:
   status 2"; older versions "llama runner process no longer running: -1") when the
   process running the model died, mostly for lack of memory, and "model requires more
   system memory" when it cannot load the model at all: no second attempt fares better,
-  so neither is sent again; a runner that ended with "CUDA-capable device(s) is/are busy
-  or unavailable" found its GPU held by another process, which passes, and is sent again;
+  so neither is sent again; nor is a runner that ended with "no CUDA-capable device is
+  detected", whose driver sees no GPU (which is no lack of memory); a runner that ended
+  with "CUDA-capable device(s) is/are busy or unavailable" found its GPU held by another
+  process, which passes, and is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is.
 
@@ -101,6 +103,14 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             retryable=True,
             hint=("send it again once the GPU is free: another process may hold it "
                   "(`nvidia-smi` lists them), or the GPU is set to an exclusive compute mode"))
+    if "no cuda-capable device is detected" in lowered:
+        # The driver sees no GPU at all: not memory, and no later attempt sees one either.
+        return ServerFault(
+            says="could not start the model: the server sees no GPU (no CUDA-capable device "
+                 "is detected)", kind="server",
+            hint=("check that the GPU and its driver are visible to the server (`nvidia-smi` "
+                  "on its machine; a container needs the GPU passed in), or run the model on "
+                  "CPU, then send it again"))
     if re.search(r"runner process (?:has terminated|no longer running)", lowered):
         return ServerFault(
             says="lost the process running the model: it died, often for lack of memory",

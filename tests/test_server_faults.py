@@ -288,3 +288,17 @@ def test_a_model_whose_gpu_was_busy_answers_once_the_gpu_is_free(
                        sleep=sleeps.append)
     assert Agent(memory, llm).step(SAID).reply == "Noted."
     assert len(server.requests) == 2 and len(sleeps) == 1
+
+
+def test_a_model_whose_server_sees_no_gpu_is_asked_once_and_not_blamed_on_memory(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    no_gpu = ("llama runner process has terminated: CUDA error: no CUDA-capable device is "
+              "detected")
+    for _ in range(4):
+        server.enqueue_error(500, error_body(no_gpu, type="api_error"))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert "the server sees no GPU" in str(error) and "memory" not in str(error)
+    hint = provider_hint(error)
+    assert "GPU and its driver are visible to the server" in hint and "on CPU" in hint
+    assert "smaller model" not in hint and "free memory" not in hint
