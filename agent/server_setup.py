@@ -95,7 +95,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
         return ServerFault(
             says="has no model loaded",
             hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
-    if "device" in lowered and "busy or unavailable" in lowered:
+    if re.search(r"cuda-capable device(?:\(s\) is/are| is|s are) busy or unavailable", lowered):
         # The runner could not open the GPU (another process holds it in exclusive mode):
         # that passes once the GPU is free, so it is sent again as any 5xx is.
         return ServerFault(

@@ -302,3 +302,27 @@ def test_a_model_whose_server_sees_no_gpu_is_asked_once_and_not_blamed_on_memory
     hint = provider_hint(error)
     assert "GPU and its driver are visible to the server" in hint and "on CPU" in hint
     assert "smaller model" not in hint and "free memory" not in hint
+
+
+@pytest.mark.parametrize("message", [
+    CUDA_BUSY, "llama runner process has terminated: CUDA error: all CUDA-capable devices are "
+               "busy or unavailable",
+    "CUDA error: CUDA-capable device is busy or unavailable"])
+def test_each_wording_of_a_busy_gpu_is_asked_again(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        message: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(500, {"error": message})
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 4 and "its GPU is busy or unavailable" in str(error)
+
+
+def test_a_device_and_a_busy_service_named_apart_are_not_a_busy_gpu(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    died = ("llama runner process has terminated: out of memory on device 0; the runner is "
+            "busy or unavailable")
+    for _ in range(4):
+        server.enqueue_error(500, {"error": died})
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []  # a model that died: not sent again
+    assert "lost the process running the model" in str(error) and "GPU" not in str(error)
