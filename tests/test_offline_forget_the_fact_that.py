@@ -43,3 +43,19 @@ def test_the_fact_deleted_from_another_place_is_a_task_on_it() -> None:
 
 def test_the_fact_deleted_from_memory_is_forgotten() -> None:
     assert core_after("I live in Porto.", "Delete the fact that I live in Porto from memory.") == []
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    ("I moved from Lisbon.", "Delete the fact that I moved from Lisbon."),
+    ("I came from Brazil.", "Remove the fact that I came from Brazil."),
+    ("I got back from Paris.", "Erase the fact that I got back from Paris."),
+    ("I'm from the Netherlands.", "Delete the fact that I'm from the Netherlands."),
+])
+def test_a_from_in_the_fact_names_no_other_place(held: str, said: str) -> None:
+    # read as a place the fact is deleted from, the request was stored and the fact kept
+    assert core_after(held, said) == []
+
+
+def test_another_place_after_a_from_in_the_fact_is_a_task_on_it() -> None:
+    assert "User moved from Lisbon" in core_after(
+        "I moved from Lisbon.", "Delete the fact that I moved from Lisbon from my CV.")

@@ -50,13 +50,22 @@ _FROM_MEMORY = re.compile(
     # no inbox is dropped: "Drop my email" is of the email held, and was stored as a step
     rf"|drop\s+(?=(?:my|our)\s+(?:[\w-]+\s+){{0,2}}e-?mail{_CLOSING}))", _I)
 
+#: What a "from" in a fact told may follow, as part of it ("I came from Brazil", "I'm from
+#: the Netherlands", "I got back from the gym"): no place the fact is deleted from.
+_ORIGIN = "".join(rf"(?<!\b{word}\sfrom\s)" for word in (
+    "came", "come", "comes", "moved", "move", "back", "am", "m", "is", "are", "was", "were",
+    "graduated", "escaped", "fled", "emigrated", "returned", "retired", "resigned",
+    "recovered", "away", "hail", "hails"))
+#: A place other than memory the fact is deleted from ("... from the report", "... from my
+#: CV"), named as a thing is: "from Lisbon" in "I moved from Lisbon" is part of the fact.
+_PLACE_ELSEWHERE = rf"{FROM_ELSEWHERE}{_ORIGIN}(?:the|my|our|this|that|his|her|their)\s"
 #: A request naming what was told as a fact ("Delete the fact that I live in Porto"): said
 #: so, "delete" named nothing of the speaker's, and the request was stored as a fact. From
 #: another place ("... from the report") it is a task on that place, and Porto stays.
 _THE_FACT = re.compile(
     r"^(?P<lead>\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*)"
     r"(?:forget|delete|erase|remove|drop|wipe|clear)\s+(?:about\s+)?"
-    rf"the\s+(?:fact|part|bit)\s+(?=that\s)(?!{FROM_ELSEWHERE})", _I)
+    rf"the\s+(?:fact|part|bit)\s+(?=that\s)(?!{_PLACE_ELSEWHERE})", _I)
 
 
 def as_request(sentence: str) -> str:
