@@ -179,10 +179,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if len(apart := now_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
-        if len(parts) > 1 and brushes_off(parts[0], parts[1]):
+        if len(parts) > 1 and brushes_off(parts[0], parts[1], held()):
             # "Forget it, I'll do it myself": a "never mind", which takes nothing back, as
             # "..., my PIN is fine" tells nothing
-            return [part for part in parts[1:] if not fine_as_it_is(part)]
+            return [part for part in parts[1:] if not fine_as_it_is(part, held())]
         if len(parts) > 1 and (forgets_the_last(parts[0]) or any(map(withdraws_bare, parts))):
             # "Forget that, I'm vegetarian now": the request names nothing, so read whole
             # it would take the new fact for what to forget and store nothing; read whole,

@@ -28,3 +28,14 @@ def test_it_says_nothing_changed() -> None:
 
 def test_a_new_value_still_takes_the_last_back() -> None:
     assert core_after("My PIN is 1234.", "Forget it, my PIN is 4321.") == ["User's PIN is 4321"]
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # kept as a "never mind", the sister stayed sick and the server down
+    ("My sister is sick.", "Forget it, my sister is fine now.", "User's sister is fine"),
+    ("My server is down.", "Forget that, my server is fine now.", "User's server is fine"),
+    ("My knee is injured.", "Forget about it, my knee is alright now.",
+     "User's knee is alright now"),
+])
+def test_fine_after_a_state_held_is_its_new_state(held: str, said: str, now: str) -> None:
+    assert core_after(held, said) == [now]

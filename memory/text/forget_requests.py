@@ -39,6 +39,7 @@ from tiermem.memory.text.plan_values import (
     time_held,
 )
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.value_looks import value_kind
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "fine_as_it_is", "forget_opening",
@@ -91,25 +92,30 @@ _FORGET_ABOUT_IT = re.compile(FORGET_OPENING + r"forget\s+about\s+it\b", _I)
 #: A thing of the speaker's said to be fine as it is ("my PIN is fine", "... stays"): after
 #: "Forget it" it says "never mind". Read as the PIN's new value, "fine" ended "1234".
 _FINE_AS_IT_IS = re.compile(
-    r"^\W*(?:my|our)\s+[\w'’ -]+?\s+(?:(?:is|are)\s+(?:still\s+)?(?:fine|ok|okay|alright"
+    r"^\W*(?:my|our)\s+(?P<thing>[\w'’ -]+?)\s+(?:(?:is|are)\s+(?:still\s+)?(?:fine|ok|okay|alright"
     r"|all\s+right|safe|good|correct|right|unchanged)(?:\s+as\s+(?:it\s+|they\s+)?(?:is|are)|\s+now)?"
     r"|stays?|can\s+stay)\W*$", _I)
 
 
-def fine_as_it_is(said: str) -> bool:
+def fine_as_it_is(said: str, held: Iterable[str] = ()) -> bool:
     """Whether ``said`` only says a thing of the speaker's is fine as it is ("my PIN is
-    fine"), which is no news of it."""
-    return _FINE_AS_IT_IS.match(said) is not None
+    fine"), which is no news of it; not when a fact ``held`` says how that thing was in
+    plain words ("My server is down"): "fine" is then its new state, and what it ends goes."""
+    fine = _FINE_AS_IT_IS.match(said)
+    if fine is None:
+        return False
+    was = re.compile(rf"^(?:user|i)(?:{_APOS}s)?\s+{re.escape(fine['thing'])}\s+(?:is|are)\s", _I)
+    return not any(was.match(fact) and value_kind(fact) == "plain" for fact in held)
 
 
-def brushes_off(request: str, said_after: str) -> bool:
+def brushes_off(request: str, said_after: str, held: Iterable[str] = ()) -> bool:
     """Whether the bare ``request`` ("Forget it"), with ``said_after`` beside it in one
     sentence, only says "never mind" ("Forget it, I'll do it myself", "Forget about it, my
     wife works at Acme", "Forget it, my PIN is fine"): what the speaker told last is then
     no more taken back than by a "never mind", as "Forget that, I'm vegetarian now" takes
     back "I'm vegan"."""
     return forgets_the_last(request) and (PLAN_INSTEAD.match(said_after) is not None
-                                          or fine_as_it_is(said_after)
+                                          or fine_as_it_is(said_after, held)
                                           or _FORGET_ABOUT_IT.match(request) is not None)
 
 
