@@ -47,3 +47,14 @@ def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
 def test_a_state_still_leaves_the_name(held: str, said: str) -> None:
     assert len(core_after(held, said)) == 2
 
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # read as a new value, "the same as the old one" ended "hunter2", and it was lost
+    ("My password is hunter2.", "My new password is the same as the old one.",
+     "User's password is hunter2"),
+    ("My PIN is 1234.", "My new PIN is the same.", "User's PIN is 1234"),
+    ("My password is hunter2.", "My new password is unchanged.", "User's password is hunter2"),
+])
+def test_a_new_one_said_to_be_the_old_one_keeps_it(held: str, said: str, kept: str) -> None:
+    assert kept in core_after(held, said)

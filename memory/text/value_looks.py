@@ -76,6 +76,12 @@ def new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
 #: client" is one more client, as "my new friend" is one more friend.
 _SEVERAL_THINGS = frozenset({"hobby", "client", "customer", "project", "interest", "student",
                              "patient", "course", "class"})
+#: A value that is the old one's ("the same as the old one", "unchanged"): it names no new
+#: one, and read as one, "My new password is the same as the old one" ended "hunter2".
+_THE_OLD_ONE = re.compile(
+    r"^(?:(?:still\s+)?(?:(?:the\s+)?same|unchanged|as\s+(?:it\s+was|before))"
+    r"(?:\s+as\s+(?:before|it\s+was|(?:the|my|user['’]s)\s+(?:old|last|previous)\b[\w ]*))?"
+    r"|what\s+it\s+was)\W*$", _I)
 #: What names a thing in a value ("at Acme", "an iPhone", "5 Glass St.").
 _NAMING = re.compile(r"[A-Z\d@]")
 
@@ -84,13 +90,16 @@ def new_one_beside(new: str, old: str, slot: str, change: str | None) -> bool:
     """Whether ``new``, said of "my new" (its slot ``slot``), leaves the one ``old`` names:
     one of several ("My new friend is Tom" beside Ana, "My new client is Globex" beside
     Acme), or how the new one is, in plain words beside what names the old one ("My new job
-    is hard" beside "at Acme", "My new phone is great" beside "an iPhone"). A secret's new
-    value ends the old one whatever it is (``new_one_named``)."""
+    is hard" beside "at Acme", "My new phone is great" beside "an iPhone"), or one said to
+    be the old one ("the same as the old one"). A secret's new value ends the old one
+    whatever it is (``new_one_named``)."""
+    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    if change == "my new" and _THE_OLD_ONE.match(values[0].strip()):
+        return True  # "My new password is the same as the old one" keeps "hunter2"
     if change != "my new" or new_one_named(new, old, slot, change):
         return False
     noun = slot.rpartition("/")[2]
-    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
-              for fact in (new, old)]
     return (may_be_several(noun) or noun in _SEVERAL_THINGS
             or (value_kind(new) == "plain" and _NAMING.search(values[0]) is None
                 and _NAMING.search(values[1]) is not None))
