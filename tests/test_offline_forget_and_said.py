@@ -41,3 +41,13 @@ def test_the_speaker_named_with_another_is_no_statement() -> None:
 def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     # read as a statement, "User: I guess my PIN" was stored and the PIN kept
     assert core_after("My password is hunter2.", "My PIN is 1234.", said) == []
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # read as a correction of what went, the value meant was lost with it
+    ("My PIN is 1234.", "Forget my PIN, I meant 4321.", "User's PIN is 4321"),
+    ("My phone number is 555-0101.", "Forget my phone number, I meant 555-0199.",
+     "User's phone number is 555-0199"),
+])
+def test_the_value_meant_instead_is_kept(held: str, said: str, now: str) -> None:
+    assert core_after(held, said) == [now]

@@ -88,6 +88,8 @@ _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess
 #: was "User: I mean it".
 _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m|\s+am)\s+serious)"
                        r"\W*$", _I)
+#: The value the speaker meant instead of what goes ("..., I meant 4321").
+_MEANT = re.compile(r"^i\s+meant\s+(?P<value>[^\s,;]*\d[^\s,;]*?)\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -173,6 +175,11 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         return sentence, ""
     if _INSISTED.match(parts[1]):
         return parts[0].rstrip(" .!") + ".", ""  # "... and I mean it" says nothing of the user
+    if (meant := _MEANT.match(parts[1])) is not None:
+        # "Forget my PIN, I meant 4321": the value meant is kept, not lost as a correction
+        # of what went
+        request = parts[0].rstrip(" .!") + "."
+        return request, _named_is(request, meant["value"])
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
@@ -204,9 +211,14 @@ def _new_value_of(request: str, plan: str) -> str:
     phone number is 555-0199" of "Forget my phone number" and "I'll text you from the new
     one, 555-0199"; '' when it names no new one of what goes ("I'll change it in 2 days"),
     which, quoted without what goes, says nothing."""
-    new_one = new_value_in(plan) or new_contact_in(request, plan)
+    return _named_is(request, new_value_in(plan) or new_contact_in(request, plan))
+
+
+def _named_is(request: str, value: str | None) -> str:
+    """The statement that what ``request`` names to forget is ``value`` ("My PIN is 4321."
+    of "Forget my PIN"); '' without a value, or when what it names is no one's."""
     opening = FORGET_NAMED.match(request)
     named = request[opening.end():].rstrip(" .!") if opening is not None else ""
-    if new_one is None or not owned_already(named):
+    if value is None or not owned_already(named):
         return ""
-    return f"{named[:1].upper()}{named[1:]} is {new_one}."
+    return f"{named[:1].upper()}{named[1:]} is {value}."
