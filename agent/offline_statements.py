@@ -43,7 +43,12 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is, named_last
+from tiermem.memory.text.forget_requests import (
+    brushes_off,
+    fine_as_it_is,
+    named_last,
+    never_minded,
+)
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
@@ -212,7 +217,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     last = said_last(recent or [])
     sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(split_sentences(text), last), held(),
+            corrected_in_place(never_minded(split_sentences(text), held()), last), held(),
             named_last(recent[0]) if recent else ()))), last)), last)),
         next(iter(recent or []), None))
     # What the last sentence of this message that stated, changed or asked something

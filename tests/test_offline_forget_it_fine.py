@@ -39,3 +39,14 @@ def test_a_new_value_still_takes_the_last_back() -> None:
 ])
 def test_fine_after_a_state_held_is_its_new_state(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]
+
+
+@pytest.mark.parametrize("said", ["Forget it. My PIN is fine.", "Forget that. My PIN is correct."])
+def test_a_never_mind_in_two_sentences_changes_nothing(said: str) -> None:
+    # read apart, "Forget it." took back "My PIN is 1234" and "fine" was stored
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 1234"]
+
+
+def test_fine_in_two_sentences_after_a_state_is_its_new_state() -> None:
+    assert core_after("My server is down.", "Forget it. My server is fine now.") == [
+        "User's server is fine"]

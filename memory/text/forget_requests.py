@@ -44,7 +44,7 @@ from tiermem.memory.text.value_looks import value_kind
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "fine_as_it_is", "forget_opening",
            "forgets_the_last", "keeps_the_last", "named_last", "names_what_to_forget",
-           "not_taken_back",
+           "never_minded", "not_taken_back",
            "requests_forgetting"]
 
 _I = re.IGNORECASE
@@ -106,6 +106,16 @@ def fine_as_it_is(said: str, held: Iterable[str] = ()) -> bool:
         return False
     was = re.compile(rf"^(?:user|i)(?:{_APOS}s)?\s+{re.escape(fine['thing'])}\s+(?:is|are)\s", _I)
     return not any(was.match(fact) and value_kind(fact) == "plain" for fact in held)
+
+
+def never_minded(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
+    """``sentences`` without an opening "Forget it." and the remark after it that a thing of
+    the speaker's is fine as it is ("Forget it. My PIN is fine."): together they say "never
+    mind", as in one sentence; read apart, "My PIN is 1234" was taken back."""
+    if len(sentences) > 1 and forgets_the_last(sentences[0]) and fine_as_it_is(
+            sentences[1], held):
+        return sentences[2:]
+    return sentences
 
 
 def brushes_off(request: str, said_after: str, held: Iterable[str] = ()) -> bool:
