@@ -58,3 +58,11 @@ def test_a_new_value_of_the_thing_kept_is_stored(said: str) -> None:
 
 def test_a_part_of_the_thing_itself_forgets_nothing() -> None:
     assert len(core_after(*HELD, "Forget my address apart from the postcode.")) == 2
+
+
+def test_a_new_email_of_what_is_kept_is_stored() -> None:
+    # with no digit it was no value: "User's address but keep User's email is c@d.com" was
+    # stored beside the old email
+    assert core_after("My address is 5 Glass Street.", "My email is a@b.com.",
+                      "Forget my address but keep my email, it's c@d.com now.") == [
+        "User's email is c@d.com"]

@@ -77,7 +77,7 @@ _KEPT_AFTER = re.compile(
     rf"|(?:my|our)\s+{_KEPT_WORDS}"
     r"\s+(?:(?:is|are)\s+(?:fine|ok|okay|alright|all\s+right|safe|good)|stays?|can\s+stay))"
     # "... but keep my PIN, it's 4321 now": the new value of what is kept
-    rf"(?:\s*[,;]\s*(?:it{_APOS}s|it\s+is)\s+(?P<value>[^\s,;]*\d[^\s,;]*)(?:\s+now)?)?"
+    rf"(?:\s*[,;]\s*(?:it{_APOS}s|it\s+is)\s+(?P<value>[^\s,;]*[\d@][^\s,;]*?)(?:\s+now)?)?"
     rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
 #: Another thing to forget named after a hedge ("... and I think my password too"): read as
 #: the speaker's statement, "User: I think my password" was stored and the password kept.
