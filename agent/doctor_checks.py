@@ -2,7 +2,9 @@
 
 ``Findings`` holds the facts the probes established (also the ``facts`` of the
 JSON report); ``advice_for`` turns them into one verdict line and a list of
-concrete changes, each naming the flag or server option to use.
+concrete changes, each naming the flag or server option to use. A refusal that names a
+server set up wrong (agent/server_setup.py) puts the server's own fix first, as the chat
+gives it.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ class Findings:
     plain_chat_error: str = ""
     #: The HTTP status of a failed plain chat; None when there was no answer.
     plain_chat_status: int | None = None
+    #: A server set up wrong, as the plain chat's refusal or else the tool call probe's
+    #: names it (agent/server_setup.py): what it means, after "the server", and the fix.
+    server_fault: str = ""
+    server_hint: str = ""
     #: Seconds each probe could wait for its answer.
     probe_timeout: float = 0.0
     auto_calls: list[str] = field(default_factory=list)
@@ -98,13 +104,16 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
                 f"({facts.unreachable})",
                 ["start the server, or point --base-url at it (the URL ends in /v1, e.g. "
                  "http://127.0.0.1:8080/v1)"])
-    advice: list[str] = []
-    if facts.model_listed is False and facts.models and not facts.model_missing():
+    # The server's own fix comes first: whatever else was found, nothing works without it.
+    advice = [facts.server_hint] if facts.server_hint else []
+    if facts.model_listed is False and facts.models and (facts.server_hint
+                                                         or not facts.model_missing()):
         advice.append(f"the server lists {', '.join(facts.models[:3])}; pass --model with one "
                       f"of them" + (" (it answered to this name anyway)"
                                     if facts.plain_chat else ""))
     if not facts.plain_chat:
-        advice.extend(_plain_chat_advice(facts, base_url, model))
+        if not facts.server_hint:
+            advice.extend(_plain_chat_advice(facts, base_url, model))
         return (f"the memory agent cannot work: a plain chat request failed "
                 f"({facts.plain_chat_error or 'no model'})", advice)
     advice.extend(_window_advice(facts))
@@ -130,6 +139,9 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.reply_budget_refused:
         return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
                 f"budget {ENV_MAX_TOKENS} sets with this window", advice)
+    if facts.server_fault and not facts.agent_can_work():
+        return (f"the memory agent cannot work with {model}: the server {facts.server_fault}",
+                advice)
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
@@ -193,8 +205,6 @@ def _tool_advice(facts: Findings) -> list[str]:
     if "within the timeout" in facts.auto_error:
         advice.append("the tool-call probe got no answer in time: on a slow machine pass a "
                       "larger --timeout to the doctor, and to chat")
-    if "--jinja" in facts.auto_error:
-        advice.append("start llama-server with --jinja: it refuses tools without it")
     if facts.required_error and facts.auto_calls:
         advice.append(f"tool_choice \"required\" fails here ({facts.required_error}); tiermem "
                       f"sends \"auto\", which works")
@@ -204,7 +214,8 @@ def _tool_advice(facts: Findings) -> list[str]:
     if facts.null_content_refused:
         advice.append("the server refuses content null beside tool_calls; tiermem sends an "
                       "empty string instead")
-    if not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown):
+    if not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown
+            or facts.server_hint):
         if facts.auto_refused:
             advice.append(f"the model calls tools, but not in a way a turn can run (the "
                           f"verdict says what was wrong): use {TOOL_MODELS}, or a server whose "

@@ -23,6 +23,7 @@ from tiermem.agent.http_json import (
     request_json,
 )
 from tiermem.agent.server_errors import clip, is_web_page
+from tiermem.agent.server_setup import ServerFault, server_fault
 from tiermem.agent.text_call_objects import offered_name
 from tiermem.tools.dispatch import Toolbox, ToolResult
 from tiermem.tools.memory_tools import memory_toolbox
@@ -70,6 +71,8 @@ class Exchange:
     finish_reason: str | None = None
     prompt_tokens: int | None = None
     seconds: float = 0.0
+    #: A refusal's body as the server sent it: decoded JSON, else its text.
+    body: Any = None
 
     @property
     def ok(self) -> bool:
@@ -83,6 +86,13 @@ class Exchange:
             return self.error if self.error.startswith("no answer") else \
                 f"no answer ({self.error})"
         return f"HTTP {self.status}" + (f": {self.error}" if self.error else "")
+
+    def fault(self, model: str) -> ServerFault | None:
+        """The server setup fault a refusal names (agent/server_setup.py), as the chat reads
+        it; None for an answer, or a refusal that names none."""
+        if self.status is None or self.ok:
+            return None
+        return server_fault(self.status, self.body, model)
 
 
 def error_text(answer: Answer) -> str:
@@ -105,7 +115,8 @@ def read_completion(answer: Answer) -> Exchange:
         return Exchange(answer.status, f"{NOT_A_COMPLETION}: a web page (HTML)",
                         seconds=answer.seconds)
     if not answer.ok:
-        return Exchange(answer.status, error_text(answer), seconds=answer.seconds)
+        return Exchange(answer.status, error_text(answer), seconds=answer.seconds,
+                        body=answer.text if answer.body is None else answer.body)
     body = _mapping(answer.body)
     choices = body.get("choices")
     choice = _mapping(choices[0] if isinstance(choices, list) and choices else None)

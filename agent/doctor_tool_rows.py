@@ -5,6 +5,7 @@ text, whether tools reach the model without ``tool_choice``, ``finish_reason`` a
 
 from __future__ import annotations
 
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor_checks import call_fault
 from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
@@ -34,6 +35,7 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
                    plain.failure() if plain else "out of time")
         facts.plain_chat_error = plain.failure() if plain else "out of time"
         facts.plain_chat_status = plain.status if plain else None
+        _note_fault(prober, report, plain)
         return
     facts.plain_chat = True
     report.add("plain chat", "ok" if (plain.content or "").strip() else "warn",
@@ -50,6 +52,7 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
     facts.required_calls = _called(required)
     facts.required_error = required.failure() if required and not required.ok else ""
     facts.auto_error = auto.failure() if auto and not auto.ok else ""
+    _note_fault(prober, report, auto)
     _text_row(prober, report, auto, required)
     facts.tools_reached = bool(facts.text_calls_auto) or any(
         name in PROBE_TOOLS for exchange in (auto, required) if exchange is not None
@@ -58,6 +61,16 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
     _finish_row(prober, report)
     _null_content_row(prober, report)
     _first_token_row(prober, report)
+
+
+def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None) -> None:
+    """The server setup fault ``exchange``'s refusal names, with its fix worded for the
+    doctor, as the chat would say it."""
+    assert prober.model is not None
+    fault = exchange.fault(prober.model) if exchange is not None else None
+    if fault is not None:
+        report.findings.server_fault = fault.says
+        report.findings.server_hint = hint_for(fault.hint, "doctor")
 
 
 def _quote(text: str | None, limit: int = 70) -> str:
