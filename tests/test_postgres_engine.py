@@ -295,6 +295,10 @@ def test_no_usage_error_repeats_a_dsn_s_password(
     ("Host=h sslpassword='Hunter2\\'Secret'", "Secret"),
     # A key=value password runs to a blank, "&" and all.
     ("Host=h password=ab&Hunter2Secret", "Secret"),
+    # ... past a blank or quote escaped, and past a quote after its first character.
+    ("Host=h password=Hunter2\\ Secret dbname=d", "Secret"),
+    ("Host=h password=it\\'sHunter2Secret", "Secret"),
+    ("Host=h password=x'Hunter2Secret", "Secret"),
 ])
 def test_a_dsn_quoted_in_an_error_hides_a_password_holding_a_backslash_or_ampersand(
         dsn: str, secret: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidInputError, StoreError
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.postgres.options import BLANKS, dsn_pairs
 from tiermem.memory.validation import validate_agent_name
 
 #: The environment variable the command line reads when ``--store`` is not given.
@@ -54,6 +55,11 @@ def _passwords(location: str) -> list[str]:
         key, _, value = part.partition("=")
         if unquote(key).strip().lower() in _SECRET_KEYS:
             found.append(value)
+    # As libpq reads a key=value pair: a password may hold an escaped blank or quote, or a
+    # quote after its first character, where the patterns above stop.
+    for key, value, written in dsn_pairs(location)[0]:
+        if key.lower() in _SECRET_KEYS:
+            found += [value, written.partition("=")[2].strip(BLANKS)]
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
     return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
 

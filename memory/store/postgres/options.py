@@ -22,7 +22,7 @@ from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector
 
 _KEYS = ("vector_index", "ef_search")
 #: What libpq counts as a blank between and around its key=value pairs (C's isspace).
-_BLANKS = " \t\n\r\f\v"
+BLANKS = " \t\n\r\f\v"
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,14 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
     elif dsn.startswith(("postgresql://", "postgres://")):
         libpq = dsn
     else:
-        kept, (pairs, rest) = [], _pairs(dsn)
+        kept, (pairs, rest) = [], dsn_pairs(dsn)
         for key, value, written in pairs:
             if key in _KEYS:
                 found.setdefault(key, []).append(value)
             else:
                 kept.append(written)
         # A pair libpq cannot read (no "=", an unclosed quote) is left for it to refuse.
-        libpq = dsn if not found else " ".join(kept + ([rest] if rest.strip(_BLANKS) else []))
+        libpq = dsn if not found else " ".join(kept + ([rest] if rest.strip(BLANKS) else []))
     return libpq, found
 
 
@@ -92,7 +92,7 @@ def _query_start(dsn: str) -> int | None:
     return found if found >= 0 else None
 
 
-def _pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
+def dsn_pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
     """The pairs of a key=value DSN as libpq reads them, up to one it cannot read (each
     key, its value unquoted with its backslash escapes undone, and the pair as written),
     and the text after them. A value may hold blanks, quotes and "key=value" inside quotes or
@@ -101,23 +101,23 @@ def _pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
     pairs: list[tuple[str, str, str]] = []
     at = 0
     while True:
-        while at < len(dsn) and dsn[at] in _BLANKS:
+        while at < len(dsn) and dsn[at] in BLANKS:
             at += 1
         start = at
-        while at < len(dsn) and dsn[at] != "=" and dsn[at] not in _BLANKS:
+        while at < len(dsn) and dsn[at] != "=" and dsn[at] not in BLANKS:
             at += 1
         key = dsn[start:at]
-        while at < len(dsn) and dsn[at] in _BLANKS:
+        while at < len(dsn) and dsn[at] in BLANKS:
             at += 1
         if not key or at == len(dsn) or dsn[at] != "=":
             return pairs, dsn[start:]
         at += 1
-        while at < len(dsn) and dsn[at] in _BLANKS:
+        while at < len(dsn) and dsn[at] in BLANKS:
             at += 1
         quoted = at < len(dsn) and dsn[at] == "'"
         at += quoted
         value = []
-        while at < len(dsn) and not (dsn[at] == "'" if quoted else dsn[at] in _BLANKS):
+        while at < len(dsn) and not (dsn[at] == "'" if quoted else dsn[at] in BLANKS):
             if dsn[at] == "\\":
                 at += 1
             value.append(dsn[at:at + 1])
