@@ -16,7 +16,7 @@ from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import public_dsn
-from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
+from tiermem.memory.store.postgres.options import StoreOptions, libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
 from tiermem.memory.store.records import Passage, RowFilter
@@ -82,6 +82,16 @@ def test_a_key_value_dsn_s_values_are_read_as_libpq_reads_them(password: str) ->
     # A blank after "=" is skipped: what follows is the password.
     assert split_dsn("host=h password= ef_search=40 dbname=d") == (
         "host=h password= ef_search=40 dbname=d", StoreOptions())
+
+
+@pytest.mark.parametrize("dsn", [
+    "postgresql://u@h/db?", "postgresql://u@h/db?&sslmode=disable",
+    "postgresql://u@h/db?sslmode=disable&", "postgres://u@h/db?sslmode=disable&&port=5"])
+def test_a_uri_without_tiermem_s_settings_is_passed_on_as_given(dsn: str) -> None:
+    # Before: its empty query parts were dropped, so libpq was given another DSN (and
+    # connected where, given this one, it refuses an empty query parameter).
+    assert split_dsn(dsn) == (dsn, StoreOptions())
+    assert libpq_dsn(dsn) == dsn
 
 
 def test_a_uri_password_holding_a_question_mark_is_no_query_string() -> None:

@@ -63,7 +63,7 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
                 found.setdefault(key, []).append(value)
             elif part:
                 kept.append(part)
-        libpq = base + ("?" + "&".join(kept) if kept else "")
+        libpq = dsn if not found else base + ("?" + "&".join(kept) if kept else "")
     elif dsn.startswith(("postgresql://", "postgres://")):
         libpq = dsn
     else:
