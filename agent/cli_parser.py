@@ -7,8 +7,15 @@ knows the commands' handlers, so this module never imports the command line back
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from pathlib import Path
+
+from tiermem.agent.cli_values import (
+    BASE_URL,
+    MODEL_NAME,
+    agent_name,
+    given,
+    given_path,
+    policy_file,
+)
 
 #: Each command and what it does, in the order ``tiermem --help`` lists them.
 COMMANDS = {
@@ -39,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
 
     chat = sub.add_parser("chat", help=COMMANDS["chat"], description=COMMANDS["chat"])
-    chat.add_argument("--agent", default="default", type=_agent_name,
+    chat.add_argument("--agent", default="default", type=agent_name,
                       help="agent name; a new name creates the agent (default: default)")
     chat.add_argument("--model", type=MODEL_NAME, help="model name; or set TIERMEM_MODEL")
     chat.add_argument("--base-url", type=BASE_URL,
@@ -67,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(chat)
 
     config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
-    config.add_argument("--agent", default="default", type=_agent_name,
+    config.add_argument("--agent", default="default", type=agent_name,
                         help="an existing agent (default: default)")
     config.add_argument("setting", nargs="?",
                         help="one setting to show, e.g. core_limit (default: all of them)")
@@ -81,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     diag = sub.add_parser("diagnostics", help=COMMANDS["diagnostics"],
                           description=COMMANDS["diagnostics"])
     where = diag.add_mutually_exclusive_group()
-    where.add_argument("--agent", default="default", type=_agent_name,
+    where.add_argument("--agent", default="default", type=agent_name,
                        help="an existing agent (default: default)")
     where.add_argument("--scenario", help="report on the last run of this scenario instead "
                                           "(`tiermem scenario --list` names them)")
@@ -149,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description=COMMANDS["eval"]))
 
     reindex = sub.add_parser("reindex", help=COMMANDS["reindex"], description=COMMANDS["reindex"])
-    reindex.add_argument("--agent", default="default", type=_agent_name,
+    reindex.add_argument("--agent", default="default", type=agent_name,
                          help="an existing agent (default: default)")
     reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
@@ -161,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "builds it in the background, and a session that ends sooner never saves it)",
         epilog="exit codes: 0 every graph needed is built and saved (or none is needed), "
                "1 one could not be built, 2 usage error")
-    index.add_argument("--agent", default="default", type=_agent_name,
+    index.add_argument("--agent", default="default", type=agent_name,
                        help="an existing agent (default: default)")
     _add_json(index, "what was built")
     _add_store(index)
@@ -214,20 +221,20 @@ def build_parser() -> argparse.ArgumentParser:
                          type=given("a new agent home directory or a postgresql:// DSN"),
                          help="a new agent home directory (missing parents are created), "
                               "or a postgresql:// DSN")
-    migrate.add_argument("--agent", type=_agent_name,
+    migrate.add_argument("--agent", type=agent_name,
                          help="the agent's name in the database (default: the name of the "
                               "agent home directory)")
 
     from tiermem.agent.forget_options import add_forget_parser
 
-    _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
+    _add_store(add_forget_parser(sub, COMMANDS["forget"], agent_name))
 
     drop = sub.add_parser("drop-agent", help=COMMANDS["drop-agent"],
                           description=COMMANDS["drop-agent"] + ", refused while a session has "
                           "it open for writing",
                           epilog="exit codes: 0 deleted, 1 failed (e.g. the agent is open), "
                                  "2 usage error (no --yes, no --store, an unknown agent)")
-    drop.add_argument("--agent", required=True, type=_agent_name,
+    drop.add_argument("--agent", required=True, type=agent_name,
                       help="the agent to delete")
     drop.add_argument("--yes", action="store_true",
                       help="delete it (without this, nothing is deleted)")
@@ -247,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a snapshot: the JSON file /snapshot or "
                               "HierarchicalMemory.snapshot() wrote; not - (standard input): "
                               "the file is read twice (a file named - as ./-)")
-    restore.add_argument("--agent", default="default", type=_agent_name,
+    restore.add_argument("--agent", default="default", type=agent_name,
                          help="the agent to restore it as (default: default)")
     restore.add_argument("--replace", action="store_true",
                          help="replace the memory the agent holds (without this, an agent "
@@ -263,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "also while the agent is open for writing elsewhere), 1 "
                                     "failed (e.g. the agent home is open for writing, or a "
                                     "newer tiermem wrote it), 2 usage error (an unknown agent)")
-    upgrade.add_argument("--agent", type=_agent_name,
+    upgrade.add_argument("--agent", type=agent_name,
                          help="an existing agent (default: default; with --home, the name of "
                               "its directory)")
     _add_json(upgrade, "the schema versions before and after")
@@ -348,53 +355,8 @@ def _add_json(parser: argparse.ArgumentParser, what: str, const: str = "-",
                                 if argument else ""))
 
 
-def given(what: str) -> Callable[[str], str]:
-    """An argparse type refusing an empty value (often an unset shell variable), which
-    would otherwise name the working directory or quietly mean the default."""
-
-    def check(text: str) -> str:
-        if not text.strip():
-            raise argparse.ArgumentTypeError(f"the value is empty; give {what}")
-        return text
-
-    return check
-
-
 #: ``--offline`` against a model the environment configures; with a flag only a model reads
 #: it is refused (agent/server_options.py ``model_flag_conflict``).
 OFFLINE_HELP = ("use the rule-based offline policy even if TIERMEM_MODEL or OPENAI_BASE_URL "
                 "configures a model (not with --model, --base-url, --context-window, "
                 "--timeout, --max-tokens or --text-tool-calls)")
-#: ``--model`` and ``--base-url``: empty (an unset shell variable), they would quietly mean
-#: the default, OpenAI's API, and send the conversation there.
-MODEL_NAME = given("a model name, or leave out --model")
-BASE_URL = given("an OpenAI-compatible endpoint like http://localhost:11434/v1, or leave out "
-                 "--base-url")
-
-
-def given_path(what: str) -> Callable[[str], Path]:
-    """As ``given``, for an option whose value is a path."""
-    check = given(what)
-
-    def path(text: str) -> Path:
-        return Path(check(text)).expanduser()
-
-    return path
-
-
-def policy_file(text: str) -> Path:
-    """``--policy``'s value: a path, refused when empty (it would name the directory)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("the path is empty; give the path of a YAML policy "
-                                         "file")
-    return Path(text).expanduser()
-
-
-def _agent_name(text: str) -> str:
-    from tiermem.memory.errors import InvalidInputError
-    from tiermem.memory.validation import validate_agent_name
-
-    try:
-        return validate_agent_name(text)
-    except InvalidInputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -21,7 +21,7 @@ from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
-    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, policy_file
+    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, policy_file
     from tiermem.agent.server_options import add_server_options
 
     forget = sub.add_parser("forget", help=description, description=description,

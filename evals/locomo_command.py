@@ -17,7 +17,7 @@ from tiermem.evals.runner import K_DEFAULT, EvalOptions, parse_ks, run_locomo
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, given
+    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, given
     from tiermem.agent.server_options import add_server_options, core_limit
 
     # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of

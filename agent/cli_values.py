@@ -1,0 +1,55 @@
+"""The values the command line's options take, each refused with what to give instead
+when it would quietly mean something else (an empty value, an unusable agent name)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+
+def given(what: str) -> Callable[[str], str]:
+    """An argparse type refusing an empty value (often an unset shell variable), which
+    would otherwise name the working directory or quietly mean the default."""
+
+    def check(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the value is empty; give {what}")
+        return text
+
+    return check
+
+
+#: ``--model`` and ``--base-url``: empty (an unset shell variable), they would quietly mean
+#: the default, OpenAI's API, and send the conversation there.
+MODEL_NAME = given("a model name, or leave out --model")
+BASE_URL = given("an OpenAI-compatible endpoint like http://localhost:11434/v1, or leave out "
+                 "--base-url")
+
+
+def given_path(what: str) -> Callable[[str], Path]:
+    """As ``given``, for an option whose value is a path."""
+    check = given(what)
+
+    def path(text: str) -> Path:
+        return Path(check(text)).expanduser()
+
+    return path
+
+
+def policy_file(text: str) -> Path:
+    """``--policy``'s value: a path, refused when empty (it would name the directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the path of a YAML policy "
+                                         "file")
+    return Path(text).expanduser()
+
+
+def agent_name(text: str) -> str:
+    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.validation import validate_agent_name
+
+    try:
+        return validate_agent_name(text)
+    except InvalidInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
