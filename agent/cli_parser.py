@@ -7,6 +7,9 @@ knows the commands' handlers, so this module never imports the command line back
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
 
 from tiermem.agent.cli_values import (
     BASE_URL,
@@ -37,11 +40,33 @@ COMMANDS = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors show as ``***`` the passwords its arguments hold:
+    argparse repeats the arguments it does not take and the values it refuses, a --store
+    DSN among them. Its subcommands' parsers are of this class too."""
+
+    _given: tuple[str, ...] = ()
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        from tiermem.memory.store.opening import without_password
+
+        for given_text in self._given:  # an option's value may follow its "=" (--store=DSN)
+            for text in {given_text, given_text.partition("=")[2]} - {""}:
+                message = without_password(message, text)
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``tiermem`` parser, its subcommands in the order of ``COMMANDS``."""
     from tiermem.agent.server_options import add_server_options, core_limit, positive_seconds
 
-    parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
+    parser = _Parser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
     embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
 

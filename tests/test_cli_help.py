@@ -145,6 +145,28 @@ def test_a_mistake_is_shown_with_the_usage_of_its_own_command(
         assert err.startswith(usage) and err.splitlines()[-1] == error, err
 
 
+@pytest.mark.parametrize(("argv", "shown"), [
+    (["migrate", "--agent", "a", "--from", "x", "--to", "y", "--store",
+      "postgresql://u@h/db?sslpassword=Hunter2Secret"],
+     "tiermem migrate: error: unrecognized arguments: --store "
+     "postgresql://u@h/db?sslpassword=***"),
+    (["chat", "--bogus=postgresql://u:Hunter2Secret@h/db"],
+     "tiermem chat: error: unrecognized arguments: --bogus=postgresql://u:***@h/db"),
+    (["postgresql://u:Hunter2Secret@h/db"],
+     "tiermem: error: argument command: invalid choice: 'postgresql://u:***@h/db'"),
+    (["pg", "status", "host=h password='Hunter2 Secret'"],
+     "tiermem pg: error: unrecognized arguments: host=h password='***'"),
+])
+def test_a_usage_error_shows_no_password_of_its_arguments(
+        argv: list[str], shown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: argparse repeated the DSN whole, password and all.
+    with pytest.raises(SystemExit) as stopped:
+        cli.run(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "Hunter2" not in err and shown in err.splitlines()[-1], err
+
+
 def test_the_skill_card_names_every_tool_the_model_is_given() -> None:
     import re
 
