@@ -71,6 +71,10 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"and may write in it")
         return text + (f". On a read-only file system, use a command that only reads, "
                        f"such as {reader}" if reader else "")
+    if isinstance(exc, UnwritableMemoryError) and exc.not_files:
+        # Its reason says what to move; no permission is wanting.
+        text = f"{exc.situation}; nothing was changed. Once it is moved, try again"
+        return text + (f"; meanwhile, to read the memory, use {reader}" if reader else "")
     if isinstance(exc, UnwritableMemoryError):
         # The library's remedy (read_only=True) is a Python call; a shell has these.
         text = (f"{exc.situation}: this user may not write the files of {exc.where}, or the "

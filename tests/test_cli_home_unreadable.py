@@ -250,7 +250,7 @@ def test_the_files_named_as_unwritable_skip_one_this_user_may_not_look_at(
     finally:
         closed.chmod(0o700)
     # Before: a PermissionError from looking, in place of the error being explained.
-    assert (done.returncode, done.stdout) == (0, "''\n"), done.stderr
+    assert (done.returncode, done.stdout) == (0, "('', ())\n"), done.stderr
 
 
 def test_a_wal_linked_to_a_file_this_user_may_not_write_is_named_at_open(

@@ -109,7 +109,9 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("this memory's counter 'tick' holds 0, below what its rows hold (2), "
                     "so it cannot move on to 1: run `tiermem upgrade --home /h`")],
     "tiermem.memory.store.sqlite.errors.UnwritableMemoryError": [
-        lambda c: c("/h/agents/ada", "attempt to write a readonly database")],
+        lambda c: c("/h/agents/ada", "attempt to write a readonly database"),
+        lambda c: c("/h/agents/ada", "attempt to write a readonly database",
+                    ("memory.sqlite3-shm",))],
     "tiermem.memory.store.postgres.local_server.LocalServerError": [
         lambda c: c("the local server did not start")],
     "tiermem.agent.errors.ProviderError": [

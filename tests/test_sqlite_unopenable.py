@@ -62,16 +62,21 @@ def test_a_file_sqlite_cannot_open_is_named_with_what_to_do(
     assert "upgrade" not in said and said.endswith(", then try again")
 
 
-def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_names_it(
-        tmp_path: Path) -> None:
-    database = tmp_path / "memory.sqlite3"
+def _write_refused_with_a_shm_directory(home: Path) -> object:
+    """What a write SQLite refused says, a directory lying where its -shm file goes."""
+    database = home / "memory.sqlite3"
     database.touch()
-    (tmp_path / "memory.sqlite3-shm").mkdir()
+    (home / "memory.sqlite3-shm").mkdir()
     exc = sqlite3.OperationalError("attempt to write a readonly database")
     exc.sqlite_errorcode = sqlite3.SQLITE_READONLY  # type: ignore[attr-defined]
+    return translate(exc, database)
+
+
+def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_names_it(
+        tmp_path: Path) -> None:
     # Before: only "attempt to write a readonly database", with every file writable.
     assert "(attempt to write a readonly database; memory.sqlite3-shm is not a file: move " \
-        "it out of the agent home)" in str(translate(exc, database))
+        "it out of the agent home)" in str(_write_refused_with_a_shm_directory(tmp_path))
 
 
 @pytest.mark.parametrize("odd", ["directory", "dangling link"])
@@ -98,3 +103,23 @@ def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) 
     said = str(caught.value)
     assert f"{wal} " in said and "read-only" not in said, said
     assert ("is not a file" if odd == "directory" else "leads to no file") in said, said
+
+
+def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_blames_no_permission(
+        tmp_path: Path) -> None:
+    import argparse
+
+    from tiermem.agent.store_errors import cli_message
+    from tiermem.memory.store.sqlite.errors import UnwritableMemoryError
+
+    refused = _write_refused_with_a_shm_directory(tmp_path)
+    assert isinstance(refused, UnwritableMemoryError)
+    args = argparse.Namespace(command="config", agent="ada", store=None)
+    # Before: "...: this user may not write the files of ..., or the file system holding
+    # them is read-only; ... (chmod u+w, ...)", and the library's "it is open read-only".
+    for said in (str(refused), cli_message(refused, args)):
+        assert "move it out of the agent home); nothing was changed. Once it is moved, try " \
+            "again" in said, said
+        assert "chmod" not in said and "read-only" not in said and "read_only" not in said
+    assert cli_message(refused, args).endswith(
+        "; meanwhile, to read the memory, use `tiermem diagnostics --agent ada`")

@@ -69,12 +69,17 @@ def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
 
 class UnwritableMemoryError(ReadOnlyError):
     """SQLite refused a write to the memory in ``where`` (``reason``: what it said): it was
-    opened read-only, or this user may not write its files or their file system."""
+    opened read-only, or this user may not write its files or their file system, or, when
+    ``not_files`` names them, something not a file lies where its -wal or -shm goes."""
 
-    def __init__(self, where: str, reason: str) -> None:
-        self.where, self.reason = where, reason
+    def __init__(self, where: str, reason: str, not_files: tuple[str, ...] = ()) -> None:
+        self.where, self.reason, self.not_files = where, reason, not_files
         #: What failed, without the advice (the command line gives its own).
         self.situation = f"the memory in {where} cannot be changed ({reason})"
+        if not_files:  # SQLite takes it for a place it may only read; permissions are not it
+            super().__init__(f"{self.situation}; nothing was changed. Once it is moved, "
+                             f"try again")
+            return
         # SQLite says the same whether the memory was opened read-only or its files cannot
         # be written (their permissions, a read-only file system): name both.
         super().__init__(
@@ -84,7 +89,7 @@ class UnwritableMemoryError(ReadOnlyError):
             f"writable, to write")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.where, self.reason))
+        return (type(self), (self.where, self.reason, self.not_files))
 
 
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:
@@ -109,7 +114,8 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreCorruptError(corrupt_message(database, str(exc)))
     if code == sqlite3.SQLITE_READONLY:
-        return UnwritableMemoryError(where, str(exc) + _unwritable_files(database))
+        said, not_files = _unwritable_files(database)
+        return UnwritableMemoryError(where, str(exc) + said, not_files)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         # The writer lock keeps other tiermem processes out; this is a program that opened
         # the file itself (the sqlite3 shell in a transaction, a backup tool).
@@ -126,13 +132,14 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     return None
 
 
-def _unwritable_files(database: Path | None) -> str:
+def _unwritable_files(database: Path | None) -> tuple[str, tuple[str, ...]]:
     """Which of the database's files this user may not write, as an addition to SQLite's
     reason: a -wal or -shm file left read-only beside a writable database is otherwise
     not told from the database itself; nor is a directory where SQLite's -shm file goes,
-    which SQLite takes for a file system it may only read."""
+    which SQLite takes for a file system it may only read. Also the files that are no
+    files, when each of the others may be written: then they alone are the cause."""
     if database is None:
-        return ""
+        return "", ()
     closed, odd = [], []
     for suffix in ("", "-wal", "-shm"):
         path = database.with_name(database.name + suffix)
@@ -143,9 +150,10 @@ def _unwritable_files(database: Path | None) -> str:
                 odd.append(path.name)
             elif path.exists() and not os.access(path, os.W_OK):
                 closed.append(path.name)
-    return ((f"; this user may not write {', '.join(closed)}" if closed else "")
+    said = ((f"; this user may not write {', '.join(closed)}" if closed else "")
             + (f"; {', '.join(odd)} is not a file: move it out of the agent home" if odd
                else ""))
+    return said, () if closed else tuple(odd)
 
 
 @contextlib.contextmanager
