@@ -31,3 +31,16 @@ TOLD_IN_FULL = {
 def test_a_things_state_is_told_of_no_person_and_a_persons_still_is() -> None:
     said = {**TOLD_OF_NO_PERSON, **TOLD_IN_FULL}
     assert {message: core_after(message) for message in said} == said
+
+
+def test_people_together_or_a_pet_by_name_are_no_thing() -> None:
+    # a team's or a company's state may be its people's: "User is remote" is told
+    said = {
+        "The team is remote. I am too.": ["The team is remote", "User is remote"],
+        "My team is remote. I am too.": ["User is remote", "User's team is remote"],
+        "The company is remote. Ana isn't.": ["Ana isn't remote", "The company is remote"],
+        "My family is vegan. I am too.": ["User is vegan", "User's family is vegan"],
+        "My dog Rex is lazy. Max isn't.": ["Max isn't lazy", "User's dog Rex is lazy"],
+        "My dog Rex is lazy. My cat isn't.": ["User's cat isn't lazy", "User's dog Rex is lazy"],
+    }
+    assert {message: core_after(message) for message in said} == said

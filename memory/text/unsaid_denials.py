@@ -148,13 +148,21 @@ def names_a_person(who: str) -> bool:
 #: A thing by a noun, or "it": "The API", "my car", "Tom's car" (a person if the noun is a
 #: relation: "my wife", "Tom's wife").
 _THING_SUBJECT = re.compile(r"^(?:it|(?:the|this|that|these|those|our|my|your|[\w-]+['’]s)\s+"
-                            r"(?:[\w-]+\s+)*(?P<noun>[\w-]+))$", re.IGNORECASE)
+                            r"(?P<nouns>(?:[\w-]+\s+)*[\w-]+))$", re.IGNORECASE)
+#: People together, whose state may be a person's too: "The team is remote. I am too."
+_PEOPLE = frozenset({"team", "teams", "company", "family", "department", "class", "crew",
+                     "staff", "household", "band", "club", "group"})
 
 
 def names_a_thing(subject: str) -> bool:
-    """Whether the ``subject`` of a statement is a thing, by "it" or a noun for no person."""
+    """Whether the ``subject`` of a statement is a thing, by "it" or a noun for no person:
+    neither a relation nor people together, nor named ("my dog Rex")."""
     noun = _THING_SUBJECT.match(subject.strip())
-    return noun is not None and (noun["noun"] is None or relation_of(noun["noun"]) is None)
+    if noun is None or noun["nouns"] is None:
+        return noun is not None
+    words = noun["nouns"].split()
+    return not is_first_name(words[-1]) and not any(
+        relation_of(word) is not None or word.casefold() in _PEOPLE for word in words)
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
