@@ -346,9 +346,10 @@ class OfflinePolicy:
         if asked:
             parts.append(f"(offline) The privacy policy withholds your {_listed(asked)} question, "
                          "so I did not search memory for it.")
+        forgot_none = False  # a "Forget that." of a last message that told several facts
         if not parts and any(forgets_the_last(s) for s in split_sentences(user_text)):
             held = [part for fact in core_facts(messages) for part in clauses_of(fact)]
-            if len(told := told_last(recent_statements(messages), held)) > 1:
+            if forgot_none := len(told := told_last(recent_statements(messages), held)) > 1:
                 parts.append(f"(offline) Your last message told me {len(told)} facts "
                              f"({'; '.join(told)}), so I forgot none; say which one to "
                              'forget: "Forget that ...".')
@@ -365,7 +366,7 @@ class OfflinePolicy:
                          "say their name.")
         if not parts and (retracted := retraction_note(user_text, recent_statements(messages))):
             parts.append(retracted)
-        elif again := forgot_nothing_more(user_text, recent_statements(messages)):
+        elif again := forgot_nothing_more(user_text, recent_statements(messages), forgot_none):
             parts.append(again)  # beside what the first forgot
         # said beside a fact stored, a share dropped would otherwise go unmentioned
         if dropped := shares_dropped(user_text, recent_statements(messages)):

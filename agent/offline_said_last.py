@@ -63,12 +63,16 @@ def retraction_note(text: str, recent: list[str]) -> str | None:
     return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."
 
 
-def forgot_nothing_more(text: str, recent: list[str]) -> str | None:
+def forgot_nothing_more(text: str, recent: list[str], first_forgot_none: bool = False
+                        ) -> str | None:
     """What the reply says of a "Forget that." in ``text`` said again after another took
     back what was told before it ("Forget that. Forget that." after "I like tea"): it
-    found nothing more to take back; None when ``text`` has none."""
+    found nothing more to take back, or, after a first that forgot none of several facts
+    (``first_forgot_none``), none either; None when ``text`` has none."""
     again = [said for said, after_another in _taken_back(split_sentences(text), recent)[1]
              if after_another]
+    if again and first_forgot_none:
+        return f'(offline) "{again[0].strip()}" said again forgot none either.'
     return _forgot_nothing(again[0]) if again else None
 
 

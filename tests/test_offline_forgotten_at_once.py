@@ -91,3 +91,15 @@ def test_a_share_told_in_full_and_forgotten_at_once_is_named() -> None:
         assert [fact.text for fact in memory.core] == ["User is allergic to peanuts"]
     assert reply == ('(offline) You asked me to forget "My son is allergic to peanuts" in '
                      "the same message, so nothing was stored.")
+
+
+def test_a_second_forget_that_after_one_that_forgot_none_forgot_none_either() -> None:
+    """The first forgot none of the last message's facts: the second found no "more"."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "I like tea and I live in Lisbon.", "Forget that. Forget that.")[-1]
+        assert sorted(fact.text for fact in memory.core) == ["User likes tea",
+                                                             "User lives in Lisbon"]
+    assert reply.splitlines() == [
+        "(offline) Your last message told me 2 facts (User likes tea; User lives in Lisbon), "
+        'so I forgot none; say which one to forget: "Forget that ...".',
+        '(offline) "Forget that." said again forgot none either.']
