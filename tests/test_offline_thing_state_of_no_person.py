@@ -5,7 +5,9 @@ thing, or of a person after a person's, it is told in full as before."""
 
 from __future__ import annotations
 
-from offline_helpers import core_after
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOLD_OF_NO_PERSON = {
     "Tom's car is red. Ana isn't.": ["Tom's car is red, Ana isn't"],
@@ -44,3 +46,13 @@ def test_people_together_or_a_pet_by_name_are_no_thing() -> None:
         "My dog Rex is lazy. My cat isn't.": ["User's cat isn't lazy", "User's dog Rex is lazy"],
     }
     assert {message: core_after(message) for message in said} == said
+
+
+def test_a_persons_share_of_a_things_state_is_said_not_stored() -> None:
+    """Where "I am too" or "I do too" shares a thing's state, nothing is stored of it and
+    the reply says so, where it went unmentioned or said only that it runs offline."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        replies = chat(memory, "Tom's car is red. I am too.", "It works.", "I do too.")
+        assert sorted(core_of(memory)) == ["It works", "Tom's car is red"]
+    for reply, share in zip(replies[::2], ("I am too.", "I do too."), strict=True):
+        assert reply.splitlines()[-1].startswith(f'(offline) "{share}" alone does not say')

@@ -282,8 +282,13 @@ def _theirs_filled(before: str | None, sentence: str) -> list[str]:
 
 def shares_alone(sentence: str) -> bool:
     """Whether ``sentence`` only names someone or something sharing what was said before
-    ("Shellfish too.", "My wife too."), which alone tells no fact."""
-    return _THING_TOO.match(sentence) is not None or _THEIRS_TOO.match(sentence) is not None
+    ("Shellfish too.", "My wife too."), which alone tells no fact, or shares it by its verb
+    ("I am too."), which may not share what a thing is ("Tom's car is red"). A bare "Me
+    too" may answer the assistant."""
+    alone = _ALONE.match(sentence)
+    by_verb = alone is not None and (alone["said"] or "").casefold() != "me"
+    return by_verb or _THING_TOO.match(sentence) is not None or _THEIRS_TOO.match(
+        sentence) is not None
 
 
 def _before_verb(stated: re.Match[str]) -> str:
