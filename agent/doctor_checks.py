@@ -106,11 +106,14 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
                  "http://127.0.0.1:8080/v1)"])
     # The server's own fix comes first: whatever else was found, nothing works without it.
     advice = [facts.server_hint] if facts.server_hint else []
-    if facts.model_listed is False and facts.models and (facts.server_hint
-                                                         or not facts.model_missing()):
-        advice.append(f"the server lists {', '.join(facts.models[:3])}; pass --model with one "
-                      f"of them" + (" (it answered to this name anyway)"
-                                    if facts.plain_chat else ""))
+    listed = ", ".join(facts.models[:3])
+    if facts.model_listed is False and facts.models and facts.server_hint \
+            and facts.model_missing():
+        # The server's fix already says to pass another --model: the names go with it.
+        advice[0] += f"; the server lists {listed}"
+    elif facts.model_listed is False and facts.models and not facts.model_missing():
+        advice.append(f"the server lists {listed}; pass --model with one of them"
+                      + (" (it answered to this name anyway)" if facts.plain_chat else ""))
     if not facts.plain_chat:
         if not facts.server_hint:
             advice.extend(_plain_chat_advice(facts, base_url, model))
