@@ -56,6 +56,9 @@ class Findings:
     #: names it (agent/server_setup.py): what it means, after "the server", and the fix.
     server_fault: str = ""
     server_hint: str = ""
+    #: The refusal of the request with tools and tool_choice "auto" (plain chat answered),
+    #: when it names no fault server_fault knows.
+    tools_refused: str = ""
     #: Seconds each probe could wait for its answer.
     probe_timeout: float = 0.0
     auto_calls: list[str] = field(default_factory=list)
@@ -145,6 +148,11 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.server_fault and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: the server {facts.server_fault}",
                 advice)
+    if facts.tools_refused:
+        which = "with tools" if facts.required_error.startswith("HTTP ") \
+            else "with tools and tool_choice \"auto\""
+        return (f"the memory agent cannot work with {model}: the server answers plain chat but "
+                f"refused requests {which} ({facts.tools_refused})", advice)
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
@@ -217,8 +225,13 @@ def _tool_advice(facts: Findings) -> list[str]:
     if facts.null_content_refused:
         advice.append("the server refuses content null beside tool_calls; tiermem sends an "
                       "empty string instead")
-    if not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown
-            or facts.server_hint):
+    if facts.tools_refused:
+        advice.append("the model never saw the tools: the server's log says why it refused "
+                      "them; check its tool-call setup (llama-server --jinja with the model's "
+                      "own template, vLLM --enable-auto-tool-choice with a --tool-call-parser, "
+                      "an Ollama model tagged \"tools\")")
+    elif not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown
+              or facts.server_hint):
         if facts.auto_refused:
             advice.append(f"the model calls tools, but not in a way a turn can run (the "
                           f"verdict says what was wrong): use {TOOL_MODELS}, or a server whose "

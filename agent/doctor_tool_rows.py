@@ -53,6 +53,10 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
     facts.required_error = required.failure() if required and not required.ok else ""
     facts.auto_error = auto.failure() if auto and not auto.ok else ""
     _note_fault(prober, report, auto)
+    if auto is not None and auto.status is not None and not 200 <= auto.status < 300 \
+            and not facts.server_fault:
+        # Refused before the model saw the tools, for a reason no known fault names.
+        facts.tools_refused = auto.failure()
     _text_row(prober, report, auto, required)
     facts.tools_reached = bool(facts.text_calls_auto) or any(
         name in PROBE_TOOLS for exchange in (auto, required) if exchange is not None

@@ -94,3 +94,33 @@ def test_a_missing_model_the_server_words_otherwise_keeps_the_doctors_advice(
     assert report.advice == [
         "the server has no model named 'qwen2.5:7b': pull it (ollama pull qwen2.5:7b) or load "
         "it in the server, or pass --model with a model the server has (fake-model)"]
+
+
+TEMPLATE_ERROR = {"error": {"message": "Internal error in template", "type": "server_error"}}
+
+
+def test_a_server_refusing_tools_for_no_known_reason_says_it_refused_them(
+        server: FakeOpenAIServer) -> None:
+    refusing_tools(server, 500, TEMPLATE_ERROR)
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works
+    # The model never saw the tools: not "it made no tool call", nor another model.
+    assert report.verdict == ("the memory agent cannot work with fake-model: the server answers "
+                              "plain chat but refused requests with tools (HTTP 500: Internal "
+                              "error in template)")
+    assert report.findings.tools_refused == "HTTP 500: Internal error in template"
+    assert len(report.advice) == 1 and report.advice[0].startswith(
+        "the model never saw the tools: the server's log says why it refused them; check its "
+        "tool-call setup")
+
+
+def test_a_server_refusing_only_tool_choice_auto_names_it(server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+    server.responder = lambda asked: (refusal(400, {"error": {"message": "bad tool_choice"}})
+                                      if asked.get("tool_choice") == "auto" else answer(asked))
+    report = run_doctor(server.base_url, server.model)
+    assert report.verdict == ("the memory agent cannot work with fake-model: the server answers "
+                              "plain chat but refused requests with tools and tool_choice "
+                              "\"auto\" (HTTP 400: bad tool_choice)")
