@@ -206,6 +206,11 @@ def _tool_advice(facts: Findings) -> list[str]:
     if facts.tools_need_choice:
         advice.append("this server drops tools unless tool_choice is sent; tiermem sends it")
     if (facts.tools_never_shown or facts.template_supports_tools is False) \
+            and not facts.tools_reached and "llama-server" in facts.server_fault:
+        # The fix before this one already restarts llama-server with --jinja.
+        advice.append("its chat template has no tool support either: restart it with a "
+                      "tool-capable template too (--chat-template-file)")
+    elif (facts.tools_never_shown or facts.template_supports_tools is False) \
             and not facts.tools_reached:
         advice.append(
             "the server never shows the tools to the model: its chat template has no tool "

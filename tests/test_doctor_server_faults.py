@@ -124,3 +124,18 @@ def test_a_server_refusing_only_tool_choice_auto_names_it(server: FakeOpenAIServ
     assert report.verdict == ("the memory agent cannot work with fake-model: the server answers "
                               "plain chat but refused requests with tools and tool_choice "
                               "\"auto\" (HTTP 400: bad tool_choice)")
+
+
+def test_llama_server_without_jinja_and_a_template_without_tools_says_jinja_once(
+        server: FakeOpenAIServer) -> None:
+    persona.llama_server_without_tool_template(server)
+    answer = server.responder
+    assert answer is not None
+    server.responder = lambda asked: (refusal(500, JINJA) if asked.get("tools")
+                                      else answer(asked))
+    report = run_doctor(server.base_url, server.model)
+    assert report.advice == [
+        "restart llama-server with --jinja (tool calls need the model's own chat template), "
+        "then run `tiermem doctor` again",
+        "its chat template has no tool support either: restart it with a tool-capable template "
+        "too (--chat-template-file)"]
