@@ -53,7 +53,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_said_last import forgot_nothing_more, retraction_note, shares_dropped
+from tiermem.agent.offline_said_last import dropped_notes, forgot_nothing_more, retraction_note
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
@@ -369,13 +369,7 @@ class OfflinePolicy:
         elif again := forgot_nothing_more(user_text, recent_statements(messages), forgot_none):
             parts.append(again)  # beside what the first forgot
         # said beside a fact stored, a share dropped would otherwise go unmentioned
-        if dropped := shares_dropped(user_text, recent_statements(messages)):
-            quoted = " and ".join(f'"{shared.strip()}"' for shared in dropped)
-            one = len(dropped) == 1
-            parts.append(f"(offline) {quoted} alone {'does' if one else 'do'} not say who "
-                         "shares what (a word alone may name someone or something), so I "
-                         f"did not store {'it' if one else 'them'}; say "
-                         f"{'it' if one else 'each'} in full to store it.")
+        parts += dropped_notes(user_text, recent_statements(messages))
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")

@@ -18,7 +18,8 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import forgets_the_last, own_clauses
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["forgot_nothing_more", "retraction_note", "said_last", "shares_dropped"]
+__all__ = ["dropped_notes", "forgot_nothing_more", "retraction_note", "said_last",
+           "shares_dropped"]
 
 
 def said_last(recent: list[str]) -> str | None:
@@ -39,6 +40,20 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
     return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
             and len(with_ellipses_filled(sentences[:at + 1], before))
             == len(with_ellipses_filled(sentences[:at], before))]
+
+
+def dropped_notes(text: str, recent: list[str]) -> list[str]:
+    """What the reply says of the sentences of ``text`` that were not stored because alone
+    they tell no fact: a share (``shares_dropped``; ``recent``: the user's earlier
+    messages, newest first)."""
+    notes = []
+    if dropped := shares_dropped(text, recent):
+        quoted, one = " and ".join(f'"{shared.strip()}"' for shared in dropped), len(dropped) == 1
+        notes.append(f"(offline) {quoted} alone {'does' if one else 'do'} not say who shares "
+                     "what (a word alone may name someone or something), so I did not store "
+                     f"{'it' if one else 'them'}; say {'it' if one else 'each'} in full to "
+                     "store it.")
+    return notes
 
 
 def retraction_note(text: str, recent: list[str]) -> str | None:
