@@ -368,7 +368,7 @@ class OfflinePolicy:
             parts.append(retracted)
         elif again := forgot_nothing_more(user_text, recent_statements(messages), forgot_none):
             parts.append(again)  # beside what the first forgot
-        # said beside a fact stored, a share dropped would otherwise go unmentioned
+        # said beside a fact stored, a share or denial dropped would otherwise go unmentioned
         parts += dropped_notes(user_text, recent_statements(messages))
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "

@@ -1,7 +1,8 @@
 """What a "too" or an "either" opening a message points back to: the statement that closed
 the user's last message ("My son is allergic too" after "I'm allergic to peanuts"), and
 the sentences of a message that only share it and so tell no fact ("The database too."
-with nothing before it to share), and what a message that only takes something back, and
+with nothing before it to share), or deny it of a person when it says what a thing is
+("Ana isn't." after "Tom's car is red."), and what a message that only takes something back, and
 changed nothing, is told: "I like tea. I don't anymore." took back its own, and "I like
 tea. Forget that." forgot "I like tea".
 
@@ -16,6 +17,7 @@ from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import forgets_the_last, own_clauses
+from tiermem.memory.text.unsaid_denials import denies_a_things, denies_nothing_said
 from tiermem.memory.text.updates import read_statement
 
 __all__ = ["dropped_notes", "forgot_nothing_more", "retraction_note", "said_last",
@@ -44,8 +46,9 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
 
 def dropped_notes(text: str, recent: list[str]) -> list[str]:
     """What the reply says of the sentences of ``text`` that were not stored because alone
-    they tell no fact: a share (``shares_dropped``; ``recent``: the user's earlier
-    messages, newest first)."""
+    they tell no fact: a share (``shares_dropped``), and a denial opening it of a person
+    when the last message said what a thing is or does ("Ana isn't." after "Tom's car is
+    red."), which is no person's (``recent``: the user's earlier messages, newest first)."""
     notes = []
     if dropped := shares_dropped(text, recent):
         quoted, one = " and ".join(f'"{shared.strip()}"' for shared in dropped), len(dropped) == 1
@@ -53,6 +56,12 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
                      "what (a word alone may name someone or something), so I did not store "
                      f"{'it' if one else 'them'}; say {'it' if one else 'each'} in full to "
                      "store it.")
+    first, before = next(iter(split_sentences(text)), ""), said_last(recent)
+    if (before is not None and denies_nothing_said(first) and denies_a_things(before, first)
+            and not extract_facts(first)):
+        notes.append(f'(offline) "{first.strip()}" alone does not say what is denied ("'
+                     f'{before.strip().rstrip(".!;:")}" is said of a thing, not of a person), so '
+                     "I did not store it; say it in full to store it.")
     return notes
 
 

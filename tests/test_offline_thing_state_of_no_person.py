@@ -56,3 +56,23 @@ def test_a_persons_share_of_a_things_state_is_said_not_stored() -> None:
         assert sorted(core_of(memory)) == ["It works", "Tom's car is red"]
     for reply, share in zip(replies[::2], ("I am too.", "I do too."), strict=True):
         assert reply.splitlines()[-1].startswith(f'(offline) "{share}" alone does not say')
+
+
+def test_a_persons_denial_of_the_last_messages_thing_is_said_not_stored() -> None:
+    """"Ana isn't." opening the message after one saying what a thing is or does stores
+    nothing, and the reply says so and why, where it said only that it runs offline; one
+    that can be told in full, or of a thing, gets no such note."""
+    said = (("Tom's car is red.", "Ana isn't.", "Ana isn't."),
+            ("The API is slow.", "Ana isn't. I like tea.", "Ana isn't."),
+            ("It works.", "Ana doesn't.", "Ana doesn't."))
+    for stated, message, denial in said:
+        with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+            reply = chat(memory, stated, message)[-1]
+            assert not any("Ana" in fact for fact in core_of(memory))
+        assert reply.splitlines()[-1] == (
+            f'(offline) "{denial}" alone does not say what is denied ("{stated[:-1]}" is said '
+            "of a thing, not of a person), so I did not store it; say it in full to store it.")
+    for stated, denial in (("Tom smokes.", "Ana doesn't."), ("The API is slow.", "Redis isn't."),
+                           ("The team is remote.", "Ana isn't.")):
+        with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+            assert "is denied" not in chat(memory, stated, denial)[-1]

@@ -24,8 +24,8 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 
 __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_after",
-           "denies_nothing_said", "denies_only", "names_a_person", "names_a_thing",
-           "told_in_full", "without_denial_after_comma"]
+           "denies_a_things", "denies_nothing_said", "denies_only", "names_a_person",
+           "names_a_thing", "told_in_full", "without_denial_after_comma"]
 
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
 #: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
@@ -163,6 +163,19 @@ def names_a_thing(subject: str) -> bool:
     words = noun["nouns"].split()
     return not is_first_name(words[-1]) and not any(
         relation_of(word) is not None or word.casefold() in _PEOPLE for word in words)
+
+
+def denies_a_things(stated: str, denial: str) -> bool:
+    """Whether the bare ``denial`` is of a person and ``stated`` says what a thing is or
+    does ("Tom's car is red" then "Ana isn't", "It works" then "Ana doesn't"): a thing's
+    state is no person's, so ``told_in_full`` does not tell it."""
+    denied = _BEING_DENIED.match(denial)
+    if denied is None or not names_a_person(denied["who"]):
+        return False
+    if denied["doing"]:
+        return doing_of(stated) is None and doing_of(stated, of_a_thing=True) is not None
+    being = _BEING_SAID.match(stated.strip()) or _BEING_SAID_SHORT.match(stated.strip())
+    return being is not None and names_a_thing(being["subject"])
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
