@@ -4,7 +4,7 @@ my PIN is fine") says "never mind": nothing is taken back, and the remark is no 
 from __future__ import annotations
 
 import pytest
-from offline_helpers import chat, core_after
+from offline_helpers import chat, core_after, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -15,6 +15,13 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
     ("My PIN is 1234.", "Forget that, my PIN stays."),
     ("My address is 5 Glass Street.", "Forget it, my address is correct."),
     ("My sister is Ana.", "Forget it, my sister is fine now."),
+    # read as the new state of what the fact held named, or of a secret, "fine" lost it
+    ("My job is at Acme.", "Forget it, my job is fine."),
+    ("My job is at Acme.", "Forget it, my job is fine now."),
+    ("My favourite colour is blue.", "Forget it, my favourite colour is fine."),
+    ("My diet is vegan.", "Forget it. My diet is fine."),
+    ("My password is hunter.", "Forget it, my password is fine now."),
+    ("My wifi password is sunflower.", "Forget it. My wifi password is fine now."),
 ])
 def test_what_is_fine_as_it_is_is_kept(held: str, said: str) -> None:
     assert core_after(held, said) == [f"User's {held.removeprefix('My ').rstrip('.')}"]
@@ -50,3 +57,10 @@ def test_a_never_mind_in_two_sentences_changes_nothing(said: str) -> None:
 def test_fine_in_two_sentences_after_a_state_is_its_new_state() -> None:
     assert core_after("My server is down.", "Forget it. My server is fine now.") == [
         "User's server is fine"]
+
+
+def test_fine_as_held_already_changes_nothing() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My mood is fine.", "Forget it, my mood is fine now.")[-1]
+        assert sorted(core_of(memory)) == ["User's mood is fine"]
+    assert "nothing changed" in reply

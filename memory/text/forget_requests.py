@@ -38,6 +38,7 @@ from tiermem.memory.text.plan_values import (
     spelled_as_held,
     time_held,
 )
+from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.value_looks import value_kind
 
@@ -92,20 +93,32 @@ _FORGET_ABOUT_IT = re.compile(FORGET_OPENING + r"forget\s+about\s+it\b", _I)
 #: A thing of the speaker's said to be fine as it is ("my PIN is fine", "... stays"): after
 #: "Forget it" it says "never mind". Read as the PIN's new value, "fine" ended "1234".
 _FINE_AS_IT_IS = re.compile(
-    r"^\W*(?:my|our)\s+(?P<thing>[\w'’ -]+?)\s+(?:(?:is|are)\s+(?:still\s+)?(?:fine|ok|okay|alright"
-    r"|all\s+right|safe|good|correct|right|unchanged)(?:\s+as\s+(?:it\s+|they\s+)?(?:is|are)|\s+now)?"
-    r"|stays?|can\s+stay)\W*$", _I)
+    r"^\W*(?:my|our)\s+(?P<thing>[\w'’ -]+?)\s+(?:(?:is|are)\s+(?:still\s+)?"
+    r"(?P<how>fine|ok|okay|alright|all\s+right|safe|good|correct|right|unchanged)"
+    r"(?:\s+as\s+(?:it\s+|they\s+)?(?:is|are)"
+    r"|\s+(?P<now>now))?|stays?|can\s+stay)\W*$", _I)
+#: What names a thing, in a value held ("at Acme", "1234", "a@b.com"): no state "fine" ends.
+_NAMES = re.compile(r"[A-Z\d@]")
 
 
 def fine_as_it_is(said: str, held: Iterable[str] = ()) -> bool:
     """Whether ``said`` only says a thing of the speaker's is fine as it is ("my PIN is
-    fine"), which is no news of it; not when a fact ``held`` says how that thing was in
-    plain words ("My server is down"): "fine" is then its new state, and what it ends goes."""
+    fine"), which is no news of it; not when it is so "now" and a fact ``held`` says how
+    that thing was in plain words naming nothing ("My server is down"): "fine" is then its
+    new state, and what it ends goes. Without "now", of "at Acme" or of a secret, it is a
+    "never mind": read as the new state, "blue" or "hunter" was lost for "fine"."""
     fine = _FINE_AS_IT_IS.match(said)
     if fine is None:
         return False
-    was = re.compile(rf"^(?:user|i)(?:{_APOS}s)?\s+{re.escape(fine['thing'])}\s+(?:is|are)\s", _I)
-    return not any(was.match(fact) and value_kind(fact) == "plain" for fact in held)
+    was = re.compile(rf"^(?:user|i)(?:{_APOS}s)?\s+{re.escape(fine['thing'])}\s+(?:is|are)\s+"
+                     r"(?P<value>.+?)\W*$", _I)
+    words = fine["thing"].split()
+    if fine["now"] is None or any(names_a_secret(words, at) for at in range(len(words))):
+        return True  # a secret has no state: "hunter" is no "sick" that "fine" ends
+    return not any(
+        (state := was.match(fact)) is not None and value_kind(fact) == "plain"
+        and _NAMES.search(state["value"]) is None
+        and state["value"].casefold() != fine["how"].casefold() for fact in held)
 
 
 def never_minded(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
