@@ -48,15 +48,26 @@ def test_fine_after_a_state_held_is_its_new_state(held: str, said: str, now: str
     assert core_after(held, said) == [now]
 
 
-@pytest.mark.parametrize("said", ["Forget it. My PIN is fine.", "Forget that. My PIN is correct."])
-def test_a_never_mind_in_two_sentences_changes_nothing(said: str) -> None:
+@pytest.mark.parametrize("said", [
+    "Forget it. My PIN is fine.", "Forget that. My PIN is correct.",
+    # stored beside it, "User's PIN is fine" said nothing of the PIN
+    "Never mind, my PIN is fine.", "Never mind. My PIN is fine.", "No worries, my PIN is fine.",
+])
+def test_a_never_mind_beside_fine_changes_nothing(said: str) -> None:
     # read apart, "Forget it." took back "My PIN is 1234" and "fine" was stored
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 1234"]
 
 
-def test_fine_in_two_sentences_after_a_state_is_its_new_state() -> None:
-    assert core_after("My server is down.", "Forget it. My server is fine now.") == [
-        "User's server is fine"]
+@pytest.mark.parametrize("said", ["Forget it. My server is fine now.",
+                                  "Never mind, my server is fine now."])
+def test_fine_in_two_sentences_after_a_state_is_its_new_state(said: str) -> None:
+    assert core_after("My server is down.", said) == ["User's server is fine"]
+
+
+def test_never_mind_beside_fine_keeps_what_names_the_thing() -> None:
+    # read as a new state, "fine" ended "at Acme"
+    assert core_after("My job is at Acme.", "Never mind, my job is fine.") == [
+        "User's job is at Acme"]
 
 
 def test_fine_as_held_already_changes_nothing() -> None:

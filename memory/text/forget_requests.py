@@ -121,13 +121,21 @@ def fine_as_it_is(said: str, held: Iterable[str] = ()) -> bool:
         and state["value"].casefold() != fine["how"].casefold() for fact in held)
 
 
+#: "Never mind" said on its own, or opening what follows ("Never mind, my PIN is fine").
+_NEVER_MIND = re.compile(r"^\W*(?:never\s*mind|no\s+worries)(?:\W*$|\s*[,;:-]\s*)", _I)
+
+
 def never_minded(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
-    """``sentences`` without an opening "Forget it." and the remark after it that a thing of
-    the speaker's is fine as it is ("Forget it. My PIN is fine."): together they say "never
-    mind", as in one sentence; read apart, "My PIN is 1234" was taken back."""
-    if len(sentences) > 1 and forgets_the_last(sentences[0]) and fine_as_it_is(
-            sentences[1], held):
+    """``sentences`` without an opening "Forget it." or "Never mind" and the remark beside
+    it that a thing of the speaker's is fine as it is ("Forget it. My PIN is fine.", "Never
+    mind, my PIN is fine"): together they say "never mind"; read apart, "My PIN is 1234"
+    was taken back, or kept beside "User's PIN is fine"."""
+    if len(sentences) > 1 and (forgets_the_last(sentences[0]) or _NEVER_MIND.fullmatch(
+            sentences[0]) is not None) and fine_as_it_is(sentences[1], held):
         return sentences[2:]
+    if sentences and (opening := _NEVER_MIND.match(sentences[0])) is not None and fine_as_it_is(
+            sentences[0][opening.end():], held):
+        return sentences[1:]
     return sentences
 
 
