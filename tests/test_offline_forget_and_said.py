@@ -48,6 +48,9 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     ("My PIN is 1234.", "Forget my PIN, I meant 4321.", "User's PIN is 4321"),
     ("My phone number is 555-0101.", "Forget my phone number, I meant 555-0199.",
      "User's phone number is 555-0199"),
+    # in a sentence of its own, it was read as a correction too, and the PIN lost
+    ("My PIN is 1234.", "Forget my PIN. I meant 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. I meant 4321!", "User's PIN is 4321"),
 ])
 def test_the_value_meant_instead_is_kept(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]

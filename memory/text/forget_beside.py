@@ -23,7 +23,8 @@ from tiermem.memory.text.plan_values import (
     told_of,
 )
 
-__all__ = ["PLAN_INSTEAD", "named_and_said_after", "named_in", "of_what_goes"]
+__all__ = ["PLAN_INSTEAD", "means_a_value", "named_and_said_after", "named_in",
+           "of_what_goes"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -192,6 +193,11 @@ def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str
     if opening is None or told is None:
         return None
     return f"{request[:opening.end()]}{told[0]}.", told[1]
+
+
+def means_a_value(said: str) -> bool:
+    """Whether ``said`` only gives the value meant instead of what goes ("I meant 4321")."""
+    return _MEANT.match(said.strip()) is not None
 
 
 def named_in(request: str) -> str:

@@ -18,6 +18,7 @@ from itertools import takewhile
 
 from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
+    means_a_value,
     named_and_said_after,
     named_in,
     of_what_goes,
@@ -268,10 +269,13 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
 def _plans_joined(sentences: list[str]) -> list[str]:
     """``sentences`` with a plan for what a request named ("Forget my password; I will send
     you a new one.") joined to the request, as if said after a comma: alone, it was stored
-    as a quote that points at nothing."""
+    as a quote that points at nothing; so is the value meant ("Forget my PIN. I meant
+    4321."), which alone was read as a correction of the PIN gone, and lost with it."""
     out: list[str] = []
     for sentence in sentences:
-        if (out and FORGET_NAMED.match(out[-1].strip()) is not None
+        if out and FORGET_NAMED.match(out[-1].strip()) is not None and means_a_value(sentence):
+            out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
+        elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
         else:
