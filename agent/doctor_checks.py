@@ -90,6 +90,11 @@ class Findings:
                 and not self.reply_budget_refused
                 and bool(self.auto_calls or self.text_calls_auto))
 
+    def auto_timed_out(self) -> bool:
+        """The request with tools and tool_choice "auto" got no answer in time: whether the
+        model calls tools is not known."""
+        return "within the timeout" in self.auto_error
+
     def window_too_small(self) -> bool:
         return (self.window_fit is not None and self.window_fit.status == "fail") \
             or self.window_mismatch == "fail"
@@ -156,6 +161,10 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
+    if facts.auto_timed_out():
+        return (f"the memory agent cannot be shown to work with {model}: the tool-call probe "
+                f"(tool_choice \"auto\") got no answer within {facts.probe_timeout:g} s, so "
+                f"whether the model calls tools is not known", advice)
     if facts.agent_can_work():
         how = ("structured tool calls" if facts.auto_calls
                else "tool calls written as text, which tiermem reads")
@@ -218,7 +227,7 @@ def _tool_advice(facts: Findings) -> list[str]:
             "(--chat-template-file), llama-cpp-python with --chat_format "
             "chatml-function-calling, or vLLM with --enable-auto-tool-choice "
             "--tool-call-parser hermes")
-    if "within the timeout" in facts.auto_error:
+    if facts.auto_timed_out():
         advice.append("the tool-call probe got no answer in time: on a slow machine pass a "
                       "larger --timeout to the doctor, and to chat")
     if facts.required_error and facts.auto_calls:
@@ -236,7 +245,7 @@ def _tool_advice(facts: Findings) -> list[str]:
                       "own template, vLLM --enable-auto-tool-choice with a --tool-call-parser, "
                       "an Ollama model tagged \"tools\")")
     elif not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown
-              or facts.server_hint):
+              or facts.server_hint or facts.auto_timed_out()):
         if facts.auto_refused:
             advice.append(f"the model calls tools, but not in a way a turn can run (the "
                           f"verdict says what was wrong): use {TOOL_MODELS}, or a server whose "
