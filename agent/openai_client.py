@@ -82,6 +82,7 @@ from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
+from tiermem.agent.text_call_objects import ends_in_prose
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
     find_text_tool_calls,
@@ -311,7 +312,7 @@ class OpenAIClient:
             return completion
         if not found.calls:
             return completion
-        after = bool(found.rest) and (completion.content or "").rstrip().endswith(found.rest)
+        after = ends_in_prose(found.rest, (completion.content or "").rstrip())
         return dataclasses.replace(completion, content=found.rest or None,
                                    tool_calls=found.calls, text_after_calls=after)
 
@@ -386,3 +387,4 @@ def _without_secrets(error: ProviderError, secrets: tuple[str | None, ...]) -> P
     if error.hint:
         error.hint = without_secrets(error.hint, *secrets)
     return error
+

@@ -269,3 +269,17 @@ def _counts(name: str, names: frozenset[str], marked: bool) -> bool:
 
 def _looks_like_schema(value: Any) -> bool:
     return isinstance(value, dict) and value.get("type") == "object" and "properties" in value
+
+
+def ends_in_prose(rest: str, content: str) -> bool:
+    """Whether the text left around the calls ends ``content``: prose after the last call.
+    ``rest`` joins the text before the calls to the text after them, so it need not all be
+    at the end; the two share a tail of whole words only when the reply ends in prose,
+    not in call markup (``}``, ``)``, a fence, a closing tag or the start of one)."""
+    shared = 0
+    while shared < min(len(rest), len(content)) and rest[-1 - shared] == content[-1 - shared]:
+        shared += 1
+    tail = rest[len(rest) - shared:]
+    starts_a_word = all(len(text) == shared or not text[-1 - shared].isalnum()
+                        for text in (rest, content))
+    return starts_a_word and any(char.isalnum() for char in tail)

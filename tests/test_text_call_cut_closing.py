@@ -73,6 +73,9 @@ def test_a_call_cut_in_the_end_of_turn_token_after_it_runs(content: str) -> None
     # the cut fell in the text after the call: that text is marked as cut
     (f"<tool_call>\n{CALL}\n</tool_call>\nI have saved th",
      "I have saved th [cut off at max_tokens=1024]"),
+    # text before the call and after it: the cut fell in the text after
+    (f"Saving that.\n<tool_call>\n{CALL}\n</tool_call>\nI have saved th",
+     "Saving that.\n\nI have saved th [cut off at max_tokens=1024]"),
     # the text came before the call, which the cut fell in the closing tag of: it is whole
     (f"Saving that.\n<tool_call>\n{CALL}\n</tool_c", "Saving that."),
 ])
