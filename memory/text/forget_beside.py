@@ -36,17 +36,19 @@ PLAN_INSTEAD = re.compile(
     rf"|we\s+will|let{_APOS}s|let\s+(?:me|us))\b", _I)
 
 
+#: A comma or semicolon, maybe with "and", "but" or "so", or one of those bare: where
+#: what follows a request may be no more of it.
+_BREAK = r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
+
 #: Where a request naming what to forget gives way to the speaker's own statement ("Forget
 #: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
-_SPEAKER_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
-                            rf"(?=i(?:{_APOS}m)?\s+\w)", _I)
+_SPEAKER_AFTER = re.compile(rf"{_BREAK}(?=i(?:{_APOS}m)?\s+\w)", _I)
 
 
 #: Where a request naming what to forget gives way to what the speaker will do instead,
 #: after a comma or a bare "and", "but" or "so" ("... and I'll reset it"), as a statement
 #: does: read as one, "User: I will tell you the new one" was stored.
-_PLAN_AFTER = re.compile(r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)(?="
-                         + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
+_PLAN_AFTER = re.compile(_BREAK + "(?=" + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
 #: Where a request naming what to forget gives way to another ("Forget my password and tell
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
 _ASKED_AFTER = re.compile(r"\s*,?\s+(?:and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
