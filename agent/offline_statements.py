@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tiermem.agent.offline_kin import of_one_person, one_of_several
+from tiermem.agent.offline_read import sentences_read
 from tiermem.agent.offline_replay import (
     Step,
     ended_by_last,
@@ -33,7 +34,6 @@ from tiermem.agent.offline_replay import (
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.agent.offline_said_last import said_last
 from tiermem.memory.text.appositions import kept_of_the_name, with_the_relation_kept
-from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -41,21 +41,11 @@ from tiermem.memory.text.corrections import (
     correction_of,
     target_of,
 )
-from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import (
-    brushes_off,
-    fine_as_it_is,
-    named_last,
-    never_minded,
-)
-from tiermem.memory.text.handed_over import with_handed_over
-from tiermem.memory.text.introductions import with_introductions
+from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.names_kept import with_the_name_kept
-from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
-from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
 from tiermem.memory.text.resumptions import (
@@ -65,11 +55,9 @@ from tiermem.memory.text.resumptions import (
     time_resumed,
 )
 from tiermem.memory.text.retractions import retracted, still_held
-from tiermem.memory.text.said_again import corrected_in_place
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
-    each_named_apart,
     forgets_the_last,
     left_for_another,
     names_what_to_forget,
@@ -80,7 +68,6 @@ from tiermem.memory.text.statements import (
     read_statement,
     without_aside,
 )
-from tiermem.memory.text.there import placed
 from tiermem.memory.text.updates import (
     replaces,
     said_in_full,
@@ -205,21 +192,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             return regraded(parts)
         return [sentence]
 
-    # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
-    # and "it starts at 2am" say something of X only together.
-    # "I live in Lisbon. I also work there." works in Lisbon.
-    # "I'm not on call anymore, Priya is" says Priya is on call.
-    # "Forget my locker code and my gym." asks to forget each.
-    # "He no longer works at Globex" is of Tom, named just before, not of the user.
-    # The handover is split before ellipses are filled: read as an ellipsis of the
-    # denial, "..., but Priya is too" stored "Priya is not on call anymore".
-    # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
-    last = said_last(recent or [])
-    sentences = with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
-        with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(never_minded(split_sentences(text), held()), last), held(),
-            named_last(recent[0]) if recent else ()))), last)), last)),
-        next(iter(recent or []), None))
+    sentences = sentences_read(text, held, recent)
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.
