@@ -46,8 +46,8 @@ from tiermem.memory.text.value_looks import value_kind
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "each_named_apart", "fine_as_it_is", "forget_opening",
            "forgets_the_last", "keeps_the_last", "named_last", "names_what_to_forget",
-           "never_minded", "not_taken_back",
-           "requests_forgetting"]
+           "never_minded", "not_taken_back", "requests_forgetting",
+           "taken_back_apart"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -138,6 +138,32 @@ def never_minded(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
             sentences[0][opening.end():], held):
         return sentences[1:]
     return sentences
+
+
+#: Where a bare "Scratch that" gives way to what another person is instead ("Scratch that,
+#: she's a doctor", "..., Tom is"): a clause of the speaker's own ("..., I'm vegetarian now")
+#: is cut apart with the statement (``own_clauses``), and "Forget about it, ..." brushes off.
+_THEN_ANOTHER = re.compile(r"\s*(?:[,;:]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:but|so)\s+)?"
+                           r"(?=(?:she|he|they)\b|(?!(?:i|it|my|our|we|thanks|please|sorry|never|no|ok"
+                           r"|okay)\b)(?-i:[A-Z])\w*\s+\w+\s+\w)", _I)
+
+
+def taken_back_apart(sentences: list[str]) -> list[str]:
+    """``sentences`` with a bare request to forget cut off what another person is said to be
+    instead, beside it in one sentence ("Scratch that, she's a doctor": two): read whole, the
+    request was stored as a quote beside what it took back, whose pronoun the other sentence
+    names ("User's wife is a doctor" after "My wife is a nurse")."""
+    out: list[str] = []
+    for sentence in sentences:
+        cut = _THEN_ANOTHER.search(sentence)
+        request = sentence[:cut.start()] if cut is not None else ""
+        if (cut is None or not forgets_the_last(request)
+                or _FORGET_ABOUT_IT.match(request) is not None):
+            out.append(sentence)
+            continue
+        said = sentence[cut.end():]
+        out += [request.rstrip() + ".", said[:1].upper() + said[1:]]
+    return out
 
 
 def brushes_off(request: str, said_after: str, held: Iterable[str] = ()) -> bool:

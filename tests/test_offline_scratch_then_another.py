@@ -1,0 +1,34 @@
+"""The offline policy on "Scratch that, she's a doctor": a bare request to take back the
+last fact, then what another person is instead, in one sentence."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["My wife is a nurse. Scratch that, she's a doctor."], ["User's wife's a doctor"]),
+    (["My wife is a nurse.", "Scratch that, she's a doctor."], ["User's wife's a doctor"]),
+    (["My wife is a nurse. Forget that, she's a doctor."], ["User's wife's a doctor"]),
+    (["My wife is a nurse. Disregard that, she is a doctor."], ["User's wife is a doctor"]),
+    (["My sister lives in Berlin. Scratch that - she lives in Munich."],
+     ["User's sister lives in Munich"]),
+    (["Tom works at Globex.", "Scratch that, he works at Initech."], ["Tom works at Initech"]),
+    (["I love jazz. Scratch that, Sam loves jazz."], ["Sam loves jazz"]),
+])
+def test_the_fact_taken_back_goes_and_the_one_said_after_it_stays(said: list[str],
+                                                                  kept: list[str]) -> None:
+    assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "Forget about it, ..." brushes off, and a clause of the speaker's own is read as ever
+    (["My wife is a nurse. Forget about it, she's a doctor."], ["User's wife is a nurse"]),
+    (["I'm vegan. Forget that, I'm vegetarian now."], ["User is vegetarian"]),
+    (["The meeting is on Friday. Scratch that, it's on Monday."], ["The meeting is on Monday"]),
+    (["I like tea. Forget that, thanks."], ["User likes tea"]),
+])
+def test_what_is_no_other_persons_state_is_read_as_before(said: list[str],
+                                                         kept: list[str]) -> None:
+    assert core_after(*said) == kept
