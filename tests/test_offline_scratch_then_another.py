@@ -1,5 +1,5 @@
-"""The offline policy on "Scratch that, she's a doctor": a bare request to take back the
-last fact, then what another person is instead, in one sentence."""
+"""The offline policy on "Scratch that, she's a doctor" and "Ignore that.": a bare request to take
+back the last fact, and what another person is instead said after it in one sentence."""
 
 from __future__ import annotations
 
@@ -31,4 +31,17 @@ def test_the_fact_taken_back_goes_and_the_one_said_after_it_stays(said: list[str
 ])
 def test_what_is_no_other_persons_state_is_read_as_before(said: list[str],
                                                          kept: list[str]) -> None:
+    assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["I like tea. Ignore that."], []),
+    (["I live in Lisbon.", "I like tea.", "Ok, ignore that."], ["User lives in Lisbon"]),
+    (["I like tea.", "Ignore that, I like coffee."], ["User likes coffee"]),
+    (["My flight is at 9. Ignore that, it's at 10."], ["User's flight is at 10"]),
+    # what "ignore that" names is a task, not what was said
+    (["I like tea. Ignore that email from HR."], ["Ignore that email from HR", "User likes tea"]),
+])
+def test_ignore_that_takes_back_the_last_fact_as_forget_that_does(said: list[str],
+                                                                  kept: list[str]) -> None:
     assert core_after(*said) == kept

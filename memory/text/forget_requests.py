@@ -66,9 +66,10 @@ _KEPT_BY = re.compile(
 
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
-#: "Scratch that", "strike that" and "disregard that" take it back the same way.
+#: "Scratch that", "strike that", "disregard that" and "ignore that" take it back the same way.
 _BARE_FORGET = re.compile(
-    FORGET_OPENING + rf"(?:forget\s+(?:about\s+)?|(?:scratch|strike|disregard)\s+|{NOT_KEPT})"
+    FORGET_OPENING
+    + rf"(?:forget\s+(?:about\s+)?|(?:scratch|strike|disregard|ignore)\s+|{NOT_KEPT})"
     rf"(?:that|it|this|{WHAT_I_SAID})"
     r"(?:,?\s+please)?\W*$", _I)
 
