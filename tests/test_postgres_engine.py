@@ -299,6 +299,9 @@ def test_no_usage_error_repeats_a_dsn_s_password(
     ("Host=h password=Hunter2\\ Secret dbname=d", "Secret"),
     ("Host=h password=it\\'sHunter2Secret", "Secret"),
     ("Host=h password=x'Hunter2Secret", "Secret"),
+    # ... and, its quote unclosed (a backslash escaping the end), all that follows it.
+    ("Host=h password='Hunter2Secret\\", "Secret"),
+    ("Host=h password='Hunter2 Secret", "Secret"),
 ])
 def test_a_dsn_quoted_in_an_error_hides_a_password_holding_a_backslash_or_ampersand(
         dsn: str, secret: str, capsys: pytest.CaptureFixture[str]) -> None:

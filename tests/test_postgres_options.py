@@ -384,3 +384,18 @@ def test_the_commands_take_the_dsn_settings_for_an_existing_agent(
         # forget's hint after nothing matched names the chat with the same --store.
         hint = "tiermem: `tiermem chat --agent ann --store " if command[0] == "forget" else ""
         assert captured.err.startswith(hint) and (captured.err == "") == (hint == "")
+
+
+@pytest.mark.parametrize("dsn, keys, rest", [
+    ("host=h password='abc\\", ["host"], "password='abc\\"),
+    ("password='\\", [], "password='\\"),
+    ("host='h\\", [], "host='h\\")])
+def test_a_quoted_value_ending_in_a_backslash_is_unclosed_as_libpq_reads_it(
+        dsn: str, keys: list[str], rest: str) -> None:
+    from tiermem.memory.store.postgres.options import dsn_pairs
+
+    with pytest.raises(psycopg.ProgrammingError, match="unterminated quoted string"):
+        conninfo_to_dict(dsn)
+    # Before: the value was taken as finished, a pair like any other.
+    pairs, left = dsn_pairs(dsn)
+    assert ([key for key, _, _ in pairs], left) == (keys, rest)

@@ -57,9 +57,14 @@ def _passwords(location: str) -> list[str]:
             found.append(value)
     # As libpq reads a key=value pair: a password may hold an escaped blank or quote, or a
     # quote after its first character, where the patterns above stop.
-    for key, value, written in dsn_pairs(location)[0]:
+    pairs, rest = dsn_pairs(location)
+    for key, value, written in pairs:
         if key.lower() in _SECRET_KEYS:
             found += [value, written.partition("=")[2].strip(BLANKS)]
+    # One libpq cannot read to its end (its quote unclosed) is all that follows its "=".
+    key, equals, after = rest.partition("=")
+    if equals and key.strip(BLANKS).lower() in _SECRET_KEYS:
+        found.append(after.strip(BLANKS))
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
     return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
 

@@ -122,8 +122,9 @@ def dsn_pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
                 at += 1
             value.append(dsn[at:at + 1])
             at += 1
-        if quoted and at == len(dsn):
-            return pairs, dsn[start:]  # unclosed
+        if quoted and at >= len(dsn):
+            # Unclosed, also when a backslash ends the DSN: libpq takes it to escape the end.
+            return pairs, dsn[start:]
         at += quoted
         pairs.append((key, "".join(value), dsn[start:at]))
 
