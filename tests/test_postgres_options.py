@@ -4,6 +4,8 @@ database written before that scoping existed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import psycopg
 import pytest
@@ -399,3 +401,26 @@ def test_a_quoted_value_ending_in_a_backslash_is_unclosed_as_libpq_reads_it(
     # Before: the value was taken as finished, a pair like any other.
     pairs, left = dsn_pairs(dsn)
     assert ([key for key, _, _ in pairs], left) == (keys, rest)
+
+
+@pytest.mark.parametrize("dsn", [
+    "host=h password=''Hunter2Secret", "host=h password=Hunter2 Secret",
+    "host=h password=Hunter2 Secret dbname=d", "host=h password=''Hunter2=Secret",
+    "host=h sslpassword='Hunter2'Secret dbname=d"])
+def test_no_part_of_a_password_libpq_ends_early_is_shown(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.memory.store.postgres.dsn_checks import dsn_problem
+
+    # Before: libpq's refusal named the text after where it ends the password as a key
+    # (missing "=" after "Hunter2Secret"), and a DSN repeated showed "password=*** Secret".
+    said = dsn_problem(dsn)
+    assert said is not None and '"***"' in said, said
+    assert "Hunter2" not in said and "Secret" not in said, said
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    for given in (dsn, dsn.replace("host=", "Host=")):  # Host=: no DSN, repeated whole
+        assert main(["config", "--agent", "ada", "--store", given]) == 2
+        err = capsys.readouterr().err
+        assert "Hunter2" not in err and "Secret" not in err, err
+    # A short one is hidden where the refusal names it.
+    assert 'after "***"' in str(dsn_problem("host=h password=a b"))

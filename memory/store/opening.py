@@ -55,18 +55,43 @@ def _passwords(location: str) -> list[str]:
         key, _, value = part.partition("=")
         if unquote(key).strip().lower() in _SECRET_KEYS:
             found.append(value)
-    # As libpq reads a key=value pair: a password may hold an escaped blank or quote, or a
-    # quote after its first character, where the patterns above stop.
-    pairs, rest = dsn_pairs(location)
-    for key, value, written in pairs:
-        if key.lower() in _SECRET_KEYS:
-            found += [value, written.partition("=")[2].strip(BLANKS)]
-    # One libpq cannot read to its end (its quote unclosed) is all that follows its "=".
-    key, equals, after = rest.partition("=")
-    if equals and key.strip(BLANKS).lower() in _SECRET_KEYS:
-        found.append(after.strip(BLANKS))
+    found += _pair_passwords(location)
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
     return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
+
+
+def _pair_passwords(location: str) -> list[str]:
+    """The passwords of ``location`` as libpq reads its key=value pairs (which may hold an
+    escaped blank or quote, or a quote after the first character, where the patterns above
+    stop), with what one was likely meant to hold past where libpq ends it: text right
+    after its closing quote (``password=''Secret``) and words after a blank that are no
+    pair (``password=Hunter2 Secret``), which libpq names as keys it cannot read."""
+    found: list[str] = []
+    pairs, rest = dsn_pairs(location)
+    ends, at = [], 0
+    for _, _, written in pairs:
+        at = location.index(written, at) + len(written)
+        ends.append(at)
+    for i, (key, value, written) in enumerate(pairs):
+        if key.lower() not in _SECRET_KEYS:
+            continue
+        found += [value, written.partition("=")[2].strip(BLANKS)]
+        end, after = ends[i], i + 1
+        while after < len(pairs) and location.startswith(pairs[after][2], end):
+            found += list(pairs[after])  # no blank between: libpq's next key
+            end, after = ends[after], after + 1
+        if after == len(pairs):
+            for word in rest.split():
+                if "=" in word:
+                    break
+                found.append(word)
+                end = location.index(word, end) + len(word)
+        found.append(location[ends[i] - len(written) + written.index("=") + 1:end].strip(BLANKS))
+    # One libpq cannot read to its end (its quote unclosed) is all that follows its "=".
+    key, equals, after_key = rest.partition("=")
+    if equals and key.strip(BLANKS).lower() in _SECRET_KEYS:
+        found.append(after_key.strip(BLANKS))
+    return found
 
 
 def holds_password(location: str) -> bool:
@@ -86,7 +111,7 @@ def without_password(text: str, location: str) -> str:
             if len(form) >= 4:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
-                text = re.sub(rf"(:|password\s*=\s*'?){re.escape(form)}(?=[@'&\s]|$)",
+                text = re.sub(rf"(:|password\s*=\s*'?|after \"){re.escape(form)}(?=[@'&\s\"]|$)",
                               lambda m: m.group(1) + "***", text)
     return text
 
