@@ -123,3 +123,33 @@ def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_blames_no_perm
         assert "chmod" not in said and "read-only" not in said and "read_only" not in said
     assert cli_message(refused, args).endswith(
         "; meanwhile, to read the memory, use `tiermem diagnostics --agent ada`")
+
+
+@pytest.mark.parametrize("end", ["-wal", "-shm"])
+def test_a_wal_or_shm_that_is_a_hard_link_is_refused_before_sqlite_writes_through_it(
+        tmp_path: Path, end: str) -> None:
+    import os
+    import subprocess
+
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    home = tmp_path / "ada"
+    SQLiteStore(home).close()
+    kept = b"someone's notes\n" * 64
+    other = tmp_path / "notes.txt"
+    other.write_bytes(kept)
+    os.link(other, home / f"memory.sqlite3{end}")
+    # Before: both opens went ahead; SQLite wrote its log (-wal) or index (-shm, even to
+    # read) through the link into notes.txt.
+    for read_only in (False, True):
+        with pytest.raises(StoreError) as caught:
+            SQLiteStore(home, read_only=read_only).close()
+        said = str(caught.value)
+        assert said.startswith(f"{home / f'memory.sqlite3{end}'} is a hard link (the file has "
+                               f"another name), and SQLite would write through it"), said
+        assert other.read_bytes() == kept
+    advice = said.partition("(`")[2].partition("`)")[0]
+    subprocess.run(advice, shell=True, check=True)
+    SQLiteStore(home).close()
+    assert other.read_bytes() == kept

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import sqlite3
 import stat
 from pathlib import Path
@@ -65,6 +66,27 @@ def open_empty_wal(database: Path) -> None:
             wal.chmod(stat.S_IMODE(database.stat().st_mode))
 
 
+def refuse_linked_sidecars(database: Path) -> None:
+    """Refuse a -wal or -shm beside ``database`` that is a hard link (a file with more
+    than one name, as a home copied with ``cp -al`` leaves them): SQLite would write
+    through it, changing the file behind the other names, whatever it holds; it writes the
+    -shm even to read. Checked before SQLite opens anything."""
+    real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
+    for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            quoted = shlex.quote(str(path))
+            others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
+            raise StoreError(
+                f"{path} is a hard link (the file has {others}), and SQLite would write "
+                f"through it, changing the file wherever else it is named; nothing was "
+                f"changed. Give it a file of its own (`cp -p {quoted} {quoted}.own && "
+                f"mv {quoted}.own {quoted}`), then try again")
+
+
 def connect(database: Path | None) -> sqlite3.Connection:
     conn = sqlite3.connect(database or ":memory:", timeout=BUSY_SECONDS, isolation_level=None,
                            check_same_thread=False)
@@ -75,6 +97,7 @@ def connect(database: Path | None) -> sqlite3.Connection:
 def connect_read_only(database: Path) -> sqlite3.Connection:
     if not database.exists():
         raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
+    refuse_linked_sidecars(database)
     conn: sqlite3.Connection | None = None
     database = database.absolute()  # a file URI cannot hold a relative path
     try:
