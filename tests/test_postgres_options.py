@@ -424,3 +424,17 @@ def test_no_part_of_a_password_libpq_ends_early_is_shown(
         assert "Hunter2" not in err and "Secret" not in err, err
     # A short one is hidden where the refusal names it.
     assert 'after "***"' in str(dsn_problem("host=h password=a b"))
+
+
+@pytest.mark.parametrize("dsn, key", [
+    ("postgresql://u@h/db?ef_search", "ef_search"),
+    ("postgresql://u@h/db?vector_index&sslmode=disable", "vector_index"),
+    ("postgresql://u@h/db?vector_index=hnsw&ef_search", "ef_search")])
+def test_a_uri_setting_without_a_value_is_refused_as_needing_one(dsn: str, key: str) -> None:
+    # Before: "ef_search='' ... must be a whole number", "vector_index='' ... is not known".
+    with pytest.raises(InvalidInputError) as caught:
+        split_dsn(dsn)
+    said = str(caught.value)
+    assert said.startswith(f"{key} in the PostgreSQL DSN has no value; give it one, as "
+                           f"{key}="), said
+    assert "whole number" not in said and "not known" not in said

@@ -17,10 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 _KEYS = ("vector_index", "ef_search")
+#: How each is written, for a key given without a value.
+_EXAMPLES = {"vector_index": "hnsw (or exact, auto)",
+             "ef_search": "200 (how many candidates HNSW search keeps, from 1 to 1000)"}
 #: What libpq counts as a blank between and around its key=value pairs (C's isspace).
 BLANKS = " \t\n\r\f\v"
 
@@ -49,8 +52,10 @@ def libpq_dsn(dsn: str) -> str:
     return _taken_out(dsn)[0]
 
 
-def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
-    found: dict[str, list[str]] = {}
+def _taken_out(dsn: str) -> tuple[str, dict[str, list[str | None]]]:
+    """``dsn`` without tiermem's settings, and the values of each found (None: a URI's
+    key given without "=")."""
+    found: dict[str, list[str | None]] = {}
     query_at = _query_start(dsn)
     if query_at is not None:
         base, query = dsn[:query_at], dsn[query_at + 1:]
@@ -58,9 +63,9 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str]]]:
         for part in query.split("&"):
             # libpq decodes percent-escapes in a URI's query keys and values alike; one
             # that is not an escape stays, and no value tiermem takes holds a "%".
-            key, _, value = (unquote(text) for text in part.partition("="))
+            key, equals, value = (unquote(text) for text in part.partition("="))
             if key in _KEYS:
-                found.setdefault(key, []).append(value)
+                found.setdefault(key, []).append(value if equals else None)
             elif part:
                 kept.append(part)
         libpq = dsn if not found else base + ("?" + "&".join(kept) if kept else "")
@@ -129,8 +134,12 @@ def dsn_pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
         pairs.append((key, "".join(value), dsn[start:at]))
 
 
-def _parsed(found: dict[str, list[str]]) -> StoreOptions:
+def _parsed(found: dict[str, list[str | None]]) -> StoreOptions:
     where = " in the PostgreSQL DSN"
+    for key, values in found.items():
+        if None in values:
+            raise InvalidInputError(
+                f"{key}{where} has no value; give it one, as {key}={_EXAMPLES[key]}")
     indexes = {checked_vector_index(value, where) for value in found.get("vector_index", [])}
     searches = {checked_ef_search(value, where) for value in found.get("ef_search", [])}
     for key, meanings in (("vector_index", indexes), ("ef_search", searches)):
