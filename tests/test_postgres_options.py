@@ -438,3 +438,21 @@ def test_a_uri_setting_without_a_value_is_refused_as_needing_one(dsn: str, key: 
     assert said.startswith(f"{key} in the PostgreSQL DSN has no value; give it one, as "
                            f"{key}="), said
     assert "whole number" not in said and "not known" not in said
+
+
+@pytest.mark.parametrize("dsn, given", [
+    ("postgresql://u@db.invalid/mem?vector_index=exact&ef_search=40", {}),
+    ("host=db.invalid dbname=mem ef_search=40 vector_index=EXACT", {}),
+    ("postgresql://u@db.invalid/mem", {"vector_index": "exact", "ef_search": 40}),
+    ("postgresql://u@db.invalid/mem", {"hnsw": False, "ef_search": 40})])
+def test_ef_search_beside_exact_search_is_refused_before_connecting(
+        dsn: str, given: dict[str, object]) -> None:
+    # Before: the agent was opened searching exactly, ef_search ignored without a word. The
+    # host need not exist: nothing connects.
+    with pytest.raises(InvalidConfigError) as caught:
+        PostgresBackend(dsn, "ann", **given)  # type: ignore[arg-type]
+    assert caught.value.fields == ("ef_search", "vector_index")
+    assert "ef_search=40 and vector_index='exact'" in str(caught.value)
+    assert "give vector_index as hnsw or auto with ef_search" in str(caught.value)
+    # Apart, an argument still wins over the DSN, and ef_search awaits hnsw from an argument.
+    assert split_dsn("host=h ef_search=40") == ("host=h", StoreOptions(ef_search=40))

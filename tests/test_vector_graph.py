@@ -178,6 +178,20 @@ def test_bad_vector_settings_are_refused_saying_what_is_allowed(
     assert not (tmp_path / "agent").exists() or not any((tmp_path / "agent").iterdir())
 
 
+def test_ef_search_beside_exact_search_is_refused_naming_what_to_pass(tmp_path: Path) -> None:
+    from tiermem.memory.errors import InvalidConfigError
+
+    # Before: the memory opened, searching exactly, the ef_search given ignored.
+    with pytest.raises(InvalidConfigError) as caught:
+        make_memory(tmp_path / "agent", vector_index="exact", ef_search=40)
+    assert caught.value.fields == ("ef_search", "vector_index")
+    assert str(caught.value).startswith("ef_search=40 and vector_index='exact' contradict")
+    assert "give vector_index as hnsw or auto with ef_search, or leave ef_search out" in str(
+        caught.value)
+    assert not (tmp_path / "agent").exists() or not any((tmp_path / "agent").iterdir())
+    make_memory(tmp_path / "agent", vector_index="auto", ef_search=40).close()
+
+
 def _count_searches(index: FaissIndex, calls: list[tuple[str, int]]) -> None:
     nearest, above = index.nearest, index.above
 

@@ -18,7 +18,7 @@ the exact answers, more slowly.
 
 from __future__ import annotations
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 
 VECTOR_INDEXES = ("exact", "hnsw", "auto")
 #: pgvector's bounds on hnsw.ef_search, used for both backends.
@@ -53,5 +53,17 @@ def checked_ef_search(value: object, where: str = "") -> int | None:
     return number
 
 
+def refuse_unused_ef_search(vector_index: str | None, ef_search: int | None,
+                            where: str = "") -> None:
+    """Refuse ``ef_search`` given beside ``vector_index="exact"``: exact search keeps no
+    candidates, so one of the two was not meant, and the setting would do nothing."""
+    if vector_index == "exact" and ef_search is not None:
+        raise InvalidConfigError(
+            f"ef_search={ef_search} and vector_index='exact'{where} contradict each other "
+            f"(exact search compares every vector; ef_search is for HNSW search); give "
+            f"vector_index as hnsw or auto with ef_search, or leave ef_search out",
+            ("ef_search", "vector_index"))
+
+
 __all__ = ["EF_SEARCH_RANGE", "HNSW_MIN_ROWS", "VECTOR_INDEXES", "checked_ef_search",
-           "checked_vector_index"]
+           "checked_vector_index", "refuse_unused_ef_search"]

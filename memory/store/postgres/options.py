@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError
-from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
+from tiermem.memory.store.vector_choice import (
+    checked_ef_search,
+    checked_vector_index,
+    refuse_unused_ef_search,
+)
 
 _KEYS = ("vector_index", "ef_search")
 #: How each is written, for a key given without a value.
@@ -148,5 +152,8 @@ def _parsed(found: dict[str, list[str | None]]) -> StoreOptions:
             raise InvalidConfigError(
                 f"the PostgreSQL DSN gives {key} more than once, as {shown}; give it once",
                 (key,))
-    return StoreOptions(vector_index=indexes.pop() if indexes else "exact",
-                        ef_search=searches.pop() if searches else None)
+    options = StoreOptions(vector_index=indexes.pop() if indexes else "exact",
+                           ef_search=searches.pop() if searches else None)
+    if "vector_index" in found:  # exact by default: ef_search may await an argument's hnsw
+        refuse_unused_ef_search(options.vector_index, options.ef_search, where)
+    return options

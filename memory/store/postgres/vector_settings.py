@@ -25,6 +25,7 @@ from tiermem.memory.store.vector_choice import (
     HNSW_MIN_ROWS,
     checked_ef_search,
     checked_vector_index,
+    refuse_unused_ef_search,
 )
 
 
@@ -50,6 +51,9 @@ class PgVectorSettings:
                     f"(hnsw={hnsw} means vector_index={implied!r}); pass vector_index alone: "
                     f"'exact', 'hnsw' or 'auto'", ("hnsw", "vector_index"))
             vector_index = implied
+        if vector_index is not None:  # the two arguments; the DSN's are checked together
+            refuse_unused_ef_search(checked_vector_index(vector_index),
+                                    checked_ef_search(ef_search))
         self.vector_index = (options.vector_index if vector_index is None
                              else checked_vector_index(vector_index))
         self.ef_search = (checked_ef_search(ef_search) or options.ef_search

@@ -68,7 +68,11 @@ from tiermem.memory.store.sqlite.schema_search import UNINDEXED_ROW
 from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
-from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
+from tiermem.memory.store.vector_choice import (
+    checked_ef_search,
+    checked_vector_index,
+    refuse_unused_ef_search,
+)
 from tiermem.memory.validation import check_flag
 
 _log = logging.getLogger(__name__)
@@ -109,6 +113,7 @@ class SQLiteStore(SQLiteTransactions):
         #: How vectors are searched (memory.store.vector_choice).
         self.vector_index = checked_vector_index(vector_index)
         self.ef_search = checked_ef_search(ef_search)
+        refuse_unused_ef_search(self.vector_index, self.ef_search)
         # Refused arguments leave a handed lock with the caller; from here it is the store's.
         if writer_lock is not None and (read_only or home is None
                                         or not writer_lock.locks(Path(home))):
