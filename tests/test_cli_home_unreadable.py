@@ -263,8 +263,9 @@ def test_a_wal_linked_to_a_file_this_user_may_not_write_is_named_at_open(
     # Before: "...; an upgrade of its schema stops at the last step that completed, ...".
     assert done.returncode == 1 and "upgrade" not in done.stderr
     assert done.stderr.endswith(
-        f": this user may not write {wal} (a link to {elsewhere}), which is empty; nothing "
-        f"was changed. It holds nothing: remove it (`rm {wal}`), then try again\n")
+        f": {wal} (a link to {elsewhere}): SQLite opens no -wal or -shm file through a link, "
+        f"and the file it leads to is empty; nothing was changed. It holds nothing: remove the "
+        f"link (`rm {wal}`), then try again\n")
     wal.unlink()
     kept = _tiermem(home, "chat", "--offline", "--embedder", "hashing", stdin="/core\n")
     assert "User likes tea" in kept.stdout

@@ -48,7 +48,20 @@ def _nothing_to_tell(database: Path) -> str:
             "changed. Check that the agent home and its files are this user's")
 
 
-@pytest.mark.parametrize("arrange", [_dangling_wal, _shm_directory,
+def _wal_linked_to_a_file(database: Path) -> str:
+    kept = database.parent / "kept" / "log"
+    kept.parent.mkdir()
+    kept.write_bytes(b"log" * 100)
+    wal = database.with_name("memory.sqlite3-wal")
+    wal.symlink_to(kept)
+    # Before: "SQLite could not open it or its -wal or -shm file beside it; ... Check that
+    # the agent home and its files are this user's".
+    return (f"{wal} (a link to {kept}): SQLite opens no -wal or -shm file through a link; "
+            f"nothing was changed. If the file it leads to is this memory's, move it here in "
+            f"the link's place (`mv {kept} {wal}`); if not, remove the link (`rm {wal}`)")
+
+
+@pytest.mark.parametrize("arrange", [_dangling_wal, _shm_directory, _wal_linked_to_a_file,
                                      _wal_beside_a_linked_database, _nothing_to_tell])
 def test_a_file_sqlite_cannot_open_is_named_with_what_to_do(
         tmp_path: Path, arrange: Callable[[Path], str]) -> None:
@@ -79,7 +92,7 @@ def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_names_it(
         "it out of the agent home)" in str(_write_refused_with_a_shm_directory(tmp_path))
 
 
-@pytest.mark.parametrize("odd", ["directory", "dangling link"])
+@pytest.mark.parametrize("odd", ["directory", "dangling link", "link to a file"])
 def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) -> None:
     from tiermem.memory.embed.embeddings import HashingEmbedder
     from tiermem.memory.errors import StoreError
@@ -94,15 +107,19 @@ def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) 
     (home / "memory.sqlite3-shm").unlink(missing_ok=True)
     if odd == "directory":
         wal.mkdir()
-    else:
+    elif odd == "dangling link":
         wal.symlink_to(tmp_path / "unmounted" / "wal")
+    else:  # Before: said to hold changes SQLite cannot read in a read-only home.
+        (tmp_path / "log").write_bytes(b"log" * 100)
+        wal.symlink_to(tmp_path / "log")
     # Before: a directory was said to hold changes in a read-only home, and a link leading
     # nowhere was passed over, the memory read without what the -wal may hold.
     with pytest.raises(StoreError) as caught:
         SQLiteStore(home, read_only=True).close()
     said = str(caught.value)
     assert f"{wal} " in said and "read-only" not in said, said
-    assert ("is not a file" if odd == "directory" else "leads to no file") in said, said
+    assert {"directory": "is not a file", "dangling link": "leads to no file",
+            "link to a file": "opens no -wal or -shm file through a link"}[odd] in said, said
 
 
 def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_blames_no_permission(

@@ -135,9 +135,12 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
 
 def _odd_sidecar(database: Path) -> bool:
     """Whether a -wal or -shm beside ``database`` is something SQLite cannot open, not a
-    file (a directory, a link leading nowhere), rather than one it may not create."""
+    file (a directory, a link: SQLite opens none through one), rather than one it may not
+    create."""
     real = Path(os.path.realpath(database))
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
+        if os.path.islink(path):
+            return True
         with contextlib.suppress(OSError):
             if os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode):
                 return True

@@ -230,6 +230,15 @@ def _unopenable(path: Path, quoted: str) -> tuple[str, str] | None:
                 f"remove the link (`rm {quoted}`)")
     if not path.is_file():
         return f"{shown} is not a file", f"Move it out of the way (`mv {quoted} {quoted}.moved`)"
+    if path.is_symlink() and path.name.endswith(("-wal", "-shm")):
+        # SQLite opens its database through a link, never the files beside it.
+        if path.stat().st_size == 0:
+            return (f"{shown}: SQLite opens no -wal or -shm file through a link, and the file "
+                    f"it leads to is empty", f"It holds nothing: remove the link (`rm {quoted}`)")
+        return (f"{shown}: SQLite opens no -wal or -shm file through a link",
+                f"If the file it leads to is this memory's, move it here in the link's place "
+                f"(`mv {shlex.quote(os.path.realpath(path))} {quoted}`); if not, remove the "
+                f"link (`rm {quoted}`)")
     if os.access(path, os.R_OK | os.W_OK):
         return None
     if path.stat().st_size == 0:
