@@ -69,7 +69,7 @@ from tiermem.agent.interrupts import (
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import prompt_output, read_line
-from tiermem.agent.slash_commands import SlashCommands, is_command
+from tiermem.agent.slash_commands import SlashCommands, first_word, is_command
 from tiermem.agent.terminal import TerminalConsole, escape, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.text.shown import shown_path
@@ -346,7 +346,7 @@ class ChatRepl(ChatReports):
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
-        self.running = text.partition(" ")[0]
+        self.running = first_word(text)[0]
         keep = self._command(text)
         self.running = None
         return keep
@@ -362,6 +362,6 @@ class ChatRepl(ChatReports):
         finally:
             self.console = shown
         if keep:
-            self.emit({"command": text.partition(" ")[0], "output": output,
+            self.emit({"command": first_word(text)[0], "output": output,
                        "error": self._error})
         return keep

@@ -49,6 +49,13 @@ def is_command(text: str) -> bool:
     return first.startswith("/") and "/" not in first[1:]
 
 
+def first_word(text: str) -> tuple[str, str]:
+    """``text``'s first word and what follows it, split at the first run of whitespace (a
+    tab, as piped input may hold, as a space): ``/archival<TAB>tea`` is /archival of tea."""
+    parts = text.split(maxsplit=1)
+    return (parts[0] if parts else ""), (parts[1] if len(parts) > 1 else "")
+
+
 class ForgetFailedError(TiermemError):
     """A /forget request whose matching failed (its judge's model erred): nothing was
     forgotten, and the request should be made again."""
@@ -74,7 +81,7 @@ class SlashCommands(SearchCommands):
 
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
-        name, _, arg = text.partition(" ")
+        name, arg = first_word(text)
         arg = arg.strip()
         memory = self.agent.memory
         if name in _NO_ARGUMENT and arg:
@@ -160,7 +167,7 @@ class SlashCommands(SearchCommands):
         return int(bool(lines) and lines[-1].strip() == text.strip())
 
     def forget(self, request: str, line: str) -> None:
-        first, _, rest = request.partition(" ")
+        first, rest = first_word(request)
         if first == "--erase-forgotten":
             if rest.strip():  # not text to forget: the whole request would be audited as one
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
@@ -237,7 +244,7 @@ class SlashCommands(SearchCommands):
 
     def policy(self, arg: str) -> None:
         memory = self.agent.memory
-        verb, _, rest = arg.partition(" ")
+        verb, rest = first_word(arg)
         changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
         if arg and not changing:
             self.chat.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")

@@ -67,7 +67,7 @@ class SearchCommands:
 
     def search(self, name: str, arg: str) -> None:
         options = "[--all] [--page N]" if name == "/recall" else "[--page N]"
-        words = arg.split(" ")
+        words = arg.split()  # a tab or two spaces between them, as one
         everything, page = False, 1
         separated = False
         while words and words[0].startswith("--"):

@@ -198,6 +198,21 @@ def test_changing_a_policy_a_chat_lacks_names_the_chat_options_not_the_library(
     assert repl.failures == 2 and memory.privacy is None
 
 
+def test_a_tab_after_a_slash_command_separates_it_from_its_words_as_a_space_does(
+        memory: HierarchicalMemory) -> None:
+    # Piped input keeps a tab as typed (the prompt turns Tab into spaces): "/archival<TAB>tea"
+    # was an unknown command "/archival<TAB>tea", and "/forget<TAB>..." forgot nothing.
+    repl, out = make_repl(memory)
+    lines = ["I like tea.", "/archival\tsomething", "/recall\ttea\t--page\t1",
+             "/forget\tUser likes tea", "/core"]
+    assert repl.run_piped(line + "\n" for line in lines) == 0
+    assert errors_of(repl) == ""
+    text = out.getvalue()
+    assert "0 matches (page 1 of 1)" in text and "#1 user: I like tea." in text
+    assert "User likes tea" not in text[text.index("core 0/12 tokens"):]
+    assert memory.core.used == 0
+
+
 def test_a_slash_command_used_wrongly_has_its_error_in_the_json_record(
         memory: HierarchicalMemory) -> None:
     out = io.StringIO()
