@@ -39,6 +39,7 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
+from tiermem.memory.output_file import expanded
 from tiermem.memory.text.counts import counted, items_counted
 
 
@@ -113,7 +114,7 @@ class SlashCommands(SearchCommands):
                 if not arg:
                     self.chat.usage("usage: /snapshot FILE")
                     return True
-                path = Path(arg).expanduser()
+                path = expanded(arg)
                 from tiermem.agent.store_commands import snapshot_progress
 
                 errors = self.chat.error_console

@@ -52,8 +52,26 @@ PG_MARKER = "PG_VERSION"
 STORE_MARKERS = ("memory.sqlite3", PG_MARKER)
 
 
+def expanded(path: str | os.PathLike[str]) -> Path:
+    """``path`` with a leading ``~`` or ``~USER`` expanded; as given when no such home is
+    known (``~nouser/x``), as a shell leaves it, so the checks below name what is missing."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:
+        return Path(path)
+
+
 def check_writable(path: Path) -> None:
     """Raise OutputPathError unless ``path`` can be created or replaced by this process."""
+    if "\0" in str(path):  # no system call takes it, so each check below would fail
+        raise OutputPathError(path, "a file name cannot hold a NUL byte; remove it")
+    try:
+        _check_writable(path)
+    except OSError as exc:  # a name too long, a directory not searchable
+        raise OutputPathError(path, exc.strerror or str(exc)) from None
+
+
+def _check_writable(path: Path) -> None:
     parent = path.parent
     _refuse_store_directory(path)
     if path.is_dir():
@@ -200,7 +218,7 @@ def output_path(value: str | None) -> Path | None:
     starts; None for no file (no option, or ``-``: standard output)."""
     if value is None or value == "-":
         return None
-    path = Path(value).expanduser()
+    path = expanded(value)
     check_writable(path)
     return path
 

@@ -46,12 +46,12 @@ class SnapshotsAndReindex:
         whole or not at all (tiermem.OutputPathError if it cannot be);
         ``progress("snapshot", done, total)`` is called every thousand rows and at the end."""
         from tiermem.memory.ops.snapshot import snapshot_text
-        from tiermem.memory.output_file import write_atomic_pieces
+        from tiermem.memory.output_file import expanded, write_atomic_pieces
 
         if not isinstance(file, str | os.PathLike):
             raise InvalidInputError(f"file must be the snapshot file's path (str or Path), got "
                                     f"{type(file).__name__}")
-        write_atomic_pieces(Path(file).expanduser(), snapshot_text(
+        write_atomic_pieces(expanded(file), snapshot_text(
             self, check_flag(include_vectors, "include_vectors"), progress), private=True)
 
     @classmethod

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 from test_cli import tiermem
 
-from tiermem.memory.output_file import OutputPathError, check_writable, write_atomic
+from tiermem.memory.output_file import (
+    OutputPathError,
+    check_writable,
+    output_path,
+    write_atomic,
+)
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
@@ -94,6 +99,28 @@ def test_unwritable_paths_are_named_with_the_reason(tmp_path: Path, case: str) -
     assert str(raised.value).startswith(f"cannot write {path}: ")
 
 
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("r\0.json", "a file name cannot hold a NUL byte; remove it"),
+    ("r" * 300 + ".json", "File name too long"),
+])
+def test_a_name_no_system_call_takes_is_refused_with_the_reason(
+        tmp_path: Path, name: str, reason: str) -> None:
+    # These raised ValueError and OSError, which a chat's /snapshot called an internal error.
+    path = tmp_path / name
+    with pytest.raises(OutputPathError) as raised:
+        write_atomic(path, "{}")
+    assert str(raised.value) == f"cannot write {path}: {reason}"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_tilde_naming_no_user_is_left_as_a_shell_leaves_it() -> None:
+    # Path.expanduser raised RuntimeError("Could not determine home directory.").
+    with pytest.raises(OutputPathError) as raised:
+        output_path("~tiermem-no-such-user/r.json")
+    assert str(raised.value) == ("cannot write ~tiermem-no-such-user/r.json: the directory "
+                                 "~tiermem-no-such-user does not exist; create it first")
 
 
 def test_no_report_is_written_over_a_memorys_own_files(tmp_path: Path) -> None:

@@ -235,6 +235,22 @@ def test_snapshot_to_a_missing_directory_reports_and_continues(
     assert "model:" in out.getvalue() and "error" not in out.getvalue()
 
 
+def test_a_snapshot_file_name_no_system_call_takes_is_an_error_not_a_defect(
+    memory: HierarchicalMemory, tmp_path: Path
+) -> None:
+    repl, out = make_repl(memory)
+    lines = [f"/snapshot {tmp_path}/s\0.json", "/snapshot ~tiermem-no-such-user/s.json",
+             f"/snapshot {tmp_path}/{'s' * 300}.json", "/model"]
+    assert repl.run_piped(lines) == 1
+    errors = errors_of(repl)
+    assert "internal error" not in errors and "please report" not in errors
+    assert errors.count("error: cannot write") == 3 and repl.failures == 3
+    assert "a file name cannot hold a NUL byte; remove it" in errors
+    assert "the directory ~tiermem-no-such-user does not exist; create it first" in errors
+    assert "File name too long" in errors
+    assert out.getvalue().startswith("model:") and list(tmp_path.iterdir()) == []
+
+
 def test_provider_error_is_shown_and_the_session_goes_on(memory: HierarchicalMemory) -> None:
     model = ScriptedModel([ProviderError("http://x/v1 failed with HTTP 503", kind="server"),
                            reply("back again")])
