@@ -187,9 +187,17 @@ class ChatRepl(ChatReports):
     def refuse(self, line: OverlongLine) -> None:
         """A line too long to be a message: a failed turn, without reading it whole."""
         self._error = None
-        self.fail("error", InvalidInputError(line.message))
+        start = line.start.strip()
+        command = first_word(start)[0] if is_command(start) else None
+        if command is None:
+            self.fail("error", InvalidInputError(line.message))
+        else:  # "split it into smaller messages" is no way to run a command
+            self.fail("error", InvalidInputError(
+                f"line {line.number} of the input is over {line.limit:,} characters, the "
+                f"longest line the chat reads, and {command} was not run"))
         if self.json_lines:
-            self.emit(turn_record(line.start, None, self._error))
+            self.emit(turn_record(line.start, None, self._error) if command is None else
+                      {"command": command, "output": "", "error": self._error})
 
     def run_interactive(self, session: Any = None, history: Any = None) -> int:
         """Prompt until /exit, Ctrl-D or a second Ctrl-C at an empty prompt; returns 0.

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_helpers import make_memory
@@ -18,6 +19,7 @@ from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
 from tiermem.cli import run
+from tiermem.memory import HierarchicalMemory
 from tiermem.memory.validation import MAX_TEXT_CHARS
 
 FIVE_MB = 5_000_000
@@ -58,14 +60,22 @@ def test_a_line_without_end_is_refused_after_reading_about_the_limit() -> None:
     assert zeros.largest_request <= 64 * 1024
 
 
+def run_json_chat(memory: HierarchicalMemory, stream: io.RawIOBase
+                  ) -> tuple[list[dict[str, Any]], io.StringIO]:
+    """The --json records of a piped offline chat reading ``stream``, which must fail, and
+    its standard error."""
+    out, errors = io.StringIO(), io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=errors, json_lines=True)
+    assert repl.run_piped(decoded_lines(io.BufferedReader(stream), errors)) == 1
+    return [json.loads(line) for line in out.getvalue().splitlines()], errors
+
+
 def test_a_huge_piped_line_is_one_failed_turn_and_the_next_line_is_answered() -> None:
     stream = CountingStream(FIVE_MB, tail=b"\nI am allergic to peanuts.\n")
     with make_memory() as memory:
-        out, errors = io.StringIO(), io.StringIO()
-        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
-                        errors=errors, json_lines=True)
-        assert repl.run_piped(decoded_lines(io.BufferedReader(stream), errors)) == 1
-        refused, answered = (json.loads(line) for line in out.getvalue().splitlines())
+        records, errors = run_json_chat(memory, stream)
+        refused, answered = records
         assert [f.text for f in memory.core] == ["User is allergic to peanuts"]
         users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
         assert users == ["I am allergic to peanuts."]  # the huge line was never stored
@@ -202,3 +212,18 @@ def test_with_stdin_or_stdout_closed_the_commands_that_need_them_still_refuse(
         if "2>&-" not in redirect:
             assert done.stderr.startswith("tiermem: standard output is closed; ")
     assert not (home / "agents").exists()  # each was refused before any agent was made
+
+
+def test_a_huge_piped_slash_command_is_a_failed_command_not_a_message_to_split() -> None:
+    # It was refused as a message, "split it into smaller messages", and under --json
+    # recorded as a turn: a /forget or /archival split in pieces is another command.
+    stream = io.BytesIO(b"/forget " + b"x" * (MAX_TEXT_CHARS + 10) + b"\n/model\n")
+    with make_memory() as memory:
+        (refused, model), errors = run_json_chat(memory, stream)
+        assert memory.forget_requests() == []
+    said = ("line 1 of the input is over 200,000 characters, the longest line the chat "
+            "reads, and /forget was not run")
+    assert refused == {"command": "/forget", "output": "",
+                       "error": {"kind": "invalid_input", "message": said}}
+    assert model["command"] == "/model" and model["error"] is None
+    assert errors.getvalue() == f"error: {said}\n"
