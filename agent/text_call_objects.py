@@ -177,7 +177,12 @@ def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall]
 
 def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
     """A call cut off mid-way, if the fragment names a tool that counts; its arguments are
-    the unfinished text, which is not valid JSON."""
+    the unfinished text, which is not valid JSON. A list of whole calls the limit cut just
+    before its closing bracket (``[{...}``) is those calls: none of them was cut."""
+    if fragment.lstrip().startswith("["):
+        whole = calls_in(fragment.rstrip() + "]", names, marked=marked)
+        if whole is not None:
+            return whole
     match = _NAME_FIELD.search(fragment)
     if match is None or not _counts(match.group(1), names, marked) or is_whole_json(fragment):
         return None

@@ -79,6 +79,8 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool,
             or len(text) > _MAX_CHARS:
         return TextToolCalls(rest=content)
     calls = _parse(text, names, schemas or {})
+    if calls is None and cut and start.group(1) and text.endswith(")"):
+        calls = _parse(f"{text}]", names, schemas or {})  # whole calls, cut before the "]"
     if calls is None and cut and not text.endswith("]" if start.group(1) else ")"):
         calls = [ToolCall("", start.group(2), text)]
     return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
@@ -96,6 +98,8 @@ def tool_code_calls(content: str, names: frozenset[str], cut: bool,
         # A block in a markdown list item is indented, body and all: Python would refuse
         # the indented first statement.
         body = textwrap.dedent(match.group(1))
+        if cut and not match.group(0).endswith("```"):  # cut in the closing fence: ")\n``"
+            body = body.rstrip().removesuffix("``").removesuffix("`")
         found = _code_calls(body, names, schemas or {}) if len(body) <= _MAX_CHARS else None
         start = _CALL.match(body.strip())
         if found is None and cut and not match.group(0).endswith("```") and start \

@@ -59,7 +59,9 @@ but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
 fragment for a reply. Such arguments are never valid JSON. A whole call the reply was cut
 in the closing tag or end-of-turn token of (``...}</tool_c``, ``...}<|eo``), or in the
-closing fence of a fenced call, is a call, and the start of the tag or fence no reply.
+closing fence of a fenced call or a tool_code block, is a call, and the start of the tag or
+fence no reply; so are the whole calls of a list cut just before its ``]``
+(``[TOOL_CALLS][{...}``, ``[NAME(...)``).
 After whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``)
 is no reply either: it is returned as a call with no name and its text as arguments. One
 cut before its arguments (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not
