@@ -13,7 +13,7 @@ server's template or parser does not take it out:
   ``;``, or a Python call to an offered tool (``<|python_tag|>NAME(key="value")``, as it
   writes its built-in tools'), text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
-  allowed (a last tag may be unclosed);
+  allowed (a last tag may be unclosed; one with no arguments, amid text, names the form);
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
   Hermes tags or without them, or with only the closing one, before calls in both tags too
   (agent/text_call_parameters.py);
@@ -177,16 +177,19 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
     text = content if _HERMES_OPEN.search(content) else _ORPHAN_CLOSE.sub(_FUNCTION_CLOSE,
                                                                           content)
 
-    def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+    def read(tag: re.Match[str], body: str, unfinished: bool,
+             alone: bool = True) -> list[ToolCall] | None:
         closed = text.startswith(_FUNCTION_CLOSE, tag.end() + len(body))
         body = _without_end_tokens(body)
         if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
             # With its closing tag, which may end a last parameter left unclosed.
             return parameters_call(tag.group(1), body + _FUNCTION_CLOSE * closed,
                                    unfinished=unfinished, schemas=schemas)
-        return named_call(tag.group(1), body, unfinished=unfinished)
+        return named_call(tag.group(1), body, unfinished=unfinished, alone=alone)
 
     found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
+    if found.rest:  # amid prose, a tag with no arguments names the markup
+        found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)
     return found if found.calls else TextToolCalls(rest=content)
 
 
@@ -202,6 +205,10 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
 
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    # After prose, a name with no arguments ("Mistral writes [TOOL_CALLS]NAME[ARGS]") names
+    # the markup.
+    alone = not content[:max(0, content.find(_MISTRAL_CALLS))].strip()
+
     def read(segment: str, last: bool) -> list[ToolCall] | None:
         if _MISTRAL_ARGS in segment:
             name, arguments = segment.split(_MISTRAL_ARGS, 1)
@@ -212,7 +219,7 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCal
         name = _MISTRAL_CALL_ID.sub("", name).strip()
         if not _MISTRAL_NAME.fullmatch(name):
             return None
-        return named_call(name, arguments, unfinished=cut and last)
+        return named_call(name, arguments, unfinished=cut and last, alone=alone)
 
     return _after_marker(content, _MISTRAL_CALLS, read)
 

@@ -158,14 +158,18 @@ def _leading_calls(text: str, names: frozenset[str], *, marked: bool,
     return calls, position, last_end
 
 
-def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall] | None:
+def named_call(name: str, arguments: str, *, unfinished: bool,
+               alone: bool = True) -> list[ToolCall] | None:
     """The call when markup gave the tool's name and its arguments' text follows
     (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``, unless
-    ``unfinished`` (cut off mid-way: the arguments were never written); text that is not a
-    JSON object is no call, unless ``unfinished`` and it begins one: prose after the name
-    ("<function=NAME>, then the arguments") mentions the markup."""
+    ``unfinished`` (cut off mid-way: the arguments were never written), or not ``alone``
+    (prose around the markup names it: "Llama writes <function=NAME>"), which is no call;
+    text that is not a JSON object is no call, unless ``unfinished`` and it begins one:
+    prose after the name ("<function=NAME>, then the arguments") mentions the markup."""
     arguments = arguments.strip()
     if not arguments:
+        if not (alone or unfinished):
+            return None
         return [ToolCall("", name, "" if unfinished else "{}")]
     try:
         value = json.loads(arguments)
