@@ -23,7 +23,9 @@ The template writes a list or an object as JSON, which a tool would refuse as te
 parameter whose schema takes no text, a value that reads as JSON is that value
 (``<parameter=tags>["drinks"]</parameter>`` is the list), and Python's ``None``, ``True``
 and ``False`` are theirs. For a parameter that may be null, ``None`` (or ``null``) is null,
-even where the schema takes text too (``start_date``), as the template writes a null so.
+even where the schema takes text too (``start_date``), as the template writes a null so;
+for one that takes neither null nor text (``request_heartbeat``), it is a value left unset,
+and the parameter is left out.
 JSON has no infinity: ``1e400`` or ``NaN`` stays the text, so the arguments stay JSON a
 server can read back. A value that is only an ellipsis shows the form: no call.
 """
@@ -84,19 +86,22 @@ def parameters_call(name: str, body: str, *, unfinished: bool,
     schema = (schemas or {}).get(offered_name(name, schemas or {}))
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     arguments: dict[str, Any] = {}
+    given: set[str] = set()
     position = 0
     while (parameter := _parameter(body, position)) is not None:
         key = parameter.group(1)
-        if key in arguments:
+        if key in given:
             return None  # given twice: which one was meant is unclear
+        given.add(key)
         declared = properties.get(key) if isinstance(properties, Mapping) else None
         value = _value(parameter.group(2))
         if value.strip() in _PLACEHOLDERS:
             return None  # the form shown ("<parameter=content>...</parameter>"), no call
-        arguments[key] = _typed(value, declared)
+        if not _left_out(value, declared):
+            arguments[key] = _typed(value, declared)
         position = parameter.end()
     rest = body[position:].strip()
-    if arguments and rest in ("", _FUNCTION_CLOSE):
+    if given and rest in ("", _FUNCTION_CLOSE):
         return [ToolCall("", name, json.dumps(arguments, ensure_ascii=False))]
     if unfinished and body.lstrip().startswith(_OPENING):
         return [ToolCall("", name, body.strip())]
@@ -121,6 +126,14 @@ def _value(text: str) -> str:
     """The value in a parameter's tags, without the one line break on either side of it."""
     text = text[2:] if text.startswith("\r\n") else text[1:] if text.startswith("\n") else text
     return text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text
+
+
+def _left_out(text: str, schema: Any) -> bool:
+    """Whether ``text`` is a null for a parameter of ``schema`` that may be neither null nor
+    text (``<parameter=request_heartbeat>None``): the template writes a value the model left
+    unset so, and the parameter's default is meant."""
+    return text.strip() in _NULLS and isinstance(schema, Mapping) \
+        and not _takes(schema, "null") and not _takes(schema, "string")
 
 
 def _typed(text: str, schema: Any) -> Any:

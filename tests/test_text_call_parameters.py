@@ -199,3 +199,28 @@ def test_a_value_the_schema_reads_as_json_reaches_the_tool(
     assert [(r.name, r.ok) for r in result.tool_results] == [
         (tool, True), ("core_memory_append", True)]
     assert json.loads(result.tool_calls[0].arguments)[key] == value
+
+
+@pytest.mark.parametrize(("key", "written"), [
+    ("request_heartbeat", "None"),  # a boolean the model left unset, as the template writes it
+    ("request_heartbeat", "null"),
+    ("page", "None"),
+])
+def test_a_null_for_a_parameter_that_takes_neither_null_nor_text_leaves_it_out(
+        key: str, written: str) -> None:
+    schemas = {"archival_memory_search": {"properties": {
+        "query": {"type": "string"}, "page": {"type": "integer"},
+        "request_heartbeat": {"type": "boolean"}}}}
+    content = (f"<function=archival_memory_search>\n<parameter=query>\ntea\n</parameter>\n"
+               f"<parameter={key}>\n{written}\n</parameter>\n</function>")
+    [call] = find_text_tool_calls(content, NAMES, schemas=schemas).calls
+    assert json.loads(call.arguments) == {"query": "tea"}
+    twice = content.replace("</function>", f"<parameter={key}>\nNone\n</parameter>\n</function>")
+    assert find_text_tool_calls(twice, NAMES, schemas=schemas).calls == []
+
+
+def test_the_agent_runs_a_call_whose_heartbeat_is_none(server: FakeOpenAIServer) -> None:
+    unset = APPEND.replace("</function>", "<parameter=request_heartbeat>\nNone\n</parameter>\n"
+                                          "</function>")
+    result, _ = allergy_turn(server, f"<tool_call>\n{unset}\n</tool_call>")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
