@@ -343,6 +343,8 @@ def _after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCal
     segments = content[start + len(marker):].split(marker)
     calls: list[ToolCall] = []
     for index, segment in enumerate(segments):
+        if not _without_end_tokens(segment):
+            continue  # a marker repeated with nothing after it: no call, and no reply
         found = read(_without_end_tokens(segment), index == len(segments) - 1)
         if found is None:
             return TextToolCalls(rest=content)

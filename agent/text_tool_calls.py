@@ -24,7 +24,9 @@ from it, the call arrives as plain content. These forms are recognised:
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
-all of, or a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``). Markup quoted
+all of, a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``), which leaves an
+object holding the calls the whole reply, or a marker repeated with nothing after it
+(``[TOOL_CALLS][...][TOOL_CALLS]``). Markup quoted
 as inline code in a sentence is an example (agent/text_call_markup.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -302,8 +304,12 @@ def _fenced(content: str, names: frozenset[str], cut: bool, after_prose: bool) -
     kept: list[str] = []
     position = 0
     for match in FENCE.finditer(content):
-        # An object holding the calls, beside prose, quotes a response ("the API returns:").
-        held = not after_prose and not (content[:match.start()] + content[match.end():]).strip()
+        # An object holding the calls, beside prose, quotes a response ("the API returns:");
+        # a marker the fence follows ("[TOOL_CALLS]```json") is no prose.
+        before = content[:match.start()].rstrip()
+        before = next((before.removesuffix(m) for m in _CALL_MARKERS if before.endswith(m)),
+                      before)
+        held = not after_prose and not (before + content[match.end():]).strip()
         body = match.group(1)
         if cut and not match.group(0).endswith("```"):  # cut in the closing fence: "}\n``"
             body = body.rstrip().removesuffix("``").removesuffix("`")

@@ -30,6 +30,8 @@ WIRE = json.dumps({"role": "assistant", "content": None, "tool_calls": [
     json.dumps({"tool_call": {"name": "core_memory_append", "arguments": FACT}}),
     f"```json\n{WIRE}\n```",
     f"<tool_call>\n{GENERIC}\n</tool_call>",
+    f"[TOOL_CALLS]```json\n{GENERIC}\n```",  # a marker the fence follows is no prose
+    f"[TOOL_CALLS]\n```json\n{WIRE}\n```",
 ])
 def test_calls_in_an_object_that_holds_them_run(content: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -46,6 +48,7 @@ def test_calls_in_an_object_that_holds_them_run(content: str) -> None:
     json.dumps({"tool_calls": [{"name": "core_memory_append", "arguments": FACT}],
                 "usage": {"total_tokens": 9}}),  # some other data
     f"The API answers like this: {GENERIC}",  # after prose: an example
+    f"The API answers like this: [TOOL_CALLS]```json\n{GENERIC}\n```",
 ])
 def test_other_json_with_tool_calls_stays_the_reply(content: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -57,3 +60,9 @@ def test_the_agent_runs_calls_written_as_the_openai_message(server: FakeOpenAISe
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True)]
     assert result.reply is None and all('"tool_calls"' not in r["content"] for r in rows)
+
+
+def test_the_agent_runs_calls_held_in_a_fence_after_a_marker(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, f"[TOOL_CALLS]```json\n{GENERIC}\n```")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply is None

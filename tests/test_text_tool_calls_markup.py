@@ -53,6 +53,10 @@ def _loaded(text: str) -> Any:
     (f"[TOOL_CALLS]core_memory_append{FACT_JSON}", ""),
     (f"[TOOL_CALLS] core_memory_append {FACT_JSON}</s>", ""),
     (f"Saving it. [TOOL_CALLS]core_memory_append{FACT_JSON}", "Saving it."),
+    # a marker repeated with nothing after it is neither a call nor a reply
+    (f"[TOOL_CALLS][{APPEND_JSON}][TOOL_CALLS]", ""),
+    (f"[TOOL_CALLS][TOOL_CALLS][{APPEND_JSON}]\n[TOOL_CALLS]</s>", ""),
+    (f"<|python_tag|>{LLAMA_APPEND}<|python_tag|>", ""),
     # Llama 3.2
     (f"<function=core_memory_append>{FACT_JSON}</function>", ""),
     (f"<function=core_memory_append>{FACT_JSON}", ""),  # the stop token came first
@@ -101,6 +105,7 @@ def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str
     f"Use {APPEND_JSON} whenever you like.",  # in the middle of a sentence
     "Write `<function=name>{...}</function>` to call a tool.",  # the syntax, described
     "[TOOL_CALLS] are how Mistral marks its calls.",
+    "[TOOL_CALLS][TOOL_CALLS]",
     "[TOOL_CALLS]name{...} is how newer Mistral models write a call.",
     '<|python_tag|>brave_search.call(query="peanut allergy")',
     '<tool_call>\n\nI could not find that.',
