@@ -2,9 +2,10 @@
 
 A tool is a plain function whose signature is the contract with the model:
 each parameter's annotation becomes a pydantic field (so arguments are
-validated before the function runs), and the Google-style docstring supplies
-the descriptions the model reads. Mistakes in a declaration are raised when
-the module defining the tool is imported, not when a model first calls it.
+validated before the function runs; a number parameter refuses true and false),
+and the Google-style docstring supplies the descriptions the model reads. Mistakes
+in a declaration are raised when the module defining the tool is imported, not when a
+model first calls it.
 
     @tool(heartbeat=True)
     def search_notes(ctx: Context, query: str, page: int = 1) -> list[str]:
@@ -31,7 +32,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, overload
 
-from pydantic import BaseModel, ConfigDict, Field, PydanticUserError, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PydanticUserError,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
 
 from tiermem.memory.errors import TiermemError
 
@@ -196,7 +205,8 @@ def make_tool(fn: Callable[..., Any], *, name: str | None = None, heartbeat: boo
             )
         default = ... if p.default is inspect.Parameter.empty else p.default
         doc = arg_docs[p.name]
-        fields[f"a{len(fields)}"] = (hints[p.name], Field(default, alias=p.name, description=doc))
+        fields[f"a{len(fields)}"] = (_numbers_only(hints[p.name]),
+                                     Field(default, alias=p.name, description=doc))
 
     unknown = sorted(set(arg_docs) - {p.name for p in params})
     if unknown:
@@ -287,6 +297,34 @@ def _unwrap(lines: list[str]) -> str:
         else:
             paragraphs[-1].append(text)
     return "\n\n".join("\n".join(p) for p in paragraphs if p)
+
+
+#: What a number parameter says of a true or false sent for it.
+_NUMBER_ERRORS = ((int, "int_type", "Input should be a valid integer"),
+                  (float, "float_type", "Input should be a valid number"))
+
+
+def _numbers_only(hint: Any) -> Any:
+    """``hint`` refusing ``true`` and ``false`` where it asks for a number (``int``,
+    ``float``, annotated, or beside others in a union), which pydantic would read as 1 and 0:
+    a model that sends ``"page": true`` is told so rather than given page 1."""
+    origin = typing.get_origin(hint)
+    number = typing.get_args(hint)[0] if origin is typing.Annotated else hint
+    for kind, error, message in _NUMBER_ERRORS:
+        if number is kind:
+            def refuse_bools(value: Any, error: str = error, message: str = message) -> Any:
+                if isinstance(value, bool):
+                    raise PydanticCustomError(error, message)
+                return value
+
+            # After any constraints (Field(ge=1)), which then still reach the schema.
+            return typing.Annotated[hint, BeforeValidator(refuse_bools)]
+    members = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else ()
+    if bool not in members:  # a union that takes a boolean too takes true as it is
+        numbers = tuple(_numbers_only(m) for m in members)
+        if any(n is not m for n, m in zip(numbers, members, strict=True)):
+            return typing.Union[numbers]  # noqa: UP007
+    return hint
 
 
 def _resolve_hints(fn: Callable[..., Any], names: list[str], where: str) -> dict[str, Any]:

@@ -1,0 +1,74 @@
+"""A true or false sent for a number parameter is an error to the model, not 1 or 0
+(tools/declare.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from pydantic import Field
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.declare import tool
+from tiermem.tools.dispatch import Toolbox
+from tiermem.tools.memory_tools import memory_toolbox
+
+
+@tool
+def pick(page: int = 1, first: Annotated[int, Field(ge=1)] = 1, share: float | None = None,
+         flag: bool | int = 0) -> str:
+    """Pick a page.
+
+    Args:
+        page: Which page.
+        first: The first item.
+        share: How much of it.
+        flag: On, off or a level.
+    """
+    return f"{page} {first} {share} {flag}"
+
+
+@pytest.mark.parametrize(("arguments", "field"), [
+    ({"page": True}, "page"), ({"page": False}, "page"), ({"first": True}, "first"),
+    ({"share": False}, "share"),
+])
+def test_a_boolean_for_a_number_is_refused(arguments: dict[str, object], field: str) -> None:
+    result = Toolbox([pick]).dispatch("pick", json.dumps(arguments))
+    assert not result.ok and result.error_kind == "invalid_arguments"
+    assert f"- {field}: should be a valid" in result.content
+
+
+@pytest.mark.parametrize(("arguments", "content"), [
+    ({"page": "2", "first": 3.0, "share": 0.5}, "2 3 0.5 0"),  # numbers as before
+    ({"flag": True}, "1 1 None True"),  # a parameter that takes a boolean still does
+    ({"share": None}, "1 1 None 0"),
+])
+def test_numbers_and_booleans_where_taken_still_read(arguments: dict[str, object],
+                                                     content: str) -> None:
+    result = Toolbox([pick]).dispatch("pick", json.dumps(arguments))
+    assert (result.ok, result.content) == (True, content)
+
+
+def test_the_search_tools_refuse_a_boolean_page() -> None:
+    box = memory_toolbox()
+    for name in ("archival_memory_search", "conversation_search"):
+        result = box.check(name, '{"query": "tea", "page": true}')
+        assert result is not None and not result.ok
+        assert "- page: should be a valid integer; got true" in result.content
+
+
+def test_the_model_is_told_its_boolean_page_is_no_page(server: FakeOpenAIServer) -> None:
+    search = {"name": "archival_memory_search", "arguments": {"query": "tea", "page": True}}
+    server.enqueue_reply(f"<tool_call>{json.dumps(search)}</tool_call>")
+    server.enqueue_reply("I found nothing about tea.")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("What tea do I like?")
+    [searched] = result.tool_results
+    assert (searched.name, searched.ok, searched.error_kind) == (
+        "archival_memory_search", False, "invalid_arguments")
+    assert result.reply == "I found nothing about tea."
