@@ -18,7 +18,8 @@ server's template or parser does not take it out:
   Hermes tags or without them, or with only the closing one, before calls in both tags too
   (agent/text_call_parameters.py);
 - in the Hermes tags, the name in tags of its own, then the arguments:
-  ``<tool_call><function>NAME</function>{...}</tool_call>`` (Gemma 3, Qwen);
+  ``<tool_call><function>NAME</function>{...}</tool_call>`` (Gemma 3, Qwen), or Llama
+  3.2's call: ``<tool_call><function=NAME>{...}</function></tool_call>``;
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
@@ -77,6 +78,9 @@ _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
 _FUNCTION_OPEN, _FUNCTION_CLOSE = re.compile(r"<function=([\w.\-]{1,200})>"), "</function>"
 #: The name in tags of its own, then the arguments (Gemma 3 and Qwen under some servers).
 _NAME_IN_TAGS = re.compile(r"\s*<function>\s*([\w.\-]{1,200})\s*</function>(.*)", re.DOTALL)
+#: Llama 3.2's call in the Hermes tags: ``<tool_call><function=NAME>{...}</function>``.
+_FUNCTION_IN_TAGS = re.compile(r"\s*<function=([\w.\-]{1,200})>(.*?)(?:</function>)?\s*",
+                               re.DOTALL)
 #: A closing Hermes tag straight after a call whose opening one the model left out.
 _ORPHAN_CLOSE = re.compile(r"</function>\s*</tool_call>")
 _PYTHON_TAG = "<|python_tag|>"
@@ -111,7 +115,8 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool,
         if found is None:  # Qwen3-Coder: <function=NAME><parameter=KEY>value</parameter>...
             found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished,
                                              schemas=schemas)
-        if found is None and (named := _NAME_IN_TAGS.fullmatch(_without_end_tokens(body))):
+        if found is None and (named := _NAME_IN_TAGS.fullmatch(_without_end_tokens(body))
+                              or _FUNCTION_IN_TAGS.fullmatch(_without_end_tokens(body))):
             found = named_call(named.group(1), named.group(2), unfinished=unfinished)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 

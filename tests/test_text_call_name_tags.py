@@ -1,5 +1,6 @@
 """A call in Hermes tags whose name is in tags of its own, then its arguments:
-``<tool_call><function>NAME</function>{...}</tool_call>`` (agent/text_call_markup.py)."""
+``<tool_call><function>NAME</function>{...}</tool_call>``, or Llama 3.2's call in them:
+``<tool_call><function=NAME>{...}</function></tool_call>`` (agent/text_call_markup.py)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,18 @@ def tagged(name: str, arguments: str) -> str:
     return f"<tool_call>\n<function>{name}</function>\n{arguments}\n</tool_call>"
 
 
+def llama(name: str, arguments: str, closing: str = "</function>") -> str:
+    return f"<tool_call>\n<function={name}>{arguments}{closing}\n</tool_call>"
+
+
 @pytest.mark.parametrize(("content", "rest"), [
     (tagged("core_memory_append", json.dumps(FACT)), ""),
     (f"Saving that.\n{tagged('core_memory_append', json.dumps(FACT))}<|im_end|>",
      "Saving that."),
+    # Llama 3.2's call in the Hermes tags: none of the tags is left as the reply
+    (llama("core_memory_append", json.dumps(FACT)), ""),
+    (llama("core_memory_append", json.dumps(FACT), closing=""), ""),
+    (f"Saving that.\n{llama('core_memory_append', json.dumps(FACT))}", "Saving that."),
 ])
 def test_a_name_in_tags_then_its_arguments_is_a_call(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -44,3 +53,9 @@ def test_the_agent_runs_calls_named_in_tags(server: FakeOpenAIServer) -> None:
     rows = noted_turn(server, tagged("core_memory_append", json.dumps(FACT))
                       + tagged("send_message", json.dumps({"message": "Noted."})))
     assert all("<function>" not in r["content"] for r in rows)
+
+
+def test_the_agent_runs_llama_calls_in_hermes_tags(server: FakeOpenAIServer) -> None:
+    rows = noted_turn(server, llama("core_memory_append", json.dumps(FACT))
+                      + llama("send_message", json.dumps({"message": "Noted."})))
+    assert all("tool_call>" not in r["content"] for r in rows)
