@@ -53,7 +53,12 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_said_last import dropped_notes, forgot_nothing_more, retraction_note
+from tiermem.agent.offline_said_last import (
+    cancelled_notes,
+    dropped_notes,
+    forgot_nothing_more,
+    retraction_note,
+)
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
@@ -334,6 +339,7 @@ class OfflinePolicy:
         if errors:
             parts.append("Could not store everything: " + " ".join(errors))
         parts += correction_notes(messages, user_text)
+        parts += cancelled_notes(user_text)
         parts += _kept_in_archival_note(messages, user_text)
         if any(_REMINDER.match(s) for s in split_sentences(user_text)):
             parts.append(REMINDER_NOTE)

@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from tiermem.agent.offline_said_last import said_last
 from tiermem.memory.text.bare_denials import with_bare_denials_filled
+from tiermem.memory.text.cancelled_requests import still_asked
 from tiermem.memory.text.ellipses import with_ellipses_filled
-from tiermem.memory.text.forget_requests import named_last, never_minded, taken_back_apart
+from tiermem.memory.text.forget_requests import named_last, taken_back_apart
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.openings import with_said_about
@@ -43,7 +44,7 @@ def sentences_read(text: str, held: Callable[[], dict[str, list[str]]],
     last = said_last(recent or [])
     return with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(never_minded(taken_back_apart(split_sentences(text)), held()), last),
+            corrected_in_place(still_asked(taken_back_apart(split_sentences(text)), held()), last),
             held(),
             named_last(recent[0]) if recent else ()))), last)), last)),
         next(iter(recent or []), None))

@@ -11,6 +11,7 @@ Pure functions over strings; agent/offline_statements.py and agent/offline.py re
 
 from __future__ import annotations
 
+from tiermem.memory.text.cancelled_requests import cancelled_requests
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
@@ -20,8 +21,8 @@ from tiermem.memory.text.statements import forgets_the_last, own_clauses
 from tiermem.memory.text.unsaid_denials import denies_a_things, denies_nothing_said
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["dropped_notes", "forgot_nothing_more", "retraction_note", "said_last",
-           "shares_dropped"]
+__all__ = ["cancelled_notes", "dropped_notes", "forgot_nothing_more", "retraction_note",
+           "said_last", "shares_dropped"]
 
 
 def said_last(recent: list[str]) -> str | None:
@@ -63,6 +64,17 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
                      f'{before.strip().rstrip(".!;:")}" is said of a thing, not of a person), so '
                      "I did not store it; say it in full to store it.")
     return notes
+
+
+def cancelled_notes(text: str) -> list[str]:
+    """What the reply says of the requests to forget that ``text`` takes back as it makes
+    them ("Forget my PIN. Never mind."): nothing was forgotten for them."""
+    taken_back = cancelled_requests(split_sentences(text))[1]
+    if not taken_back:
+        return []
+    quoted = " and ".join(f'"{said.strip().rstrip(".!;:,")}"' for said in taken_back)
+    return [f"(offline) You took back {quoted} in the same message, so nothing was forgotten "
+            "for it."]
 
 
 def retraction_note(text: str, recent: list[str]) -> str | None:
