@@ -5,7 +5,9 @@ comma or "but" between them."""
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize(("said", "stored"), [
@@ -51,6 +53,28 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     # in a sentence of its own, it was read as a correction too, and the PIN lost
     ("My PIN is 1234.", "Forget my PIN. I meant 4321.", "User's PIN is 4321"),
     ("My PIN is 1234.", "Forget my PIN. I meant 4321!", "User's PIN is 4321"),
+    # the value meant with the one it replaces, or after "to say", was lost with the PIN
+    ("My PIN is 1234.", "Forget my PIN, I meant 4321 not 1234.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, I meant 4321, not 1234.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, I meant to say 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. I meant to type 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN; I meant 4321.", "User's PIN is 4321"),
+    # a value of several words
+    ("My address is 3 Pine St.", "Forget my address, I meant 7 Glass Street.",
+     "User's address is 7 Glass Street"),
+    ("My address is 3 Pine St.", "Forget my address, I meant 7 Glass Street, Leeds.",
+     "User's address is 7 Glass Street, Leeds"),
+    ("My email is a@b.org.", "Forget my email, I meant c@d.org.", "User's email is c@d.org"),
 ])
 def test_the_value_meant_instead_is_kept(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN; I meant 4321.", "Forget my PIN. I meant 4321."])
+def test_the_value_meant_is_no_slip_to_name(said: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My PIN is 1234.", said)[-1]
+        assert list(core_of(memory)) == ["User's PIN is 4321"]
+    # it stored the PIN meant, so it corrected no slip and need not ask which
+    assert "can't tell which word" not in reply
+

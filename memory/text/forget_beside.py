@@ -91,8 +91,11 @@ _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess
 #: was "User: I mean it".
 _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m|\s+am)\s+serious)"
                        r"\W*$", _I)
-#: The value the speaker meant instead of what goes ("..., I meant 4321").
-_MEANT = re.compile(r"^i\s+meant\s+(?P<value>[^\s,;]*\d[^\s,;]*?)\W*$", _I)
+#: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
+#: say 7 Glass Street, not 1234"): one that names no number or email is no value.
+_MEANT = re.compile(r"^i\s+meant(?:\s+to\s+(?:say|type|write|put))?\s+"
+                    r"(?P<value>[^;]*?[\d@][^;]*?)"
+                    r"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
