@@ -78,3 +78,9 @@ def test_the_value_meant_is_no_slip_to_name(said: str) -> None:
     # it stored the PIN meant, so it corrected no slip and need not ask which
     assert "can't tell which word" not in reply
 
+
+
+@pytest.mark.parametrize("said", ["Forget the PIN, I meant 4321.", "Forget the PIN. I meant 4321."])
+def test_the_value_meant_is_of_the_thing_held(said: str) -> None:
+    # named as "the PIN", it was stored as "The PIN is 4321", no one's
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]

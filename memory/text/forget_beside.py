@@ -185,7 +185,12 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # "Forget my PIN, I meant 4321": the value meant is kept, not lost as a correction
         # of what went
         request = parts[0].rstrip(" .!") + "."
-        return request, _named_is(request, meant["value"])
+        told = _value_told_of(request[:-1], f"it's {meant['value']}", list(held))
+        if told is None:
+            return request, _named_is(request, meant["value"])
+        # whose it is as the fact held says: "Forget the PIN" of "User's PIN is 1234"
+        # stored "The PIN is 4321"; the value whole, as meant ("7 Glass Street, Leeds")
+        return told[0], f"{told[1].split(' is ', 1)[0]} is {meant['value']}."
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
