@@ -65,6 +65,13 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     ("My address is 3 Pine St.", "Forget my address, I meant 7 Glass Street, Leeds.",
      "User's address is 7 Glass Street, Leeds"),
     ("My email is a@b.org.", "Forget my email, I meant c@d.org.", "User's email is c@d.org"),
+    # alone, "It's 4321" was stored as a fact of nothing, and the PIN lost
+    ("My PIN is 1234.", "Forget my PIN. It's 4321.", "User's PIN is 4321"),
+    ("My address is 3 Pine St.", "Forget my address. It is 7 Glass Street.",
+     "User's address is 7 Glass Street"),
+    # read as the speaker's statement, "User: I changed it to 4321" was stored
+    ("My PIN is 1234.", "Forget my PIN and I changed it to 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. I changed it to 4321.", "User's PIN is 4321"),
 ])
 def test_the_value_meant_instead_is_kept(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]
@@ -84,3 +91,4 @@ def test_the_value_meant_is_no_slip_to_name(said: str) -> None:
 def test_the_value_meant_is_of_the_thing_held(said: str) -> None:
     # named as "the PIN", it was stored as "The PIN is 4321", no one's
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]
+

@@ -293,14 +293,20 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
     return f"{lead}{as_held(thing, held)}."
 
 
+#: The new value of what a request just named, in a sentence of its own ("It's 4321.").
+_ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+[^\s,;]*[\d@]", _I)
+
+
 def _plans_joined(sentences: list[str]) -> list[str]:
     """``sentences`` with a plan for what a request named ("Forget my password; I will send
     you a new one.") joined to the request, as if said after a comma: alone, it was stored
     as a quote that points at nothing; so is the value meant ("Forget my PIN. I meant
-    4321."), which alone was read as a correction of the PIN gone, and lost with it."""
+    4321."), which alone was read as a correction of the PIN gone, and lost with it, and
+    its new value ("Forget my PIN. It's 4321."), stored alone as "It's 4321"."""
     out: list[str] = []
     for sentence in sentences:
-        if out and FORGET_NAMED.match(out[-1].strip()) is not None and means_a_value(sentence):
+        if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
+                means_a_value(sentence) or _ITS_VALUE.match(sentence) is not None):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
