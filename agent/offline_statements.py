@@ -45,6 +45,7 @@ from tiermem.memory.text.extract import extract_facts, is_question, normalize_fa
 from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.names_kept import with_the_name_kept
+from tiermem.memory.text.negations import as_denied
 from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
 from tiermem.memory.text.referents import named_for_it
 from tiermem.memory.text.regradings import regraded
@@ -311,9 +312,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                            if holders != [part] and old not in siblings
                            and replaces(part, old, statement.change)]), recent or [])
                 # "The meeting is at noon now" after "... on Friday at 3pm" keeps the day, and
-                # "... on Monday now" the hour.
-                part = next((kept for old in replaced
-                             if (kept := with_the_time_kept(part, old)) is not None), part)
+                # "... on Monday now" the hour; "I smoke now" after "User doesn't smoke" is
+                # said as the denial was, "User smokes".
+                part = next((kept for old in replaced if (kept := with_the_time_kept(
+                    part, old) or as_denied(part, old)) is not None), part)
                 # "My wife works at Acme now" keeps the name "User's wife Ana ..." held
                 # "Tom works at Initech now" keeps whose he is, "Anna's husband Tom ..."
                 part = (with_the_name_kept(part, replaced, [*current, *new])
