@@ -26,7 +26,8 @@ Per sentence, ``extract_facts`` does this, in order:
    back": ``is_aside``, there too, which leaves the rest of a sentence that joins one to
    a statement, and of an apology for one: ``without_asides``), a correction that names
    no slip ("Sorry, I meant Portland": ``corrects_nothing``), and requests to the
-   assistant ("please ...", "remind me ...", "tell me ...", "can you ...", "remember
+   assistant ("please ...", "remind me ...", "tell me ...", "search ..." (not "Search works
+   on iOS", whose verb makes the word a subject), "can you ...", "remember
    to ...", "don't let me forget to ...", "don't forget about ..." (not "... about my
    X", which yields "my X" as "don't forget my X" does, nor "... about X, it's due in
    March", which yields "X is due in March" (``said_of_what``), as "... about X; it's
@@ -193,7 +194,9 @@ _REQUEST = re.compile(
     r"|(?:remind|tell|show|give|help)\s+(?:me|us)\b"
     r"|remind\s+\w"
     r"|(?:ask|find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
-    r"(?!(?:is|was|are|were|has|had|will)\b)\w"
+    # a verb after it makes the word a subject: "Search works on iOS", "Search doesn't"
+    r"(?!(?:is|was|are|were|has|had|will|works(?!\s+of\b)|worked|does|did|fails|failed|breaks|broke"
+    rf"|crashes|crashed|returns|runs|seems|(?:does|did|is|was|has|wo)n{_APOS}?t|can{_APOS}?t)\b)\w"
     r"|let\s+me\s+know\b"
     rf"|let{_APOS}?s\b"
     rf"|i\s+(?:want|need|would\s+like|{_APOS}d\s+like)\s+you\s+to\b"

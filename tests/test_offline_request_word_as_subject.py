@@ -1,0 +1,27 @@
+"""A statement whose subject is a word that also opens a request ("Search works on iOS",
+"Find doesn't work") was read as a request to search and stored nothing; a verb after
+the word makes it the subject. A request ("Search my notes for Tom", "Find work in
+Berlin") still stores nothing."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("Search works on iOS.", ["Search works on iOS"]),
+    ("Search doesn't work on Android.", ["Search doesn't work on Android"]),
+    ("Search failed yesterday.", ["Search failed yesterday"]),
+    ("Find doesn't work.", ["Find doesn't work"]),
+    ("Search returns nothing for Tom.", ["Search returns nothing for Tom"]),
+])
+def test_a_word_that_opens_requests_is_a_subject_before_a_verb(said: str,
+                                                              kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize("said", ["Search my notes for Tom.", "Find work in Berlin.",
+                                  "Search the web for Tom.", "Describe works of Picasso."])
+def test_a_request_stores_nothing(said: str) -> None:
+    assert core_after(said) == []
