@@ -71,11 +71,31 @@ def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) ->
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    # the contrast is of where or what with: "Mobile doesn't work on web" would be untrue
-    ("Login works on web but mobile doesn't.", ["Login works on web but mobile doesn't"]),
+    # the contrast is of where or what with: "Mobile doesn't work on web" would be untrue,
+    # and kept as said, that search fails on Android was no fact of its own
+    # a clause is told from its first letter up, as a sentence
+    ("Login works on web but mobile doesn't.",
+     ["Login doesn't work on Mobile", "Login works on web"]),
+    ("Search works on iOS but Android doesn't.",
+     ["Search doesn't work on Android", "Search works on iOS"]),
+    ("Search works on iOS, Android doesn't.",
+     ["Search doesn't work on Android", "Search works on iOS"]),
+    ("The app runs on Linux but Windows doesn't anymore.",
+     ["The app doesn't run on Windows anymore", "The app runs on Linux"]),
+    ("Export works for CSV but PDF doesn't.",
+     ["Export doesn't work for PDF", "Export works for CSV"]),
+    ("Checkout works on desktop. Mobile doesn't.",
+     ["Checkout doesn't work on Mobile", "Checkout works on desktop"]),
+])
+def test_a_denial_of_another_place_is_told_of_the_doer(said: str, kept: list[str]) -> None:
+    assert core_after(said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # of "it", or at two places, what it is done with is unclear: kept as said
     ("It works in Chrome but Safari doesn't.", ["It works in Chrome but Safari doesn't"]),
-    ("Export works for CSV but PDF doesn't.", ["Export works for CSV but PDF doesn't"]),
-    ("Checkout works on desktop. Mobile doesn't.", ["Checkout works on desktop, Mobile doesn't"]),
+    ("Login works on web in Chrome but mobile doesn't.",
+     ["Login works on web in Chrome but mobile doesn't"]),
     # a doing not said where or with what is told of a thing too: alone, it was lost
     ("Prod runs 1.4 but staging doesn't.", ["Prod runs 1.4", "Staging doesn't run 1.4"]),
     ("Acme pays monthly. Globex doesn't.", ["Acme pays monthly", "Globex doesn't pay monthly"]),

@@ -178,6 +178,23 @@ def denies_a_things(stated: str, denial: str) -> bool:
     return being is not None and names_a_thing(being["subject"])
 
 
+#: A doing said at one place or with one thing alone: "work on iOS", "run on Linux".
+_AT_ONE_PLACE = re.compile(r"^(?P<verb>[\w-]+\s+(?:on|in|at|for|with|under|via|using))\s+"
+                           r"(?P<place>[^,]+)$", re.IGNORECASE)
+
+
+def _done_elsewhere(stated: str, doing: tuple[str, str], place: str) -> str | None:
+    """What "Android doesn't" says after ``stated``, a thing's ``doing`` said at one place
+    ("Search works on iOS"): that it is not done at that one, "Search doesn't work on
+    Android". None for any other doing, or of one not named ("It works in Chrome")."""
+    at_one = _AT_ONE_PLACE.match(doing[1])
+    subject = " ".join(stated.split()[:-len(f"{doing[0]}{doing[1]}".split())])
+    if (at_one is None or _WHERE_OR_WITH.search(at_one["place"]) or not subject
+            or _NOT_TOLD_OF.search(subject) or names_a_person(subject)):
+        return None
+    return f"{subject} doesn't {at_one['verb']} {place}"
+
+
 def told_in_full(stated: str, denial: str) -> str | None:
     """What the bare ``denial`` says after ``stated``, told in full: "The DB isn't slow"
     for "the DB isn't" after "The API is slow", "Ana doesn't smoke" for "Ana doesn't"
@@ -186,7 +203,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
     of a pronoun ("He isn't anymore" takes back "Tom is my boss"; "It isn't anymore", told
     "It isn't slow anymore", takes back "The API is slow") or of one's thing unnamed
     ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` says where or with
-    what it is done ("Login works on web but mobile doesn't" may contrast places)."""
+    what it is done ("Login works on web but mobile doesn't" may contrast places), but at
+    one place alone, which it is not done at instead ("Login doesn't work on Mobile")."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
         return None
@@ -203,8 +221,9 @@ def told_in_full(stated: str, denial: str) -> str | None:
         if _WHERE_OR_WITH.search(doing[1]) and not _may_do_it(who):
             # "Login works on web but mobile doesn't" is no "Mobile doesn't work on web":
             # another thing is told only a doing not said where or with what ("Acme pays
-            # monthly. Globex doesn't." is "Globex doesn't pay monthly")
-            return None
+            # monthly. Globex doesn't." is "Globex doesn't pay monthly"), but mobile may
+            # be another place it is done: "Login doesn't work on Mobile"
+            return _done_elsewhere(stated, doing, denied["who"].strip() + more)
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
         # "The old API still works. The DB doesn't." is no "doesn't still work"
         return f"{who} {does} {_STILL.sub('', doing[0])}{doing[1]}{more}"
