@@ -50,6 +50,34 @@ def _plain_verb(verb: str) -> str | None:
     return word[:-1]
 
 
+def third_person_verb(verb: str) -> str:
+    """``verb`` as said of one other than the speaker: "smoke" -> "smokes"."""
+    if verb.casefold() in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[verb.casefold()]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return f"{verb}es"
+    return f"{verb[:-1]}ies" if re.search(r"[^aeiou]y$", verb, re.IGNORECASE) else f"{verb}s"
+
+
+#: A quoted plain verb of the speaker's, as a verb the head table (memory/text/person.py)
+#: does not rewrite is stored ("User: I smoke", "User: I do smoke"); not one the
+#: head table or its negation reads ("I am", "I don't"), nor a helping verb ("I can swim").
+_QUOTED_VERB = re.compile(
+    r"^(?P<who>[\w'’ ]{1,40}):\s+i\s+(?:do\s+)?"
+    r"(?!(?:am|was|were|have|had|do|did|not|never|can|could|will|would|shall|should|may"
+    r"|might|must|used|think|guess|believe|mean|meant)\b)"
+    r"(?P<verb>[a-z]+)(?P<rest>(?:\s.*)?)$", re.IGNORECASE)
+
+
+def unquoted(fact: str) -> str:
+    """A quoted plain verb said in the third person ("User: I smoke" -> "User smokes");
+    any other fact as it is."""
+    quoted = _QUOTED_VERB.match(fact.strip())
+    if quoted is None:
+        return fact
+    return f"{quoted['who']} {third_person_verb(quoted['verb'])}{quoted['rest']}"
+
+
 def doing_of(stated: str, *, of_a_thing: bool = False) -> tuple[str, str] | None:
     """The adverb (or "") and the doing in the plain form of ``stated``, someone's doing
     with a verb this module does not list ("Tom often cycles to work" -> ("often ", "cycle

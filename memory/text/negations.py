@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.causes import without_cause
+from tiermem.memory.text.doings import third_person_verb, unquoted
 from tiermem.memory.text.extract import normalize_fact
 
 __all__ = ["as_denied", "negation_of"]
@@ -28,57 +29,30 @@ _STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
 _DO_NOT = re.compile(rf"\b(?P<do>do|does)(?:\s+not\b|n{_APOS}t\b)\s+(?P<verb>[a-z]+)\b", _I)
 
 
-def _third(verb: str) -> str:
-    """``verb`` as said of one other than the speaker: "smoke" -> "smokes"."""
-    if verb.casefold() in ("have", "do", "go"):
-        return {"have": "has", "do": "does", "go": "goes"}[verb.casefold()]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return f"{verb}es"
-    return f"{verb[:-1]}ies" if re.search(r"[^aeiou]y$", verb, _I) else f"{verb}s"
-
-
 def _said_without_do(fact: str) -> str:
     """``fact`` with a verb denied with "do" said as when affirmed, the "not" left in:
     "User doesn't live in Lisbon" -> "User lives not in Lisbon", whose words are those of
     "User lives in Lisbon" and "not"."""
     def affirmed(said: re.Match[str]) -> str:
         verb = said["verb"]
-        return f"{verb} not" if said["do"].casefold() == "do" else f"{_third(verb)} not"
+        return f"{verb} not" if said["do"].casefold() == "do" else f"{third_person_verb(verb)} not"
     return _DO_NOT.sub(affirmed, fact)
-
-
-#: A quoted plain verb of the speaker's ("User: I smoke", "User: I do smoke"); not one the
-#: head table or its negation reads ("I am", "I don't"), nor a helping verb ("I can swim").
-_QUOTED_VERB = re.compile(
-    r"^(?P<who>[\w'’ ]{1,40}):\s+i\s+(?:do\s+)?"
-    r"(?!(?:am|was|were|have|had|do|did|not|never|can|could|will|would|shall|should|may"
-    r"|might|must|used|think|guess|believe|mean|meant)\b)"
-    r"(?P<verb>[a-z]+)(?P<rest>(?:\s.*)?)$", _I)
-
-
-def _unquoted(fact: str) -> str:
-    """A quoted plain verb said in the third person ("User: I smoke" -> "User smokes");
-    any other fact as it is."""
-    quoted = _QUOTED_VERB.match(fact.strip())
-    if quoted is None:
-        return fact
-    return f"{quoted['who']} {_third(quoted['verb'])}{quoted['rest']}"
 
 
 def as_denied(new: str, old: str) -> str | None:
     """``new``, a quoted verb that ends the denial ``old`` ("User: I smoke" after "User
     doesn't smoke"), worded in the third person as ``old`` was ("User smokes"); None
     when it is no such quote."""
-    if _unquoted(new) == new or not _DO_NOT.search(old) or not negation_of(new, old):
+    if unquoted(new) == new or not _DO_NOT.search(old) or not negation_of(new, old):
         return None
-    return _unquoted(new)
+    return unquoted(new)
 
 
 def negation_of(new: str, old: str) -> bool:
     """Whether one fact says the other with "not" ("User is not vegetarian", "User
     doesn't live in Lisbon"). A cause given is no part of it: "User doesn't work at Globex
     because User moved" says "User works at Globex" with "not"."""
-    new, old = (_said_without_do(_unquoted(without_cause(fact) or fact)) for fact in (new, old))
+    new, old = (_said_without_do(unquoted(without_cause(fact) or fact)) for fact in (new, old))
     plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
                             for t in (new, old))
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))

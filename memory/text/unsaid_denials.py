@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.bare_denials import DENIES_ALREADY
-from tiermem.memory.text.doings import doing_of
+from tiermem.memory.text.doings import doing_of, unquoted
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.relations import relation_of
 
@@ -190,7 +190,7 @@ def _done_elsewhere(stated: str, doing: tuple[str, str], place: str) -> str | No
     at_one = _AT_ONE_PLACE.match(doing[1])
     subject = " ".join(stated.split()[:-len(f"{doing[0]}{doing[1]}".split())])
     if (at_one is None or _WHERE_OR_WITH.search(at_one["place"]) or not subject
-            or _NOT_TOLD_OF.search(subject) or names_a_person(subject)):
+            or _NOT_TOLD_OF.search(subject) or names_a_person(subject) or _USERS.search(subject)):
         return None
     return f"{subject} doesn't {at_one['verb']} {place}"
 
@@ -214,7 +214,9 @@ def told_in_full(stated: str, denial: str) -> str | None:
     who = denied["who"][:1].upper() + denied["who"][1:]
     more = denied["more"] or ""
     if denied["doing"]:
-        # a thing's doing ("The API works") is told of "it" or another thing, no person
+        # a thing's doing ("The API works") is told of "it" or another thing, no person;
+        # the speaker's quoted ("User: I drink coffee"), of one named
+        stated = unquoted(stated) if is_first_name(who) else stated
         doing = doing_of(stated, of_a_thing=not _may_do_it(who))
         if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
             return None
