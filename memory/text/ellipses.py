@@ -315,6 +315,10 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
             else:
                 filled.append(in_full or sentence)
             continue
+        if not filled and before is not None and denies_nothing_said(sentence) and (
+                in_full := told_in_full(before, sentence)) is not None:
+            filled.append(in_full)  # "Ana doesn't." after "Tom smokes." told last time
+            continue
         denied_alone = NEG_ALONE.match(sentence)
         if denied_alone is not None:
             filled += neg_filled(filled[-1] if filled else None, denied_alone)
