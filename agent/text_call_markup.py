@@ -13,7 +13,8 @@ server's template or parser does not take it out:
   ``;``, or a Python call to an offered tool (``<|python_tag|>NAME(key="value")``, as it
   writes its built-in tools'), text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
-  allowed (a last tag may be unclosed; one with no arguments, amid text, names the form);
+  allowed (a last tag may be unclosed; amid text, tags giving no arguments to tools that
+  need some, and nothing else, name the form);
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
   Hermes tags or without them, or with only the closing one, before calls in both tags too
   (agent/text_call_parameters.py);
@@ -190,11 +191,13 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
             # With its closing tag, which may end a last parameter left unclosed.
             return parameters_call(tag.group(1), body + _FUNCTION_CLOSE * closed,
                                    unfinished=unfinished, schemas=schemas)
-        return named_call(tag.group(1), body, unfinished=unfinished, alone=alone)
+        return named_call(tag.group(1), body, unfinished=unfinished, alone=alone,
+                          schemas=schemas)
 
     found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
-    if found.rest:  # amid prose, a tag with no arguments names the markup
-        found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)
+    if _named_in_prose(found, lambda: _tagged(
+            text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)):
+        return TextToolCalls(rest=content)
     return found if found.calls else TextToolCalls(rest=content)
 
 
@@ -209,12 +212,9 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
     return _after_marker(content, _PYTHON_TAG, read)
 
 
-def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    # After prose, a name with no arguments ("Mistral writes [TOOL_CALLS]NAME[ARGS]") names
-    # the markup.
-    alone = not content[:max(0, content.find(_MISTRAL_CALLS))].strip()
-
-    def read(segment: str, last: bool) -> list[ToolCall] | None:
+def mistral_calls(content: str, names: frozenset[str], cut: bool,
+                  schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+    def read(segment: str, last: bool, alone: bool = True) -> list[ToolCall] | None:
         if _MISTRAL_ARGS in segment:
             name, arguments = segment.split(_MISTRAL_ARGS, 1)
         elif named := _MISTRAL_NAMED.fullmatch(segment):
@@ -224,16 +224,31 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCal
         name = _MISTRAL_CALL_ID.sub("", name).strip()
         if not _MISTRAL_NAME.fullmatch(name):
             return None
-        return named_call(name, arguments, unfinished=cut and last, alone=alone)
+        return named_call(name, arguments, unfinished=cut and last, alone=alone,
+                          schemas=schemas)
 
-    return _after_marker(content, _MISTRAL_CALLS, read)
+    found = _after_marker(content, _MISTRAL_CALLS, read)
+    if _named_in_prose(found, lambda: _after_marker(
+            content, _MISTRAL_CALLS, partial(read, alone=False))):
+        return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
+    return found
+
+
+def _named_in_prose(found: TextToolCalls, amid_prose: Callable[[], TextToolCalls]) -> bool:
+    """Whether the calls ``found`` beside prose are all markup giving no arguments to a tool
+    that needs some ("Llama writes <function=NAME>"), in which ``amid_prose``, the same
+    markup read as amid prose, finds no call: an explanation, no call. Beside a call with
+    arguments, such markup is a call too, which the tool refuses."""
+    return bool(found.calls) and bool(found.rest) and not amid_prose().calls
 
 
 def markup_forms(schemas: Mapping[str, Any] | None) -> tuple[MarkupForm, ...]:
     """The markup forms, in the order they are tried; ``schemas`` maps an offered tool's name
-    to its parameters' JSON schema, which says what Qwen3-Coder's values are."""
+    to its parameters' JSON schema, which says what Qwen3-Coder's values are, and whether a
+    tool needs arguments."""
     return (partial(hermes_calls, schemas=schemas), phi_calls,
-            partial(python_tag_calls, schemas=schemas), mistral_calls,
+            partial(python_tag_calls, schemas=schemas),
+            partial(mistral_calls, schemas=schemas),
             partial(function_tag_calls, schemas=schemas))
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,18 +158,19 @@ def _leading_calls(text: str, names: frozenset[str], *, marked: bool,
     return calls, position, last_end
 
 
-def named_call(name: str, arguments: str, *, unfinished: bool,
-               alone: bool = True) -> list[ToolCall] | None:
+def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = True,
+               schemas: Mapping[str, Any] | None = None) -> list[ToolCall] | None:
     """The call when markup gave the tool's name and its arguments' text follows
     (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``, unless
     ``unfinished`` (cut off mid-way: the arguments were never written), or not ``alone``
-    (prose around the markup names it: "Llama writes <function=NAME>"), which is no call;
+    (prose around the markup names it: "Llama writes <function=NAME>") for a tool whose
+    schema in ``schemas`` requires an argument, or is not known: then it is no call, ``[]``;
     text that is not a JSON object is no call, unless ``unfinished`` and it begins one:
     prose after the name ("<function=NAME>, then the arguments") mentions the markup."""
     arguments = arguments.strip()
     if not arguments:
-        if not (alone or unfinished):
-            return None
+        if not (alone or unfinished) and _needs_arguments(name, schemas or {}):
+            return []
         return [ToolCall("", name, "" if unfinished else "{}")]
     try:
         value = json.loads(arguments)
@@ -177,6 +178,11 @@ def named_call(name: str, arguments: str, *, unfinished: bool,
         begun = unfinished and arguments.startswith("{")
         return [ToolCall("", name, arguments)] if begun else None
     return [ToolCall("", name, arguments)] if isinstance(value, dict) else None
+
+
+def _needs_arguments(name: str, schemas: Mapping[str, Any]) -> bool:
+    schema = schemas.get(offered_name(name, schemas))
+    return not isinstance(schema, Mapping) or bool(schema.get("required"))
 
 
 def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:

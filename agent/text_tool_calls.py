@@ -41,9 +41,10 @@ of the offered tools make calls, so JSON that merely mentions a tool, or echoes 
 schema, is not a call (agent/text_call_objects.py); but a reply that is nothing except
 call markup makes calls whatever their names, and one to a tool that was not offered is
 answered as such. Markup naming such a tool amid prose is an explanation, left as the
-reply, as is markup naming an offered tool with no arguments ("Llama writes
-<function=NAME>"). Content that a server HTML-escaped (llama-cpp-python's chatml-function-calling
-renders ``&lt;tool_call&gt;`` and ``&#34;``) is read unescaped.
+reply, as is markup giving no arguments to offered tools that need some, when it makes
+no other call ("Llama writes <function=NAME>"); one that needs none is called. Content
+that a server HTML-escaped (llama-cpp-python's chatml-function-calling renders
+``&lt;tool_call&gt;`` and ``&#34;``) is read unescaped.
 
 A reasoning model's thinking is no reply, and calls inside it are drafts; but a small
 model may forget to close its ``<think>`` block and write its call at the end of it

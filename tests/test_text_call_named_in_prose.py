@@ -12,6 +12,10 @@ from text_call_turns import explained_turn
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 
 NAMES = ["core_memory_append", "send_message"]
+#: A tool that needs no arguments beside one that needs some.
+SCHEMAS = {"get_time": {"type": "object", "properties": {}},
+           "core_memory_append": {"type": "object", "properties": {"content": {"type": "string"}},
+                                  "required": ["content"]}}
 
 
 @pytest.mark.parametrize("content", [
@@ -49,3 +53,33 @@ def test_a_call_with_arguments_after_prose_still_runs(content: str) -> None:
 def test_the_agent_shows_the_markup_named_in_prose(server: FakeOpenAIServer) -> None:
     explained_turn(server, "To save a fact, Llama writes <function=core_memory_append>",
                    "How does Llama write a call?")
+
+
+@pytest.mark.parametrize("content", [
+    "Let me check the time. <function=get_time></function>",
+    "Let me check the time.\n<function=get_time>",
+    "Let me check the time. [TOOL_CALLS]get_time[ARGS]",
+])
+def test_a_tool_that_needs_no_arguments_is_called_after_prose(content: str) -> None:
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert [(c.name, c.arguments) for c in found.calls] == [("get_time", "{}")]
+    assert found.rest == "Let me check the time."
+
+
+@pytest.mark.parametrize("content", [
+    'Saving. <function=core_memory_append>{"content": "Likes tea"}</function>'
+    " <function=core_memory_append></function>",
+    'Saving. [TOOL_CALLS]core_memory_append[ARGS]{"content": "Likes tea"}'
+    "[TOOL_CALLS]core_memory_append[ARGS]",
+])
+def test_markup_with_no_arguments_beside_a_call_is_a_call_too(content: str) -> None:
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", {"content": "Likes tea"}), ("core_memory_append", {})]
+    assert found.rest == "Saving."
+
+
+def test_a_tool_that_needs_arguments_named_in_prose_stays_the_reply() -> None:
+    content = "To save a fact, Llama writes <function=core_memory_append>"
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert (found.calls, found.rest) == ([], content)
