@@ -178,7 +178,8 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 
 
 def function_tag_calls(content: str, names: frozenset[str], cut: bool,
-                       schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+                       schemas: Mapping[str, Any] | None = None,
+                       after_prose: bool = False) -> TextToolCalls:
     # Qwen3-Coder may leave out the opening <tool_call> and still write the closing one.
     text = content if _HERMES_OPEN.search(content) else _ORPHAN_CLOSE.sub(_FUNCTION_CLOSE,
                                                                           content)
@@ -195,14 +196,15 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
                           schemas=schemas)
 
     found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
-    if _named_in_prose(found, lambda: _tagged(
+    if _named_in_prose(found, after_prose, lambda: _tagged(
             text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)):
         return TextToolCalls(rest=content)
     return found if found.calls else TextToolCalls(rest=content)
 
 
 def python_tag_calls(content: str, names: frozenset[str], cut: bool,
-                     schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+                     schemas: Mapping[str, Any] | None = None,
+                  after_prose: bool = False) -> TextToolCalls:
     def read(segment: str, last: bool) -> list[ToolCall] | None:
         found = call_sequence(segment, names, marked=True, cut=cut and last)
         if found is None:  # a Python call to an offered tool, as Llama writes its built-ins
@@ -213,7 +215,8 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
 
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool,
-                  schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+                  schemas: Mapping[str, Any] | None = None,
+                  after_prose: bool = False) -> TextToolCalls:
     def read(segment: str, last: bool, alone: bool = True) -> list[ToolCall] | None:
         if _MISTRAL_ARGS in segment:
             name, arguments = segment.split(_MISTRAL_ARGS, 1)
@@ -228,28 +231,30 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
                           schemas=schemas)
 
     found = _after_marker(content, _MISTRAL_CALLS, read)
-    if _named_in_prose(found, lambda: _after_marker(
+    if _named_in_prose(found, after_prose, lambda: _after_marker(
             content, _MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
     return found
 
 
-def _named_in_prose(found: TextToolCalls, amid_prose: Callable[[], TextToolCalls]) -> bool:
-    """Whether the calls ``found`` beside prose are all markup giving no arguments to a tool
-    that needs some ("Llama writes <function=NAME>"), in which ``amid_prose``, the same
-    markup read as amid prose, finds no call: an explanation, no call. Beside a call with
-    arguments, such markup is a call too, which the tool refuses."""
-    return bool(found.calls) and bool(found.rest) and not amid_prose().calls
+def _named_in_prose(found: TextToolCalls, after_prose: bool,
+                    amid_prose: Callable[[], TextToolCalls]) -> bool:
+    """Whether the calls ``found`` beside prose (or ``after_prose``: thinking) are all
+    markup giving no arguments to a tool that needs some ("Llama writes <function=NAME>"), in
+    which ``amid_prose``, the same markup read as amid prose, finds no call: an explanation,
+    no call. Beside a call with arguments, such markup is a call too, which the tool refuses."""
+    return bool(found.calls) and bool(found.rest or after_prose) and not amid_prose().calls
 
 
-def markup_forms(schemas: Mapping[str, Any] | None) -> tuple[MarkupForm, ...]:
+def markup_forms(schemas: Mapping[str, Any] | None,
+                 after_prose: bool = False) -> tuple[MarkupForm, ...]:
     """The markup forms, in the order they are tried; ``schemas`` maps an offered tool's name
     to its parameters' JSON schema, which says what Qwen3-Coder's values are, and whether a
-    tool needs arguments."""
+    tool needs arguments; with ``after_prose``, the content follows prose (thinking)."""
     return (partial(hermes_calls, schemas=schemas), phi_calls,
             partial(python_tag_calls, schemas=schemas),
-            partial(mistral_calls, schemas=schemas),
-            partial(function_tag_calls, schemas=schemas))
+            partial(mistral_calls, schemas=schemas, after_prose=after_prose),
+            partial(function_tag_calls, schemas=schemas, after_prose=after_prose))
 
 
 def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,

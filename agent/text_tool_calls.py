@@ -55,8 +55,9 @@ prose (markup, a fenced block, a tool_code block); bare JSON, a Python list or a
 holding the calls only when it is the whole block, as it must be the whole reply, since
 after thinking it cannot be told from an example or a quoted response either. Markup
 naming a tool that was not offered, after thinking, is an explanation, as amid a reply's
-prose. The thinking before the calls is dropped. A call followed by more thinking is a
-draft, and a block that was closed is never read.
+prose, and so is markup giving no arguments to a tool that needs some. The thinking
+before the calls is dropped. A call followed by more thinking is a draft, and a block
+that was closed is never read.
 
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
@@ -168,8 +169,8 @@ def find_text_tool_calls(
     ``text_call_<index>``). ``schemas`` maps an offered tool's name to its parameters'
     JSON schema (``offered_parameters``), which values given by position need. With
     ``after_prose`` (thinking came before ``content``), an object holding the calls is a
-    quoted response, as beside prose. When nothing is found, ``rest`` is the content
-    unchanged.
+    quoted response, and markup with no arguments names the form, as beside prose. When
+    nothing is found, ``rest`` is the content unchanged.
     """
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
@@ -232,7 +233,7 @@ def _find(content: str, names: frozenset[str], cut: bool,
     def fenced(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return _fenced(text, offered, unfinished, after_prose)
 
-    for form in (*markup_forms(schemas), fenced, tool_code, _bare, pythonic):
+    for form in (*markup_forms(schemas, after_prose), fenced, tool_code, _bare, pythonic):
         found = form(content, names, cut)
         if found.calls and found.rest and any(offered_name(c.name, names) not in names
                                               for c in found.calls):

@@ -9,7 +9,7 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import explained_turn
 
-from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_calls
 
 NAMES = ["core_memory_append", "send_message"]
 #: A tool that needs no arguments beside one that needs some.
@@ -83,3 +83,18 @@ def test_a_tool_that_needs_arguments_named_in_prose_stays_the_reply() -> None:
     content = "To save a fact, Llama writes <function=core_memory_append>"
     found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
     assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("thinking", [
+    "The user is allergic. I'd use <function=core_memory_append>",
+    "The user is allergic. Mistral would write [TOOL_CALLS]core_memory_append[ARGS]",
+])
+@pytest.mark.parametrize("schemas", [None, SCHEMAS])
+def test_thinking_that_names_the_markup_makes_no_call(thinking: str, schemas: dict) -> None:
+    assert calls_ending_thinking(thinking, NAMES, schemas=schemas).calls == []
+
+
+def test_thinking_may_end_in_a_call_to_a_tool_that_needs_no_arguments() -> None:
+    found = calls_ending_thinking("It asks the time. <function=get_time></function>", SCHEMAS,
+                                  schemas=SCHEMAS)
+    assert [(c.name, c.arguments) for c in found.calls] == [("get_time", "{}")]
