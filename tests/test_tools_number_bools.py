@@ -72,3 +72,22 @@ def test_the_model_is_told_its_boolean_page_is_no_page(server: FakeOpenAIServer)
     assert (searched.name, searched.ok, searched.error_kind) == (
         "archival_memory_search", False, "invalid_arguments")
     assert result.reply == "I found nothing about tea."
+
+
+@tool
+def label(size: int | str = 1) -> str:
+    """Label something.
+
+    Args:
+        size: A count, or a word for one.
+    """
+    return str(size)
+
+
+@pytest.mark.parametrize(("value", "shown"), [(True, "true"), (1.5, "1.5"), (None, "null")])
+def test_a_union_member_is_named_by_its_type(value: object, shown: str) -> None:
+    result = Toolbox([label]).dispatch("label", json.dumps({"size": value}))
+    assert not result.ok
+    lines = [line.split(":")[0] for line in result.content.splitlines() if line.startswith("- ")]
+    assert lines == ["- size.int", "- size.str"], result.content
+    assert f"got {shown}" in result.content

@@ -5,6 +5,7 @@ tools/dispatch.py puts these into its ``Error:`` results."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -42,6 +43,19 @@ def _placeholder(schema: dict[str, Any]) -> Any:
     return "..."
 
 
+#: How pydantic labels a union's member that a validator wraps: the validator's name, then
+#: the member's own label (``function-before[refuse_bools(), int]``, a number refusing true).
+_WRAPPED_MEMBER = re.compile(r"function-(?:before|after|wrap)\[\w*\(\), (.*)\]", re.DOTALL)
+
+
+def _member(part: str) -> str:
+    """A place in the arguments as the model knows it: a union's member by its type, not by
+    the validators that wrap it (``page.int``)."""
+    while wrapped := _WRAPPED_MEMBER.fullmatch(part):
+        part = wrapped.group(1)
+    return part
+
+
 # A list of 10,000 wrong items would otherwise yield 10,000 lines of error.
 _MAX_LISTED = 10
 
@@ -51,7 +65,8 @@ def explain_invalid(t: Tool, exc: ValidationError) -> str:
     props = t.parameters().get("properties", {})
     bad, missing, extra = [], [], []
     for err in exc.errors():
-        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{_member(p)}"
+                      for p in err["loc"]).lstrip(".")
         if err["type"] == "missing" and len(err["loc"]) == 1:
             missing.append(f"{loc!r} ({_describe(props.get(loc, {}))})")
         elif err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
