@@ -7,7 +7,8 @@ content starts with ``Error:`` and says what to send instead, so the model can
 correct itself on the next step. ``dispatch`` never raises an ``Exception``:
 anything unforeseen becomes an ``Error:`` result of kind ``crashed`` too. A
 ``request_heartbeat`` sent to a tool that takes none (``send_message``, which ends
-the turn) is ignored, not refused: the call runs and asks for no heartbeat.
+the turn) is ignored, not refused: the call runs and asks for no heartbeat. A null for an
+optional parameter that takes none (``"page": null``) leaves it unset: its default is used.
 """
 
 from __future__ import annotations
@@ -181,6 +182,8 @@ class Toolbox:
             # A tool that declares a parameter of that name itself is given it.
             raw = {k: v for k, v in raw.items() if k != HEARTBEAT_PARAM}
         heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
+        if None in raw.values():
+            raw = _without_unset(t, raw)
         unusable = _unusable_part(t, raw)
         if unusable is not None:
             return self._failed(name, call_id, "invalid_arguments", unusable, heartbeat=heartbeat)
@@ -289,6 +292,29 @@ def _parse_arguments(
     if not isinstance(parsed, dict):
         return "not_an_object", _not_object(t, parsed)
     return parsed
+
+
+def _without_unset(t: Tool, raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` without a null for an optional parameter that takes none
+    (``"request_heartbeat": null``, ``"page": null``): models write a value they leave unset
+    so, meaning the default. A required parameter's null is still refused."""
+    params = t.parameters()
+    properties, required = params.get("properties", {}), params.get("required", [])
+    return {key: value for key, value in raw.items()
+            if value is not None or key in required or key not in properties
+            or _takes_null(properties[key])}
+
+
+def _takes_null(schema: Any) -> bool:
+    """Whether a JSON schema takes null; a schema this does not read is taken to."""
+    if not isinstance(schema, dict):
+        return True
+    if "anyOf" in schema or "oneOf" in schema:
+        return any(_takes_null(s) for s in [*schema.get("anyOf", []), *schema.get("oneOf", [])])
+    kind = schema.get("type")
+    if isinstance(kind, str | list):
+        return "null" in ([kind] if isinstance(kind, str) else kind)
+    return None in schema["enum"] if isinstance(schema.get("enum"), list) else True
 
 
 def _unusable_part(t: Tool, arguments: dict[str, Any]) -> str | None:
