@@ -108,6 +108,8 @@ _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<functi
 #: A code fence with nothing in it: its label, if any, and blank lines.
 _EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}\s*```")
 _EMPTY_SPANS = re.compile(r"``(?:\s*``)*")
+#: Call tags with nothing in them, which calls read in another form inside them leave.
+_EMPTY_TAGS = re.compile(r"<tool_call>\s*</tool_call>|<\|tool_call\|>\s*<\|/tool_call\|>")
 #: Markers that begin calls, left at the end of the text when the calls after them were
 #: read in another form (a fenced block after ``[TOOL_CALLS]``).
 _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
@@ -275,10 +277,10 @@ def _without_cut_opening(text: str) -> tuple[str, str]:
 
 
 def _without_call_wrapping(rest: str, content: str) -> str:
-    """``rest`` without what wrapped the calls taken out of ``content``: a code fence left
-    empty (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls followed
-    (``[TOOL_CALLS] ```json [...]``` ``), neither of which is a reply. A fence or a marker
-    the content itself holds so (an empty fence in prose, a marker a sentence ends with)
+    """``rest`` without what wrapped the calls taken out of ``content``: a code fence or call
+    tags left empty (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls
+    followed (``[TOOL_CALLS] ```json [...]``` ``), none of which is a reply. A fence, tags or
+    a marker the content itself holds so (an empty fence in prose, a marker a sentence ends with)
     is the model's text and stays."""
     already_empty = {m.group(0) for m in _EMPTY_FENCE.finditer(content)}
     fences = [m.start() for m in re.finditer("```", rest)]
@@ -289,6 +291,11 @@ def _without_call_wrapping(rest: str, content: str) -> str:
             kept.append(rest[position:opening])
             position = closing + 3
     rest = ("".join(kept) + rest[position:]).strip()
+    # Tags left empty: "<tool_call><function=A>{...}</function><function=B>{...}</function>
+    # </tool_call>", its calls read as Llama 3.2's.
+    already_empty |= {m.group(0) for m in _EMPTY_TAGS.finditer(content)}
+    rest = _EMPTY_TAGS.sub(lambda m: m.group(0) if m.group(0) in already_empty else "", rest)
+    rest = rest.strip()
     if _EMPTY_SPANS.fullmatch(rest):  # the inline code spans the calls were all of
         return ""
     # Only a marker the content has before a fenced call: else it is the model's own text.

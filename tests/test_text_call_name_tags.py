@@ -59,3 +59,21 @@ def test_the_agent_runs_llama_calls_in_hermes_tags(server: FakeOpenAIServer) -> 
     rows = noted_turn(server, llama("core_memory_append", json.dumps(FACT))
                       + llama("send_message", json.dumps({"message": "Noted."})))
     assert all("tool_call>" not in r["content"] for r in rows)
+
+
+@pytest.mark.parametrize("prose", ["", "Saving both.\n"])
+def test_llama_calls_sharing_the_hermes_tags_leave_no_tags(prose: str) -> None:
+    arguments = json.dumps(FACT)
+    content = (f"{prose}<tool_call>\n<function=core_memory_append>{arguments}</function>\n"
+               f"<function=core_memory_append>{arguments}</function>\n</tool_call>")
+    found = find_text_tool_calls(content, NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)] * 2
+    assert found.rest == prose.strip()
+
+
+def test_empty_tags_the_model_wrote_in_prose_stay() -> None:
+    content = ('Empty tags, <tool_call></tool_call>, call nothing.\n'
+               f'<function=core_memory_append>{json.dumps(FACT)}</function>')
+    found = find_text_tool_calls(content, NAMES)
+    assert found.rest == "Empty tags, <tool_call></tool_call>, call nothing."
