@@ -8,9 +8,9 @@ from offline_helpers import core_after
 
 
 @pytest.mark.parametrize(("said", "kept"), [
-    (["My wife is a nurse. Scratch that, she's a doctor."], ["User's wife's a doctor"]),
-    (["My wife is a nurse.", "Scratch that, she's a doctor."], ["User's wife's a doctor"]),
-    (["My wife is a nurse. Forget that, she's a doctor."], ["User's wife's a doctor"]),
+    (["My wife is a nurse. Scratch that, she's a doctor."], ["User's wife is a doctor"]),
+    (["My wife is a nurse.", "Scratch that, she's a doctor."], ["User's wife is a doctor"]),
+    (["My wife is a nurse. Forget that, she's a doctor."], ["User's wife is a doctor"]),
     (["My wife is a nurse. Disregard that, she is a doctor."], ["User's wife is a doctor"]),
     (["My sister lives in Berlin. Scratch that - she lives in Munich."],
      ["User's sister lives in Munich"]),

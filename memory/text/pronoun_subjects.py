@@ -160,8 +160,22 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             if (share := share_beside_pronoun(sentence, opened.end())) is not None:
                 told.append(share)
         else:
-            told.append(f"{person}{sentence[opened.end():]}")
+            told.append(f"{person}{_verb_spelt_out(sentence[opened.end():])}")
     return told, unnamed
+
+
+#: A verb run into the pronoun it follows ("She's a doctor", "They're away"): kept after
+#: the one named, "User's wife's a doctor" read as her possession.
+_RUN_IN = re.compile(r"^['’](?:(?P<has>s(?=\s+(?:been|got|gone)\b))|(?P<is>s)|(?P<are>re))\b",
+                     _I)
+
+
+def _verb_spelt_out(rest: str) -> str:
+    """``rest``, what follows a pronoun, with a verb run into it said in full."""
+    verb = _RUN_IN.match(rest)
+    if verb is None:
+        return rest
+    return f" {verb.lastgroup}{rest[verb.end():]}"
 
 
 def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[str]
@@ -181,7 +195,7 @@ def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[
     several = several_before(before[-1]) if before else None
     if (several is not None and not others_beside(told or said_last, several)
             and not _reports_of_one_of(sentence, said_from, several)):
-        return f"{several}{sentence[said_from:]}"
+        return f"{several}{_verb_spelt_out(sentence[said_from:])}"
     if _says_of_its_own(sentence, said_from):
         return sentence
     if several is not None:
@@ -194,7 +208,7 @@ def _they_named(sentence: str, said_from: int, said_last: list[str], told: list[
     if len(named) != 1:
         return None
     [person] = named.values()
-    return f"{person}{sentence[said_from:]}" if _of_several(person) else None
+    return f"{person}{_verb_spelt_out(sentence[said_from:])}" if _of_several(person) else None
 
 
 def _reports_of_one_of(sentence: str, said_from: int, several: str) -> bool:
