@@ -63,6 +63,7 @@ from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.forget_requests import taken_back_apart
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
@@ -361,7 +362,7 @@ class OfflinePolicy:
                              'forget: "Forget that ...".')
         if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
-        unnamed = unnamed_pronouns(split_sentences(user_text), next(iter(
+        unnamed = unnamed_pronouns(taken_back_apart(split_sentences(user_text)), next(iter(
             recent_statements(messages)), None))
         if unnamed:
             # beside facts stored or a question answered, what was said of them would go

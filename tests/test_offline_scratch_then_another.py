@@ -4,7 +4,7 @@ back the last fact, and what another person is instead said after it in one sent
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import core_after, reply_and_core
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -45,3 +45,15 @@ def test_what_is_no_other_persons_state_is_read_as_before(said: list[str],
 def test_ignore_that_takes_back_the_last_fact_as_forget_that_does(said: list[str],
                                                                   kept: list[str]) -> None:
     assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "who"), [
+    ("My dog is called Rex. Scratch that, he's called Max.", '"He" is'),
+    ("My wife is a nurse. Scratch that, he's a doctor.", '"He" is'),
+    ("My sister lives in Berlin. Scratch that, they live in Munich.", '"They" are'),
+    ("Scratch that, she's a doctor.", '"She" is'),
+])
+def test_a_pronoun_after_the_request_naming_no_one_is_said_so(said: str, who: str) -> None:
+    # as "Scratch that. He's called Max." says: the fact taken back is not left unmentioned
+    assert reply_and_core(said) == (
+        f"(offline) I could not tell who {who}, so nothing changed; say their name.", [])
