@@ -57,3 +57,16 @@ def test_a_pronoun_after_the_request_naming_no_one_is_said_so(said: str, who: st
     # as "Scratch that. He's called Max." says: the fact taken back is not left unmentioned
     assert reply_and_core(said) == (
         f"(offline) I could not tell who {who}, so nothing changed; say their name.", [])
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["My wife is a nurse. Forget it. It was a joke."], []),
+    (["My wife is a nurse. Scratch that. Just kidding."], []),
+    (["I like tea. Forget that. I was kidding."], []),
+    (["I live in Lisbon.", "My wife is a nurse.", "Forget it. It was a typo."],
+     ["User lives in Lisbon"]),
+    # said with no request before it, it is kept as said
+    (["My wife is a nurse. It was a joke."], ["It was a joke", "User's wife is a nurse"]),
+])
+def test_why_the_fact_taken_back_was_said_is_no_fact(said: list[str], kept: list[str]) -> None:
+    assert core_after(*said) == kept
