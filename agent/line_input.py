@@ -49,7 +49,10 @@ def decoded_lines(stream: IO[bytes], warn: TextIO,
         while line := text.readline(limit + 2):
             number += 1
             if len(line) > limit + 1 and not line.endswith("\n"):
-                yield OverlongLine(number, line[:80], limit)
+                # Its bytes that are not UTF-8 as U+FFFD, as a line sent has them: a lone
+                # surrogate is no text a --json record may hold.
+                start = line[:80].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                yield OverlongLine(number, start, limit)
                 while (rest := text.readline(_DISCARD_CHUNK)) and not rest.endswith("\n"):
                     pass
                 continue

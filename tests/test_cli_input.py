@@ -227,3 +227,15 @@ def test_a_huge_piped_slash_command_is_a_failed_command_not_a_message_to_split()
                        "error": {"kind": "invalid_input", "message": said}}
     assert model["command"] == "/model" and model["error"] is None
     assert errors.getvalue() == f"error: {said}\n"
+
+
+def test_an_overlong_lines_bytes_that_are_not_utf8_are_recorded_as_u_fffd() -> None:
+    # Its start was kept with the bad byte as a lone surrogate, which the --json record of
+    # the command ("/for\udcffget") or message carried: no UTF-8 text holds one.
+    stream = io.BytesIO(b"/for\xffget " + b"x" * MAX_TEXT_CHARS + b"\n\xfeI" + b"y" *
+                        MAX_TEXT_CHARS + b"\n")
+    with make_memory() as memory:
+        (command, message), _ = run_json_chat(memory, stream)
+    assert command["command"] == "/for\ufffdget"
+    assert message["message"].startswith("\ufffdIyyy")
+    assert "\\ud" not in json.dumps([command, message])
