@@ -7,6 +7,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from tiermem.user_paths import expanded
+
 
 def given(what: str) -> Callable[[str], str]:
     """An argparse type refusing an empty value (often an unset shell variable), which
@@ -32,7 +34,7 @@ def given_path(what: str) -> Callable[[str], Path]:
     check = given(what)
 
     def path(text: str) -> Path:
-        return Path(check(text)).expanduser()
+        return expanded(check(text))
 
     return path
 
@@ -42,7 +44,7 @@ def policy_file(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("the path is empty; give the path of a YAML policy "
                                          "file")
-    return Path(text).expanduser()
+    return expanded(text)
 
 
 def agent_name(text: str) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
+from tiermem.user_paths import expanded
 
 DEFAULT_AGENT = "default"
 #: The bits a private home and its files must not have: any access by group or others.
@@ -67,7 +68,7 @@ def tiermem_home() -> Path:
     is a file). Checked here, so every command refuses a file alike rather than one saying
     it holds no agents and the next failing to create one in it."""
     given = home_variable()
-    root = Path(given).expanduser() if given is not None else Path.home() / ".tiermem"
+    root = expanded(given) if given is not None else Path.home() / ".tiermem"
     try:
         exists = root.exists()
     except PermissionError:  # a directory above it this user may not enter

@@ -31,6 +31,7 @@ from tiermem.memory.store.opening import (
 )
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
+from tiermem.user_paths import expanded
 
 
 class StoreOptionError(InvalidInputError):
@@ -111,7 +112,7 @@ def checked_home(location: str, option: str, *, existing: bool) -> Path:
             f"{option}: {without_password(repr(location), location)} is neither a PostgreSQL "
             f"DSN (postgresql://USER@HOST:PORT/DATABASE, or postgres://) nor a directory; "
             f"give a DSN or an agent home directory (e.g. {example})")
-    home = Path(location).expanduser().absolute()
+    home = expanded(location).absolute()
     if existing:
         if not home.exists():
             problem = f"no agent home at {home}"

@@ -25,6 +25,7 @@ from tiermem.memory.errors import InvalidConfigError, TiermemError
 from tiermem.memory.policy_file import POLICY_FILE
 from tiermem.memory.store.opening import is_dsn
 from tiermem.memory.text.shown import shown_path
+from tiermem.user_paths import expanded
 
 
 class PolicyConflictError(TiermemError):
@@ -36,7 +37,7 @@ def policy_file_at(location: str, agent: str) -> Path:
     policy file, as the chat looks for it."""
     if is_dsn(location):
         return agent_home(agent) / POLICY_FILE
-    return Path(location).expanduser().absolute() / POLICY_FILE
+    return expanded(location).absolute() / POLICY_FILE
 
 
 def _read(path: Path) -> bytes | None:

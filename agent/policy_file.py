@@ -14,12 +14,13 @@ from tiermem.agent.llm import LLMClient
 from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.privacy import POLICY_FILE, PrivacyConfig, load_policy
 from tiermem.memory.text.shown import shown_path
+from tiermem.user_paths import expanded
 
 
 def policy_path(home: Path, given: str | Path | None) -> Path | None:
     """The policy file of this session: the one given, or the home's ``policy.yaml``."""
     if given is not None:
-        return Path(given).expanduser()
+        return expanded(given)
     found = home / POLICY_FILE
     # One that is there but cannot be read (a directory, a broken link) is an error to
     # report, not a session without the policy its owner meant to set.

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
+from tiermem.user_paths import expanded
 
 _GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"
 
@@ -40,7 +41,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
              "then written), which standard input cannot give: save it to a file and give "
              "its path (a file named - as ./-)")
         return 2
-    source = Path(args.snapshot).expanduser()
+    source = expanded(args.snapshot)
     shown = snapshot_progress(note)
     committed = False
 

@@ -39,8 +39,8 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
-from tiermem.memory.output_file import expanded
 from tiermem.memory.text.counts import counted, items_counted
+from tiermem.user_paths import expanded
 
 
 def is_command(text: str) -> bool:

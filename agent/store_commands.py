@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
+from tiermem.user_paths import expanded
 
 if TYPE_CHECKING:
     from tiermem.agent.place import AgentPlace
@@ -199,7 +199,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if not homes:
             note("name the agent to move between the databases with --agent")
             return 2
-        agent = Path(homes[0]).expanduser().name
+        agent = expanded(homes[0]).name
 
     if is_dsn(args.source):
         require_stored_agent(agent, args.source, args.source)
@@ -210,7 +210,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                   f"first: `tiermem drop-agent --agent {agent}{store_flag(args.target)} "
                   f"--yes`" if is_dsn(args.target) else
                   f"migrate into a new agent home, or remove "
-                  f"{Path(args.target).expanduser()} first")
+                  f"{expanded(args.target)} first")
         note(f"{exc.situation}; {remedy}")
         return 1
 
@@ -234,7 +234,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         source = open_backend(args.source, agent, read_only=True)
     except (OlderSchemaError, UnfinishedStoreError) as exc:
         place = (AgentPlace(agent, agent_home(agent), args.source) if is_dsn(args.source)
-                 else AgentPlace(agent, Path(args.source).expanduser()))
+                 else AgentPlace(agent, expanded(args.source)))
         note(upgrade_advice(exc, agent, upgrade_option(place, args.source)))
         return 1
     stage = "before"

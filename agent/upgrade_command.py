@@ -37,6 +37,7 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.text.shown import shown_path
 from tiermem.memory.validation import validate_agent_name
+from tiermem.user_paths import expanded
 
 if TYPE_CHECKING:
     from tiermem.memory.store.opening import SchemaUpgrade
@@ -52,7 +53,7 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.store.sqlite.connection import is_empty_file
 
     if args.home is not None:
-        home = args.home.expanduser().absolute()
+        home = expanded(args.home).absolute()
         if not (home / DB_FILE).is_file():
             note(f"no memory at {home} ({DB_FILE} does not exist); give the directory of an "
                  f"agent home, e.g. $TIERMEM_HOME/agents/NAME")

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.memory.validation import MAX_TEXT_CHARS
+from tiermem.user_paths import expanded
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -245,7 +246,7 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     """Conversations from files and directories (``*.json`` inside), in a stable order."""
     files: list[Path] = []
     for item in paths:
-        path = Path(item).expanduser()
+        path = expanded(item)
         if path.is_dir():
             files.extend(sorted(path.glob("*.json"), key=_natural))
         elif path.is_file():

@@ -13,6 +13,7 @@ from typing import Any
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
 from tiermem.evals.report import kept_note, resumable_units
 from tiermem.evals.runner import K_DEFAULT, EvalOptions, parse_ks, run_locomo
+from tiermem.user_paths import expanded
 
 
 def add_locomo_parser(evaluate: Any) -> None:
@@ -90,7 +91,7 @@ def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
         note(str(exc))
         return 2
     except KeyboardInterrupt:  # Ctrl-C: what of the run is kept, and how to go on
-        note(kept_note(Path(args.json).expanduser() if args.json not in (None, "-") else None))
+        note(kept_note(expanded(args.json) if args.json not in (None, "-") else None))
         return 130
 
 
@@ -193,9 +194,9 @@ def _names(given: Sequence[str] | None, option: str, advice: str) -> list[str]:
 def _read_as_data(report: Path, data: Sequence[str]) -> bool:
     """Whether ``load_conversations(data)`` would read the file ``report``: a report written
     there would overwrite the conversations, or be loaded as one by the next run."""
-    target = report.expanduser().resolve()
+    target = expanded(report).resolve()
     for given in data:
-        path = Path(given).expanduser().resolve()
+        path = expanded(given).resolve()
         if target == path or (path.is_dir() and target.parent == path
                               and target.suffix == ".json"):
             return True

@@ -30,6 +30,7 @@ from typing import Any
 
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.process_check import process_alive
+from tiermem.user_paths import expanded
 
 
 class OutputPathError(TiermemError):
@@ -50,15 +51,6 @@ class OutputPathError(TiermemError):
 #: store's DB_FILE, written out: importing that package would load FAISS for every report.)
 PG_MARKER = "PG_VERSION"
 STORE_MARKERS = ("memory.sqlite3", PG_MARKER)
-
-
-def expanded(path: str | os.PathLike[str]) -> Path:
-    """``path`` with a leading ``~`` or ``~USER`` expanded; as given when no such home is
-    known (``~nouser/x``), as a shell leaves it, so the checks below name what is missing."""
-    try:
-        return Path(path).expanduser()
-    except RuntimeError:
-        return Path(path)
 
 
 def check_writable(path: Path) -> None:

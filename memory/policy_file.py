@@ -18,6 +18,7 @@ import yaml
 
 from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.text.shown import shown_path
+from tiermem.user_paths import expanded
 
 #: The file an agent home may hold; read when present.
 POLICY_FILE = "policy.yaml"
@@ -83,7 +84,7 @@ def refuse_unknown_sections(sections: Iterable[str]) -> None:
 
 def read_policy_sections(path: str | Path) -> dict[str, Any]:
     """The sections of the policy file at ``path``; an unreadable file says so."""
-    file = Path(path).expanduser()
+    file = expanded(path)
     if not str(path).strip():
         raise InvalidConfigError("the policy file's path is empty; give the path of a YAML "
                                  "policy file", ("policy",))

@@ -48,6 +48,7 @@ from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, policy_names
 from tiermem.memory.tiers.recall import RecallTier
+from tiermem.user_paths import expanded
 
 
 class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
@@ -142,7 +143,7 @@ def open_backend(
         raise InvalidInputError("path ':memory:' is SQLite's name for a database in RAM; "
                                 "here path is the agent home's directory: give None for a "
                                 "memory held in RAM")
-    home = Path(path).expanduser() if path is not None else None
+    home = expanded(path) if path is not None else None
     if store is None and (home is None or not (home / DB_FILE).exists()):
         # A new memory: refuse bad settings before creating any file.
         (config or MemoryConfig()).updated(**overrides)

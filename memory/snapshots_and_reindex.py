@@ -46,7 +46,8 @@ class SnapshotsAndReindex:
         whole or not at all (tiermem.OutputPathError if it cannot be);
         ``progress("snapshot", done, total)`` is called every thousand rows and at the end."""
         from tiermem.memory.ops.snapshot import snapshot_text
-        from tiermem.memory.output_file import expanded, write_atomic_pieces
+        from tiermem.memory.output_file import write_atomic_pieces
+        from tiermem.user_paths import expanded
 
         if not isinstance(file, str | os.PathLike):
             raise InvalidInputError(f"file must be the snapshot file's path (str or Path), got "

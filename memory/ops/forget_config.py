@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.policy_file import read_policy_sections
 from tiermem.memory.text.shown import shown_path
+from tiermem.user_paths import expanded
 
 MODES = ("exact", "top_k_llm", "exact_then_top_k_llm")
 
@@ -177,5 +178,5 @@ def forget_config_from_file(path: str | Path) -> ForgetConfig:
     try:
         return ForgetConfig.parse(read_policy_sections(path).get("forget"))
     except InvalidConfigError as exc:
-        raise InvalidConfigError(f"{shown_path(Path(path).expanduser())}: {exc}",
+        raise InvalidConfigError(f"{shown_path(expanded(path))}: {exc}",
                                  exc.fields) from None

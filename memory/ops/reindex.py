@@ -33,6 +33,7 @@ from tiermem.memory.store.records import REINDEX_TARGET_KEY
 from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
 from tiermem.memory.store.transfer import Progress
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
+from tiermem.user_paths import expanded
 
 M = TypeVar("M")
 M_co = TypeVar("M_co", covariant=True)
@@ -84,13 +85,13 @@ def reindex_memory(
     if store is None:
         if not isinstance(path, str | os.PathLike):
             raise InvalidInputError(f"path must be a str or a Path, not {type(path).__name__}")
-        home = Path(path).expanduser()
+        home = expanded(path)
         if not (home / DB_FILE).is_file():
             raise InvalidInputError(
                 f"no memory at {home} ({DB_FILE} does not exist): reindex re-embeds a memory "
                 f"that exists; give the directory of an agent home")
     backend = (open_store(store, agent) if store is not None
-               else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
+               else SQLiteStore(expanded(path)))  # type: ignore[arg-type]
     try:
         reembed_store(backend, embedder, options.get("recall_dense", True), progress)
     finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 from tiermem.memory.store.transfer import held_by
+from tiermem.user_paths import expanded
 
 
 def store_refusal(location: str, held: tuple[str, ...]) -> RestoreTargetHoldsMemoryError:
@@ -32,7 +33,7 @@ def restore_refusal(path: str | Path | None = None, store: str | None = None,
     if store is None:
         from tiermem.memory.store.sqlite.restore import home_refusal
 
-        return None if path is None else home_refusal(Path(path).expanduser())
+        return None if path is None else home_refusal(expanded(path))
     from tiermem.memory.store.opening import open_backend
     from tiermem.memory.store.postgres.connection import stored_agents
 

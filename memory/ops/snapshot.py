@@ -92,6 +92,7 @@ from tiermem.memory.store.unstorable import (
     merged_settings_error,
     storable_text,
 )
+from tiermem.user_paths import expanded
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
@@ -323,7 +324,7 @@ def restore_snapshot(
         embedder = _embedder_for(valid)
     from tiermem.memory.store.sqlite.restore import database_aside
 
-    home = Path(path).expanduser()
+    home = expanded(path)
     with database_aside(home, replace) as aside, aside.transaction():
         write_rows(aside, read, embedder, progress)
     _committed(read, progress)

@@ -27,8 +27,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, BinaryIO
+
+from tiermem.user_paths import expanded
 
 #: Bytes read from a file at a time.
 CHUNK = 1 << 20
@@ -182,7 +183,7 @@ class SnapshotFile:
     """A snapshot file, read in a stream each time its members are walked."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path).expanduser()
+        self.path = expanded(path)
         #: The SHA-256 of the bytes the last walk read, once it read them all.
         self.digest: str | None = None
         #: The file's size when the last walk opened it.

@@ -47,6 +47,7 @@ from tiermem.memory.policy_file import (
     refuse_unknown_sections,
 )
 from tiermem.memory.text.shown import shown_path
+from tiermem.user_paths import expanded
 
 #: The category shown for content withheld without a named category.
 DEFAULT_CATEGORY = "private"
@@ -210,7 +211,7 @@ def parse_policy(text: str, source: str = "policy") -> PrivacyConfig:
 
 def load_policy(path: str | Path) -> PrivacyConfig:
     """A policy from a YAML file; a missing or unreadable file says so."""
-    return _from_sections(read_policy_sections(path), shown_path(Path(path).expanduser()))
+    return _from_sections(read_policy_sections(path), shown_path(expanded(path)))
 
 
 def _from_sections(sections: dict[str, Any], source: str) -> PrivacyConfig:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidInputError, StoreError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.postgres.options import BLANKS, dsn_pairs
 from tiermem.memory.validation import validate_agent_name
+from tiermem.user_paths import expanded
 
 #: The environment variable the command line reads when ``--store`` is not given.
 STORE_VARIABLE = "TIERMEM_STORE"
@@ -172,7 +172,7 @@ def open_backend(location: str, agent: str | None, *, read_only: bool,
         return open_postgres(location, agent, read_only=read_only, mark_if_new=mark_if_new)
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
-    home = Path(location).expanduser().absolute()
+    home = expanded(location).absolute()
     if read_only and not home.is_dir():
         raise StoreError(f"no agent home at {home}; give the directory of an agent "
                          f"(e.g. $TIERMEM_HOME/agents/NAME, by default "

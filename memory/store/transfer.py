@@ -53,6 +53,7 @@ from tiermem.memory.store.unstorable import (
     merged_settings_error,
     storable_text,
 )
+from tiermem.user_paths import expanded
 
 __all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
            "migrate", "migration_target", "open_backend", "storable_rows"]
@@ -179,7 +180,6 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
     would give, for a caller that checks anything else about the target after this. None
     when there is no memory there, or when it cannot be opened to read (``migrate``'s own
     opening then says why)."""
-    from pathlib import Path
 
     from tiermem.memory.errors import TiermemError
     from tiermem.memory.store.opening import is_dsn
@@ -190,7 +190,7 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
 
         if agent not in (stored_agents(location) or []):
             return None
-    elif not (Path(location).expanduser().absolute() / DB_FILE).is_file():
+    elif not (expanded(location).absolute() / DB_FILE).is_file():
         return None
     try:
         store = open_backend(location, agent, read_only=True)
@@ -208,7 +208,7 @@ def builds_aside(location: str) -> bool:
     agent home that holds no memory database yet, or only one whose creation never
     finished (0 bytes, or cut short before it stored anything), which the copy replaces
     whole as a restore does, rather than finishing its creation in place."""
-    return not is_dsn(location) and _holds_no_memory(Path(location).expanduser())
+    return not is_dsn(location) and _holds_no_memory(expanded(location))
 
 
 def _holds_no_memory(home: Path) -> bool:
@@ -231,7 +231,7 @@ def migration_target(location: str, agent: str | None,
     if builds_aside(location):
         from tiermem.memory.store.sqlite.restore import database_aside
 
-        with database_aside(Path(location).expanduser().absolute(), replace=False,
+        with database_aside(expanded(location).absolute(), replace=False,
                             refusal=_made_meanwhile) as aside:
             yield aside
         return

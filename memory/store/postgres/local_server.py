@@ -36,6 +36,7 @@ from urllib.parse import quote
 from tiermem.memory.errors import StoreError
 from tiermem.memory.process_check import process_alive
 from tiermem.memory.store.postgres.start_lock import starting
+from tiermem.user_paths import expanded
 
 #: The PostgreSQL major version the wheel ships and this module runs.
 PG_MAJOR = 18
@@ -100,7 +101,7 @@ def default_data_dir() -> Path:
     """
     home = os.environ.get("TIERMEM_HOME")
     if home:
-        return Path(home).expanduser() / "postgres"
+        return expanded(home) / "postgres"
     if os.geteuid() == 0:
         return Path("/var/lib/tiermem/postgres")
     return Path.home() / ".tiermem" / "postgres"
@@ -127,7 +128,7 @@ class LocalPostgres:
     """
 
     def __init__(self, data_dir: Path, *, settings: Mapping[str, str] | None = None) -> None:
-        self.data_dir = Path(data_dir).expanduser().absolute()
+        self.data_dir = expanded(data_dir).absolute()
         self.settings = dict(settings or {})
         self.account = pwd.getpwnam(ROOT_SERVER_ACCOUNT) if os.geteuid() == 0 else None
 
