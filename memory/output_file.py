@@ -177,7 +177,7 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     """
     _remove_orphans(path)
     for _ in range(100):
-        tmp = path.parent / f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp"
+        tmp = path.parent / f".{_temporary_stem(path)}.{os.getpid()}-{secrets.token_hex(6)}.tmp"
         try:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
             return os.open(tmp, flags, mode), tmp
@@ -186,11 +186,36 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     raise FileExistsError(errno.EEXIST, "no unused temporary name", str(path.parent))
 
 
+#: The longest file name most file systems take, in bytes (ext4, XFS, APFS, NTFS).
+_NAME_MAX = 255
+#: What a temporary name adds to its stem: "." before it, ".PID-" and 12 hex digits and
+#: ".tmp" after it (a PID of up to 10 digits).
+_TEMPORARY_EXTRA = 1 + 1 + 10 + 1 + 12 + 4
+
+
+def _temporary_stem(path: Path) -> str:
+    """The part of ``path``'s name its temporary files begin with: the whole name, or as
+    much of it as leaves room for what they add, so that any name the file system takes
+    for the file itself has a temporary beside it."""
+    try:
+        longest = os.pathconf(path.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # not told (Windows), or no such directory
+        longest = _NAME_MAX
+    if longest <= 0:  # no limit
+        return path.name
+    room = max(longest - _TEMPORARY_EXTRA, 1)
+    stem = path.name[:room]  # cut between characters, never inside one's bytes
+    while len(os.fsencode(stem)) > room:
+        stem = stem[:-1]
+    return stem
+
+
 def _remove_orphans(path: Path) -> None:
     """Delete the temporary files of writes to ``path`` whose process died before the
     rename (killed): nothing else would, and a snapshot's holds the whole memory."""
-    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*-*.tmp"):
-        pid = tmp.name[len(path.name) + 2:].split("-", 1)[0]
+    stem = _temporary_stem(path)
+    for tmp in path.parent.glob(f".{glob.escape(stem)}.*-*.tmp"):
+        pid = tmp.name[len(stem) + 2:].split("-", 1)[0]
         if pid.isdigit() and not process_alive(int(pid)):
             with contextlib.suppress(OSError):
                 tmp.unlink()

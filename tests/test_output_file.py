@@ -189,3 +189,24 @@ def test_a_write_removes_what_a_killed_write_to_the_same_file_left(tmp_path: Pat
     assert target.read_text() == '{"format": "x"}'
     assert not dead.exists()
     assert live.exists() and other.exists()  # a write still running, and another target's
+
+
+@pytest.mark.parametrize("name", ["b" * 255, "é" * 127, "s" * 240 + ".json"])
+def test_any_name_the_file_system_takes_is_written_and_its_orphans_removed(
+        tmp_path: Path, name: str) -> None:
+    # The temporary file beside it was named ".NAME.PID-HEX.tmp", 26 more characters, so a
+    # name of 230 or more failed "File name too long" though the file itself could be made.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    target = tmp_path / name
+    write_atomic(target, "old")
+    left = [path for path in tmp_path.iterdir() if path != target]
+    assert left == [] and target.read_text() == "old"
+    stem = name.encode()[:255 - 29].decode(errors="ignore")
+    dead = tmp_path / f".{stem}.{done.stdout.strip()}-0a1b2c3d4e5f.tmp"
+    dead.write_text("half written")
+    write_atomic(target, "new", private=True)
+    assert target.read_text() == "new" and list(tmp_path.iterdir()) == [target]
