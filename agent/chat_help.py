@@ -37,7 +37,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("/policy set S1 | S2", "replace them for this session (/policy clear: none)"),
     ("/model", "which model (or the offline policy) is answering"),
     ("/help", "this help"),
-    ("/exit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"),
+    ("/exit, /quit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"),
 )
 NOTE = ('A line whose first word holds a second "/" (/var/log is full) is a message, not a '
         'command; "//" at the start sends the rest as a message ("//help" sends "/help").')

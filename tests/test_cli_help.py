@@ -206,3 +206,17 @@ def test_a_snapshot_command_points_to_the_chat_and_to_restore(
         "--agent NAME`, with /snapshot FILE (piped too: echo '/snapshot FILE' | tiermem chat "
         "--agent NAME), and `tiermem restore FILE` reads it back; `tiermem --help` lists the "
         "commands")
+
+
+def test_help_and_the_readme_name_every_command_the_chat_takes_with_nothing_after_it(
+) -> None:
+    # /quit left a chat as /exit does, yet neither /help nor the README named it.
+    import re
+
+    from tiermem.agent.slash_commands import _NO_ARGUMENT, HELP
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    listed = readme[readme.index("Slash commands:"):readme.index("Other commands:")]
+    shown = set(re.findall(r"(?<![\w/])/[a-z]+\b", HELP))
+    for command in sorted(_NO_ARGUMENT):
+        assert command in shown and f"`{command}`" in listed, command
