@@ -41,6 +41,33 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 NOTE = ('A line whose first word holds a second "/" (/var/log is full) is a message, not a '
         'command; "//" at the start sends the rest as a message ("//help" sends "/help").')
+#: Names other chat tools give what a command here does, and the commands that do it.
+_OTHER_NAMES = {
+    "/search": ("/archival", "/recall"), "/find": ("/archival", "/recall"),
+    "/stats": ("/diagnostics",), "/status": ("/diagnostics",),
+    "/memory": ("/core",), "/facts": ("/core",), "/save": ("/snapshot",),
+    "/export": ("/snapshot",), "/delete": ("/forget",), "/remove": ("/forget",),
+    "/bye": ("/exit",), "/q": ("/exit",),
+}
+
+
+def nearest_commands(name: str) -> list[str]:
+    """The slash commands an unknown ``name`` (``/search``, ``/recal``, ``/diag``) most
+    likely meant, nearest first; none when nothing is near."""
+    import difflib
+
+    known = sorted({command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS}
+                   | {"/quit"})
+    typed = name.lower()
+    if typed in _OTHER_NAMES:
+        return list(_OTHER_NAMES[typed])
+    if len(typed) > 2:  # a command cut short: /diag, /snap
+        started = [command for command in known if command.startswith(typed)]
+        if started:
+            return started
+    return difflib.get_close_matches(typed, known, n=2, cutoff=0.75)
+
+
 #: Where the descriptions start; a longer command is followed by two spaces instead.
 COLUMN = 21
 #: Below this width a command's description starts on the line after it.

@@ -15,7 +15,13 @@ from pathlib import Path
 from rich.text import Text
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
-from tiermem.agent.chat_help import core_view, help_text, print_laid_out, reply_text
+from tiermem.agent.chat_help import (
+    core_view,
+    help_text,
+    nearest_commands,
+    print_laid_out,
+    reply_text,
+)
 from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import (
@@ -145,7 +151,9 @@ class SlashCommands(SearchCommands):
                 erased -= own  # the prompt kept this command's line: it was not there before
                 self.say(f"erased {counted(erased, 'line')} of prompt history")
             else:
-                self.chat.usage(f"unknown command {name}; /help lists them")
+                near = nearest_commands(name)
+                meant = f" (did you mean {' or '.join(near)}?)" if near else ""
+                self.chat.usage(f"unknown command {name}{meant}; /help lists them")
         except TiermemError as exc:
             self.chat.fail("error", exc)
         except Exception as exc:

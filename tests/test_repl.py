@@ -151,6 +151,19 @@ def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
     assert out.getvalue().startswith("model:")  # nothing else on standard output
 
 
+def test_an_unknown_command_names_the_commands_it_most_likely_meant(
+        memory: HierarchicalMemory) -> None:
+    # Each said only "unknown command ...; /help lists them".
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["/search tea", "/stats", "/recal tea", "/diag", "/model"]) == 1
+    assert errors_of(repl).splitlines() == [
+        "unknown command /search (did you mean /archival or /recall?); /help lists them",
+        "unknown command /stats (did you mean /diagnostics?); /help lists them",
+        "unknown command /recal (did you mean /recall?); /help lists them",
+        "unknown command /diag (did you mean /diagnostics?); /help lists them"]
+    assert repl.failures == 4 and out.getvalue().startswith("model:")
+
+
 def test_a_line_that_opens_with_a_path_or_a_double_slash_is_a_message(
         memory: HierarchicalMemory) -> None:
     repl, out = make_repl(memory)
