@@ -26,7 +26,7 @@ class OverlongLine:
     """A line of input longer than a message may be; it was not sent."""
 
     number: int
-    start: str  # its first characters, so a script can tell which line it was
+    start: str  # its first characters from its first word, so a script can tell which it was
     limit: int
 
     @property
@@ -49,9 +49,11 @@ def decoded_lines(stream: IO[bytes], warn: TextIO,
         while line := text.readline(limit + 2):
             number += 1
             if len(line) > limit + 1 and not line.endswith("\n"):
-                # Its bytes that are not UTF-8 as U+FFFD, as a line sent has them: a lone
-                # surrogate is no text a --json record may hold.
-                start = line[:80].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                # From its first word, as a line is read (a slash command indented is one),
+                # and its bytes that are not UTF-8 as U+FFFD, as a line sent has them: a
+                # lone surrogate is no text a --json record may hold.
+                start = line.lstrip()[:80].encode("utf-8", "surrogateescape").decode(
+                    "utf-8", "replace")
                 yield OverlongLine(number, start, limit)
                 while (rest := text.readline(_DISCARD_CHUNK)) and not rest.endswith("\n"):
                     pass

@@ -239,3 +239,13 @@ def test_an_overlong_lines_bytes_that_are_not_utf8_are_recorded_as_u_fffd() -> N
     assert command["command"] == "/for\ufffdget"
     assert message["message"].startswith("\ufffdIyyy")
     assert "\\ud" not in json.dumps([command, message])
+
+
+def test_an_overlong_slash_command_after_leading_spaces_is_a_failed_command() -> None:
+    # Its first 80 characters were the spaces: refused as a message "split it into smaller
+    # messages", recorded with a blank message, though a short line so indented is a command.
+    stream = io.BytesIO(b" " * 100 + b"/forget " + b"x" * MAX_TEXT_CHARS + b"\n/model\n")
+    with make_memory() as memory:
+        (refused, model), _ = run_json_chat(memory, stream)
+    assert refused["command"] == "/forget" and model["command"] == "/model"
+    assert refused["error"]["message"].endswith("and /forget was not run")
