@@ -10,7 +10,8 @@ number of attempts changes; only its text tells them apart:
   requires --enable-auto-tool-choice and --tool-call-parser to be set';
 - Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
   model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
-  it first' (newer versions "model 'NAME' not found") for one it has not pulled;
+  it first' (newer versions "model 'NAME' not found", typed "not_found_error", or as the
+  text alone of its own API's ``{"error": ...}``) for one it has not pulled;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
   status 2"; older versions "llama runner process no longer running: -1") when the
@@ -85,7 +86,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
-            status == 404 and _typed(body, "not_found_error")
+            status == 404 and (_typed(body, "not_found_error") or _untyped(body))
             and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
@@ -132,6 +133,14 @@ def _typed(body: Any, kind: str) -> bool:
         return False
     inner = body.get("error")  # the SDK hands on the error object itself
     return (inner if isinstance(inner, Mapping) else body).get("type") == kind
+
+
+def _untyped(body: Any) -> bool:
+    """Whether ``body`` is an error given as text alone: Ollama's own API shape
+    (``{"error": "model 'NAME' not found"}``), which the SDK hands on as the text."""
+    if isinstance(body, Mapping):
+        return isinstance(body.get("error"), str)
+    return isinstance(body, str | bytes)
 
 
 def _message(body: Any) -> str:

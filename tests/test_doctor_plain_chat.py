@@ -63,6 +63,17 @@ def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServ
         "run `tiermem doctor` again; the server lists fake-model"]
 
 
+def test_a_model_ollama_s_own_error_shape_says_is_missing_says_to_pull_it(
+        server: FakeOpenAIServer) -> None:
+    # The error as its text alone, with no type: Ollama's own API shape.
+    refusing(server, 404, {"error": "model 'qwen2.5:7b' not found"})
+    report = run_doctor(server.base_url, "qwen2.5:7b")
+    assert report.findings.server_fault == "has no model 'qwen2.5:7b'"
+    assert report.advice == [
+        "pull it (`ollama pull qwen2.5:7b`), or pass --model a name `ollama list` shows, then "
+        "run `tiermem doctor` again; the server lists fake-model"]
+
+
 def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> None:
     refusing(server, 404, {"detail": "Not Found"})
     report = run_doctor(server.base_url, server.model)

@@ -61,6 +61,9 @@ def error_body(message: str, **fields: Any) -> dict[str, Any]:
     (404, error_body("model 'qwen3:4b' not found", type="not_found_error", param=None,
                      code=None),
      "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
+    # Ollama's own API shape: the error is its text alone, with no type.
+    (404, {"error": "model 'qwen3:4b' not found"},
+     "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
     # LM Studio, with no model loaded, under either status it has used.
     (400, {"error": "No models loaded. Please load a model in the developer page or use the "
                     "`lms load` command."},
