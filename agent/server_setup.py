@@ -90,12 +90,13 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
-            hint=(f"pull it (`ollama pull {model}`), or pass --model a name `ollama list` "
-                  f"shows, then send it again"))
+            hint=(f"pull model {model!r} (`ollama pull {model}`), or pass --model a name "
+                  f"`ollama list` shows, then send it again"))
     if "no models loaded" in lowered:
         return ServerFault(
             says="has no model loaded",
-            hint="load one (`lms load NAME`, or LM Studio's model picker), then send it again")
+            hint=("load a model (`lms load NAME`, or LM Studio's model picker), then send it "
+                  "again"))
     if re.search(r"cuda-capable device(?:\(s\) is/are| is|s are) busy or unavailable", lowered):
         # The runner could not open the GPU (another process holds it in exclusive mode):
         # that passes once the GPU is free, so it is sent again as any 5xx is.

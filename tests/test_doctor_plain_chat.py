@@ -59,8 +59,8 @@ def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServ
     # Ollama's own fix, as the chat gives it, with the models the server has: "pass
     # --model" said once.
     assert report.advice == [
-        "pull it (`ollama pull qwen2.5:7b`), or pass --model a name `ollama list` shows, then "
-        "run `tiermem doctor` again; the server lists fake-model"]
+        "pull model 'qwen2.5:7b' (`ollama pull qwen2.5:7b`), or pass --model a name `ollama "
+        "list` shows, then run `tiermem doctor` again; the server lists fake-model"]
 
 
 def test_a_model_ollama_s_own_error_shape_says_is_missing_says_to_pull_it(
@@ -70,8 +70,8 @@ def test_a_model_ollama_s_own_error_shape_says_is_missing_says_to_pull_it(
     report = run_doctor(server.base_url, "qwen2.5:7b")
     assert report.findings.server_fault == "has no model 'qwen2.5:7b'"
     assert report.advice == [
-        "pull it (`ollama pull qwen2.5:7b`), or pass --model a name `ollama list` shows, then "
-        "run `tiermem doctor` again; the server lists fake-model"]
+        "pull model 'qwen2.5:7b' (`ollama pull qwen2.5:7b`), or pass --model a name `ollama "
+        "list` shows, then run `tiermem doctor` again; the server lists fake-model"]
 
 
 def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> None:

@@ -63,11 +63,11 @@ def test_a_server_refusing_tools_gives_its_own_fix_not_another_model(
 
 
 @pytest.mark.parametrize(("status", "body", "fix"), [
-    (400, NO_MODEL_LOADED, "load one (`lms load NAME`, or LM Studio's model picker), then run "
-                           "`tiermem doctor` again"),
+    (400, NO_MODEL_LOADED, "load a model (`lms load NAME`, or LM Studio's model picker), then "
+                           "run `tiermem doctor` again"),
     # LM Studio has answered it as a 404 too: no model to pull, but one to load.
     (404, {"error": {"message": NO_MODEL_LOADED["error"], "code": "model_not_found"}},
-     "load one (`lms load NAME`, or LM Studio's model picker), then run `tiermem doctor` "
+     "load a model (`lms load NAME`, or LM Studio's model picker), then run `tiermem doctor` "
      "again"),
     (500, RUNNER_KILLED, "try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or "
                          "a smaller context (Ollama's num_ctx or OLLAMA_CONTEXT_LENGTH), or free "

@@ -49,7 +49,7 @@ def test_forget_with_a_judge_the_server_has_not_pulled_says_to_pull_it_then_run_
         assert len(server.requests) == 1
     err = " ".join(capsys.readouterr().err.split())
     assert "model error: " in err and "has no model 'nosuch'" in err
-    assert "pull it (`ollama pull nosuch`)" in err
+    assert "pull model 'nosuch' (`ollama pull nosuch`)" in err
     assert "then run `tiermem forget` again" in err and "send it again" not in err
 
 

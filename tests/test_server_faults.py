@@ -57,20 +57,20 @@ def error_body(message: str, **fields: Any) -> dict[str, Any]:
      "refuses tool calls for model 'qwen3:4b'", "pass --model a model that makes them"),
     # Ollama, for a model it has not pulled.
     (404, error_body('model "qwen3:4b" not found, try pulling it first', type="api_error"),
-     "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
+     "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
     (404, error_body("model 'qwen3:4b' not found", type="not_found_error", param=None,
                      code=None),
-     "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
+     "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
     # Ollama's own API shape: the error is its text alone, with no type.
     (404, {"error": "model 'qwen3:4b' not found"},
-     "has no model 'qwen3:4b' (HTTP 404)", "pull it (`ollama pull qwen3:4b`)"),
+     "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
     # LM Studio, with no model loaded, under either status it has used.
     (400, {"error": "No models loaded. Please load a model in the developer page or use the "
                     "`lms load` command."},
-     "has no model loaded (HTTP 400)", "load one (`lms load NAME`"),
+     "has no model loaded (HTTP 400)", "load a model (`lms load NAME`"),
     (404, error_body("No models loaded. Please load a model in the developer page or use the "
                      "`lms load` command.", code="model_not_found"),
-     "has no model loaded (HTTP 404)", "load one (`lms load NAME`"),
+     "has no model loaded (HTTP 404)", "load a model (`lms load NAME`"),
 ])
 def test_a_server_not_started_for_tool_calls_or_without_the_model_is_asked_once_and_says_why(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
