@@ -18,7 +18,12 @@ from tiermem.agent.config import (
     FALLBACK_CONTEXT_WINDOW,
     default_timeout,
 )
-from tiermem.agent.doctor_probes import BUDGET_SECONDS, NOT_A_COMPLETION, PROBE_TOOLS
+from tiermem.agent.doctor_probes import (
+    BUDGET_SECONDS,
+    NOT_A_COMPLETION,
+    OUT_OF_TIME,
+    PROBE_TOOLS,
+)
 from tiermem.agent.doctor_window import WindowFit
 from tiermem.tools.dispatch import ToolResult
 
@@ -95,6 +100,11 @@ class Findings:
         model calls tools is not known."""
         return "within the timeout" in self.auto_error
 
+    def auto_unanswered(self) -> bool:
+        """The model was not heard from with tools and tool_choice "auto": the probe timed
+        out, lost its connection, or was never sent for want of time."""
+        return self.auto_error == OUT_OF_TIME or self.auto_error.startswith("no answer")
+
     def window_too_small(self) -> bool:
         return (self.window_fit is not None and self.window_fit.status == "fail") \
             or self.window_mismatch == "fail"
@@ -161,16 +171,25 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
-    if facts.auto_timed_out():
+    if facts.auto_unanswered():
         return (f"the memory agent cannot be shown to work with {model}: the tool-call probe "
-                f"(tool_choice \"auto\") got no answer within {facts.probe_timeout:g} s, so "
-                f"whether the model calls tools is not known", advice)
+                f"(tool_choice \"auto\") {_unheard(facts)}, so whether the model calls tools "
+                f"is not known", advice)
     if facts.agent_can_work():
         how = ("structured tool calls" if facts.auto_calls
                else "tool calls written as text, which tiermem reads")
         return f"the memory agent can work with {model}: it makes {how}", advice
     return (f"the memory agent cannot work with {model}: it made no tool call with "
             f"tool_choice \"auto\", so it would chat but never store a memory", advice)
+
+
+def _unheard(facts: Findings) -> str:
+    """Why the tool-call probe with tool_choice "auto" has no answer, after "the probe"."""
+    if facts.auto_timed_out():
+        return f"got no answer within {facts.probe_timeout:g} s"
+    if facts.auto_error == OUT_OF_TIME:
+        return f"was not sent: the doctor's {BUDGET_SECONDS:g} s for all probes ran out before it"
+    return f"got {facts.auto_error}"
 
 
 def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list[str]:
@@ -230,6 +249,13 @@ def _tool_advice(facts: Findings) -> list[str]:
     if facts.auto_timed_out():
         advice.append("the tool-call probe got no answer in time: on a slow machine pass a "
                       "larger --timeout to the doctor, and to chat")
+    elif facts.auto_error == OUT_OF_TIME:
+        advice.append("the probes before it took the doctor's time (a model loading, or a slow "
+                      "server): run the doctor again once the model is loaded")
+    elif facts.auto_unanswered():
+        advice.append("the server did not answer the tool-call probe (it may have crashed, or "
+                      "run short of memory, on the request with tools): its log says why; run "
+                      "the doctor again once that is fixed")
     if facts.required_error and facts.auto_calls:
         advice.append(f"tool_choice \"required\" fails here ({facts.required_error}); tiermem "
                       f"sends \"auto\", which works")
@@ -245,7 +271,7 @@ def _tool_advice(facts: Findings) -> list[str]:
                       "own template, vLLM --enable-auto-tool-choice with a --tool-call-parser, "
                       "an Ollama model tagged \"tools\")")
     elif not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown
-              or facts.server_hint or facts.auto_timed_out()):
+              or facts.server_hint or facts.auto_unanswered()):
         if facts.auto_refused:
             advice.append(f"the model calls tools, but not in a way a turn can run (the "
                           f"verdict says what was wrong): use {TOOL_MODELS}, or a server whose "

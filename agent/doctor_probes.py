@@ -34,6 +34,8 @@ BUDGET_SECONDS = 55.0
 PROBE_TIMEOUT = 20.0
 _MAX_ERROR = 160
 NOT_A_COMPLETION = "the answer is not a chat completion"
+#: Why a probe was not sent: the budget was spent before its turn.
+OUT_OF_TIME = "out of time"
 
 SYSTEM = ("You are an assistant with a long-term memory. When the user tells you a lasting "
           "fact about themselves, save it with the core_memory_append tool.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor_checks import call_fault
 from tiermem.agent.doctor_probes import (
+    OUT_OF_TIME,
     PROBE_TOOLS,
     Exchange,
     Prober,
@@ -51,7 +52,7 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
     facts.auto_calls = _called(auto)
     facts.required_calls = _called(required)
     facts.required_error = required.failure() if required and not required.ok else ""
-    facts.auto_error = auto.failure() if auto and not auto.ok else ""
+    facts.auto_error = OUT_OF_TIME if auto is None else "" if auto.ok else auto.failure()
     _note_fault(prober, report, auto)
     if auto is not None and auto.status is not None and not 200 <= auto.status < 300 \
             and not facts.server_fault:

@@ -72,6 +72,8 @@ class FakeResponse:
     usage: tuple[int, int] | None = None
     #: Content-Length to announce instead of the body's; more than it sends = a cut-off body.
     declared_length: int | None = None
+    #: Close the connection without sending anything (a server that crashed while answering).
+    dropped: bool = False
 
 
 class FakeOpenAIServer:
@@ -450,6 +452,9 @@ class _Handler(BaseHTTPRequestHandler):
         held = None if math.isinf(response.delay) else response.delay
         if response.delay > 0 and self.fake._stopping.wait(held):
             return  # the server is closing; nobody is waiting for this answer
+        if response.dropped:
+            self.close_connection = True
+            return
         try:
             self.send_response(response.status)
             for name, value in response.headers.items():

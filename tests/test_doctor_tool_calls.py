@@ -85,3 +85,43 @@ def test_tool_calls_outweigh_prompt_token_counts_that_never_move(
     assert report.works and "it makes structured tool calls" in report.verdict
     assert "never shows the tools" not in "\n".join(report.advice)
     assert "--jinja" not in "\n".join(report.advice)
+
+
+def test_a_tool_call_probe_the_time_ran_out_for_is_untested_not_toolless(
+        server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    # The probes' budget is spent once the plain chat and the two token-count probes were
+    # sent: the clock reads the requests, never the time.
+    report = run_doctor(server.base_url, server.model,
+                        clock=lambda: 0.0 if len(server.requests) < 3 else 1000.0)
+    assert row(report, "tool calls, tool_choice auto") == ("skip", "-", "out of time")
+    assert [body.get("tool_choice") for body in server.requests].count("auto") == 0
+    assert not report.works and report.findings.auto_error == "out of time"
+    assert report.verdict == (
+        "the memory agent cannot be shown to work with fake-model: the tool-call probe "
+        "(tool_choice \"auto\") was not sent: the doctor's 55 s for all probes ran out before "
+        "it, so whether the model calls tools is not known")
+    assert report.advice == ["the probes before it took the doctor's time (a model loading, or "
+                             "a slow server): run the doctor again once the model is loaded"]
+
+
+def test_a_tool_call_probe_whose_connection_closed_unanswered_is_untested_not_toolless(
+        server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    capable = server.responder
+    assert capable is not None
+    # The server closes the connection of the request with tool_choice "auto" unanswered.
+    server.responder = lambda body: (FakeResponse(dropped=True)
+                                     if body.get("tool_choice") == "auto" else capable(body))
+    report = run_doctor(server.base_url, server.model)
+    status, result, detail = row(report, "tool calls, tool_choice auto")
+    assert (status, result) == ("fail", "error") and detail.startswith("no answer (")
+    assert row(report, "tool calls, tool_choice required")[0] == "ok"
+    assert not report.works
+    assert report.verdict == (
+        f"the memory agent cannot be shown to work with fake-model: the tool-call probe "
+        f"(tool_choice \"auto\") got {detail}, so whether the model calls tools is not known")
+    assert report.advice == [
+        "the server did not answer the tool-call probe (it may have crashed, or run short of "
+        "memory, on the request with tools): its log says why; run the doctor again once that "
+        "is fixed"]
