@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from tiermem.agent.base_url import OPENAI_API_BASE_URL, is_openai_service, normalize_base_url
+from tiermem.agent.client_arguments import check_types
 from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
     PLACEHOLDER_API_KEY,
@@ -138,9 +139,9 @@ class OpenAIClient:
         rng: random.Random | None = None,
         retry_timeouts: bool | None = None,
     ) -> None:
-        _check_types(model=model, base_url=base_url, api_key=api_key, timeout=timeout,
-                     max_retries=max_retries, context_window=context_window,
-                     max_tokens=max_tokens, encoding=encoding, text_tool_calls=text_tool_calls)
+        check_types(model=model, base_url=base_url, api_key=api_key, timeout=timeout,
+                    max_retries=max_retries, context_window=context_window,
+                    max_tokens=max_tokens, encoding=encoding, text_tool_calls=text_tool_calls)
         if not model.strip():
             raise LLMConfigError("the model name is empty: pass --model NAME or set TIERMEM_MODEL")
         if max_retries < 0:
@@ -333,31 +334,6 @@ class OpenAIClient:
                 kind="bad_response",
                 attempts=attempts,
             ) from None
-
-
-#: What each argument of OpenAIClient takes, for a Python caller's mistakes (a number as
-#: text from a settings file, None for the model), which would otherwise surface as a
-#: TypeError or AttributeError from deep inside.
-_ARGUMENT_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
-    "model": ((str,), "the model's name as text"),
-    "base_url": ((str, type(None)), "a URL as text, or None for OpenAI's API"),
-    "api_key": ((str, type(None)), "text, or None"),
-    "timeout": ((int, float, type(None)), "a number of seconds, or None"),
-    "max_retries": ((int,), "a whole number"),
-    "context_window": ((int, type(None)), "a whole number of tokens, or None"),
-    "max_tokens": ((int, type(None)), "a whole number of tokens, or None"),
-    "encoding": ((str, type(None)), "an encoding's name as text, or None"),
-    "text_tool_calls": ((str,), "'auto' or 'off'"),
-}
-
-
-def _check_types(**arguments: Any) -> None:
-    for name, value in arguments.items():
-        types, wanted = _ARGUMENT_TYPES[name]
-        if isinstance(value, bool) or not isinstance(value, types):
-            shown = "" if name == "api_key" else f" {value!r:.60}"  # a key is never echoed
-            raise LLMConfigError(f"OpenAIClient's {name} must be {wanted}, "
-                                 f"got {type(value).__name__}{shown}")
 
 
 def _with_offered_names(completion: Completion, tools: list[dict[str, Any]]) -> Completion:
