@@ -30,7 +30,9 @@ class ProviderError(TiermemError):
     raised after every retry was used is still ``retryable=True`` (a later turn
     may succeed), while ``auth`` never is. ``context_window`` is the window a
     ``context_exceeded`` error named, when it named one; ``hint`` what to do when the
-    failure says more than its kind (a web page where the API should be: the URL).
+    failure says more than its kind (a web page where the API should be: the URL);
+    ``retry_wait`` the seconds before sending it again when the failure needs longer than
+    the client's short backoff (a model still loading), more for each later attempt.
     """
 
     def __init__(
@@ -43,6 +45,7 @@ class ProviderError(TiermemError):
         attempts: int = 1,
         context_window: int | None = None,
         hint: str | None = None,
+        retry_wait: float | None = None,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -54,6 +57,7 @@ class ProviderError(TiermemError):
         self.attempts = attempts
         self.context_window = context_window
         self.hint = hint
+        self.retry_wait = retry_wait
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
@@ -61,7 +65,7 @@ class ProviderError(TiermemError):
         return (
             _rebuild_provider_error,
             (self.message, self.kind, self.retryable, self.status_code, self.attempts,
-             self.context_window, self.hint),
+             self.context_window, self.hint, self.retry_wait),
         )
 
     def __repr__(self) -> str:
@@ -79,10 +83,11 @@ def _rebuild_provider_error(
     attempts: int,
     context_window: int | None = None,
     hint: str | None = None,
+    retry_wait: float | None = None,
 ) -> ProviderError:
     return ProviderError(
         message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
-        context_window=context_window, hint=hint,
+        context_window=context_window, hint=hint, retry_wait=retry_wait,
     )
 
 

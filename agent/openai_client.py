@@ -33,7 +33,8 @@ many attempts were made are explicit, documented and testable:
   scaled by a random factor in [0.5, 1) so that clients that failed together do
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces
   that wait, capped at ``max_retry_after`` so a misconfigured server cannot stall
-  a turn for minutes.
+  a turn for minutes; a server still loading its model (llama.cpp's 503 "Loading
+  model", agent/server_setup.py) is waited for longer, as it asks no wait itself.
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent
@@ -260,7 +261,7 @@ class OpenAIClient:
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
-                self._sleep(self._retry_delay(attempt, exc))
+                self._sleep(self._retry_delay(attempt, exc, error.retry_wait))
                 continue
             completion = self._parse(body, attempt)
             if tools:
@@ -286,8 +287,10 @@ class OpenAIClient:
                     self._secrets) from None
             raise
 
-    def _retry_delay(self, attempt: int, exc: Exception) -> float:
+    def _retry_delay(self, attempt: int, exc: Exception, wait: float | None) -> float:
         server_delay = retry_after_seconds(exc)
+        if server_delay is None and wait is not None:
+            server_delay = wait * attempt
         if server_delay is not None:
             return min(server_delay, self.max_retry_after)
         backoff = min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))

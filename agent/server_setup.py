@@ -22,7 +22,9 @@ number of attempts changes; only its text tells them apart:
   with "CUDA-capable device(s) is/are busy or unavailable" found its GPU held by another
   process, which passes, and is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
-  and is sent again as any 5xx is.
+  and is sent again as any 5xx is, but after waits long enough for a model to load
+  (``LOADING_WAIT`` seconds, then twice and three times that) instead of the short
+  backoff that would spend every attempt in a few seconds.
 
 ``server_fault`` reads one of these from an error response: what it means, what to do
 (the hint the chat shows after "your message is kept in recall as unanswered"), and
@@ -38,7 +40,11 @@ from typing import Any
 
 from tiermem.agent.errors import ProviderErrorKind
 
-__all__ = ["ServerFault", "server_fault"]
+__all__ = ["LOADING_WAIT", "ServerFault", "server_fault"]
+
+#: Seconds before a request a server refused while loading its model is sent again; each
+#: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
+LOADING_WAIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,8 @@ class ServerFault:
     hint: str
     kind: ProviderErrorKind = "bad_request"
     retryable: bool = False
+    #: Seconds before the first attempt again, when the short backoff is too short.
+    wait: float | None = None
 
 
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
@@ -123,6 +131,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
     if status == 503 and "loading model" in lowered:
         return ServerFault(
             says="is still loading its model", kind="server", retryable=True,
+            wait=LOADING_WAIT,
             hint="send it again once the server has loaded the model (its log says when)")
     return None
 

@@ -3,6 +3,7 @@ the model it lacks: the agent against the loopback server, with each server's ow
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,11 +94,33 @@ def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
     for _ in range(4):
         server.enqueue_error(503, error_body("Loading model", code=503, type="unavailable_error"))
     error = failed_turn(server, memory, sleeps)
-    assert len(server.requests) == 4 and len(sleeps) == 3
+    # Waits a model takes to load, not the short backoff's few seconds in all.
+    assert len(server.requests) == 4 and sleeps == [10.0, 20.0, 30.0]
     assert (error.kind, error.retryable, error.attempts) == ("server", True, 4)
     assert "is still loading its model (HTTP 503, 4 attempts)" in str(error)
     assert "having problems" not in str(error)
     assert "once the server has loaded the model" in provider_hint(error)
+
+
+def test_a_model_that_loads_while_the_turn_waits_answers_it(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(2):
+        server.enqueue_error(503, error_body("Loading model", code=503, type="unavailable_error"))
+    server.enqueue_reply("Noted.")
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    assert Agent(memory, llm).step(SAID).reply == "Noted."
+    assert len(server.requests) == 3 and sleeps == [10.0, 20.0]
+
+
+def test_a_server_loading_its_model_that_asks_a_wait_is_waited_for_that_long(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    body = json.dumps(error_body("Loading model", code=503, type="unavailable_error")).encode()
+    for _ in range(4):
+        server.enqueue(FakeResponse(status=503, body=body, headers={
+            "Content-Type": "application/json", "Retry-After": "2"}))
+    failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 4 and sleeps == [2.0, 2.0, 2.0]
 
 
 NGINX_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>"
