@@ -32,7 +32,9 @@ class ProviderError(TiermemError):
     ``context_exceeded`` error named, when it named one; ``hint`` what to do when the
     failure says more than its kind (a web page where the API should be: the URL);
     ``retry_wait`` the seconds before sending it again when the failure needs longer than
-    the client's short backoff (a model still loading), more for each later attempt.
+    the client's short backoff (a model still loading), more for each later attempt;
+    ``may_pass`` that a later request may succeed though this one sent again cannot (the
+    process running the model died: the next request starts it afresh).
     """
 
     def __init__(
@@ -46,6 +48,7 @@ class ProviderError(TiermemError):
         context_window: int | None = None,
         hint: str | None = None,
         retry_wait: float | None = None,
+        may_pass: bool = False,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -58,6 +61,7 @@ class ProviderError(TiermemError):
         self.context_window = context_window
         self.hint = hint
         self.retry_wait = retry_wait
+        self.may_pass = may_pass
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
@@ -65,7 +69,7 @@ class ProviderError(TiermemError):
         return (
             _rebuild_provider_error,
             (self.message, self.kind, self.retryable, self.status_code, self.attempts,
-             self.context_window, self.hint, self.retry_wait),
+             self.context_window, self.hint, self.retry_wait, self.may_pass),
         )
 
     def __repr__(self) -> str:
@@ -84,10 +88,11 @@ def _rebuild_provider_error(
     context_window: int | None = None,
     hint: str | None = None,
     retry_wait: float | None = None,
+    may_pass: bool = False,
 ) -> ProviderError:
     return ProviderError(
         message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
-        context_window=context_window, hint=hint, retry_wait=retry_wait,
+        context_window=context_window, hint=hint, retry_wait=retry_wait, may_pass=may_pass,
     )
 
 

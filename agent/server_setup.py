@@ -18,9 +18,11 @@ number of attempts changes; only its text tells them apart:
   process running the model died, mostly for lack of memory, and "model requires more
   system memory" when it cannot load the model at all: no second attempt fares better,
   so neither is sent again; nor is a runner that ended with "no CUDA-capable device is
-  detected", whose driver sees no GPU (which is no lack of memory); a runner that ended
-  with "CUDA-capable device(s) is/are busy or unavailable" found its GPU held by another
-  process, which passes, and is sent again;
+  detected", whose driver sees no GPU (which is no lack of memory). Of these only a
+  runner that died may pass, as a later request starts it afresh; the other two hold
+  until the server or the model is changed. A runner that ended with "CUDA-capable
+  device(s) is/are busy or unavailable" found its GPU held by another process, which
+  passes, and is sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is, but after waits long enough for a model to load
   (``LOADING_WAIT`` seconds, then twice and three times that) instead of the short
@@ -58,6 +60,9 @@ class ServerFault:
     retryable: bool = False
     #: Seconds before the first attempt again, when the short backoff is too short.
     wait: float | None = None
+    #: A later request may succeed though this one sent again cannot: the model is started
+    #: afresh. Any other fault that is not retryable holds until the server is changed.
+    may_pass: bool = False
 
 
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
@@ -124,7 +129,7 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
     if re.search(r"runner process (?:has terminated|no longer running)", lowered):
         return ServerFault(
             says="lost the process running the model: it died, often for lack of memory",
-            kind="server", hint=_DIED)
+            kind="server", hint=_DIED, may_pass=True)
     if "requires more system memory" in lowered:
         return ServerFault(says=f"has too little free memory to load model {model!r}",
                            kind="server", hint=_SMALLER)

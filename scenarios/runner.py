@@ -274,11 +274,12 @@ def _ends_the_run(exc: Exception) -> bool:
     or a model it does not have, or a refusal with its own hint that sending again cannot
     help (a server not started for tool calls, a web page at the base URL, a request over
     a proxy's size limit): every turn left would fail alike, and the checks would then
-    blame the model for what the server did. A server's own failure (the process running
-    the model died, or memory ran short) may pass, so it costs that turn only."""
+    blame the model for what the server did; so does a model too large for the memory
+    free, or a server that sees no GPU. A failure that may pass (the process running the
+    model died, and the next request starts it afresh) costs that turn only."""
     return isinstance(exc, ProviderError) and (
         exc.kind in ("connection", "auth") or exc.status_code == 404
-        or (exc.hint is not None and not exc.retryable and exc.kind != "server"))
+        or (exc.hint is not None and not exc.retryable and not exc.may_pass))
 
 
 def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,

@@ -118,6 +118,9 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("rate limited", kind="rate_limit", status_code=429, attempts=3),
         lambda c: c("too long", kind="context_exceeded", retryable=False,
                     context_window=8192, hint="use a larger model"),
+        lambda c: c("still loading", kind="server", retryable=True, retry_wait=10.0),
+        lambda c: c("the runner died", kind="server", retryable=False, hint="free memory",
+                    may_pass=True),
     ],
     "tiermem.agent.errors.LLMConfigError": [lambda c: c("no API key")],
     "tiermem.agent.slash_commands.ForgetFailedError": [

@@ -60,3 +60,23 @@ def test_the_chat_keeps_its_own_words_and_another_command_runs_again_with_its_op
                                       "the eval again")
     assert hint_for("send it again once the GPU is free", "scenario") == (
         "run the scenario again once the GPU is free")
+
+
+@pytest.mark.parametrize(("message", "said"), [
+    ("model requires more system memory (12.0 GiB) than is available (7.5 GiB)",
+     "has too little free memory to load model 'm' (HTTP 500)"),
+    ("llama runner process has terminated: error: no CUDA-capable device is detected",
+     "the server sees no GPU"),
+])
+def test_a_model_the_server_cannot_start_stops_the_scenario_at_its_first_turn(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str], message: str,
+        said: str) -> None:
+    # Every turn would fail alike until the server or the model is changed.
+    body = json.dumps({"error": {"message": message, "type": "api_error"}}).encode()
+    server.responder = lambda request: FakeResponse(
+        status=500, body=body, headers={"Content-Type": "application/json"})
+    assert run(["scenario", "personal-assistant", "--base-url", server.base_url,
+                "--model", "m", "--embedder", "hashing"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert len(server.requests) == 1 and said in err
+    assert "then run the scenario again" in err and "turns failed" not in err
