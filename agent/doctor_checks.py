@@ -214,6 +214,10 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
                 f"doctor again with a larger --timeout (the probes stop starting after "
                 f"{BUDGET_SECONDS:g} s); the chat waits {default_timeout(base_url):g} s for "
                 f"each answer unless --timeout or {ENV_TIMEOUT} says otherwise"]
+    if error.startswith("no answer ("):
+        return ["the server listed its models but gave a short chat request no answer: it may "
+                "have crashed loading or running the model (out of memory, say); its log says "
+                "why. Run the doctor again once that is fixed"]
     return []
 
 

@@ -38,6 +38,17 @@ def test_a_chat_answered_after_the_timeout_says_to_pass_a_longer_one(
     assert "with a larger --timeout" in said and "the chat waits 300 s" in said
 
 
+def test_a_chat_whose_connection_closed_unanswered_says_to_read_the_server_s_log(
+        server: FakeOpenAIServer) -> None:
+    server.responder = lambda request: FakeResponse(dropped=True)
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and report.findings.plain_chat_error.startswith("no answer (")
+    assert report.advice == [
+        "the server listed its models but gave a short chat request no answer: it may have "
+        "crashed loading or running the model (out of memory, say); its log says why. Run the "
+        "doctor again once that is fixed"]
+
+
 def test_a_model_still_loading_says_to_wait(server: FakeOpenAIServer) -> None:
     # llama-server's answer to every request while it loads the model.
     refusing(server, 503, {"error": {"code": 503, "message": "Loading model",
