@@ -27,7 +27,8 @@ MAX_BODY_BYTES = 4 * 1024 * 1024
 
 
 class Unreachable(Exception):
-    """No answer: the connection was refused, the host is unknown, or it timed out."""
+    """No answer: the connection was refused, the host is unknown, it timed out, or it
+    closed before the answer announced was whole."""
 
 
 @dataclass
@@ -90,6 +91,11 @@ def request_json(method: str, url: str, payload: Any = None, *, timeout: float,
         with urllib.request.urlopen(_request(method, url, payload, headers),
                                     timeout=timeout) as response:
             status, raw = response.status, response.read(MAX_BODY_BYTES)
+            left = response.length  # of the Content-Length announced, what never came
+            if left and len(raw) < MAX_BODY_BYTES:
+                # The server closed the connection part way through: it stopped answering.
+                raise Unreachable(f"the connection closed after {len(raw)} of the "
+                                  f"{len(raw) + left} bytes announced")
             answer_headers = {k.lower(): v for k, v in response.headers.items()}
     except urllib.error.HTTPError as exc:
         status, raw = exc.code, exc.read(MAX_BODY_BYTES) if exc.fp is not None else b""

@@ -49,6 +49,19 @@ def test_a_chat_whose_connection_closed_unanswered_says_to_read_the_server_s_log
         "doctor again once that is fixed"]
 
 
+def test_a_chat_answer_cut_off_part_way_is_no_answer_not_a_wrong_url(
+        server: FakeOpenAIServer) -> None:
+    # 400 bytes announced, 26 sent, then the connection closed.
+    server.responder = lambda request: FakeResponse(
+        body=b'{"id": "chatcmpl-1", "choi', headers={"Content-Type": "application/json"},
+        declared_length=400)
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works
+    assert report.findings.plain_chat_error == (
+        "no answer (the connection closed after 26 of the 400 bytes announced)")
+    assert "its log says why" in advice(report) and "/v1" not in advice(report)
+
+
 def test_a_model_still_loading_says_to_wait(server: FakeOpenAIServer) -> None:
     # llama-server's answer to every request while it loads the model.
     refusing(server, 503, {"error": {"code": 503, "message": "Loading model",
