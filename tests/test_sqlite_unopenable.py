@@ -122,6 +122,32 @@ def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) 
             "link to a file": "opens no -wal or -shm file through a link"}[odd] in said, said
 
 
+@pytest.mark.parametrize("sidecar", ["-shm", "-wal"])
+def test_a_home_that_cannot_be_changed_is_read_past_a_sidecar_linked_to_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sidecar: str) -> None:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.store.sqlite import connection
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    home = tmp_path / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes tea")
+    for end in ("-wal", "-shm"):
+        (home / f"memory.sqlite3{end}").unlink(missing_ok=True)
+    (tmp_path / "kept").touch()
+    (home / f"memory.sqlite3{sidecar}").symlink_to(tmp_path / "kept")
+    # As on a read-only file system: the link can be neither moved nor removed.
+    monkeypatch.setattr(connection, "_may_change", lambda directory: False, raising=False)
+    # Before: refused, saying to mv or rm the link, which cannot be done there; the database
+    # alone holds the memory, as when SQLite cannot create a -shm in a read-only home.
+    store = SQLiteStore(home, read_only=True)
+    try:
+        assert [fact.text for fact in store.facts.all()] == ["User likes tea"]
+    finally:
+        store.close()
+
+
 def test_a_write_refused_for_a_directory_in_place_of_the_shm_file_blames_no_permission(
         tmp_path: Path) -> None:
     import argparse

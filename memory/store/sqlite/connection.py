@@ -135,11 +135,13 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
 
 def _odd_sidecar(database: Path) -> bool:
     """Whether a -wal or -shm beside ``database`` is something SQLite cannot open, not a
-    file (a directory, a link: SQLite opens none through one), rather than one it may not
-    create."""
+    file (a directory, a link leading nowhere), rather than one it may not create. A link
+    to a file is one too where it can be moved or removed; in a home this user may not
+    change, the database alone is read, as with no -shm, unless the -wal holds changes."""
     real = Path(os.path.realpath(database))
+    fixable = _may_change(real.parent)
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
-        if os.path.islink(path):
+        if fixable and os.path.islink(path):
             return True
         with contextlib.suppress(OSError):
             if os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode):
@@ -147,6 +149,12 @@ def _odd_sidecar(database: Path) -> bool:
         if os.path.lexists(path) and not os.path.exists(path):
             return True
     return False
+
+
+def _may_change(directory: Path) -> bool:
+    """Whether this user may add and remove files in ``directory`` (not on a read-only
+    file system, which ``os.access`` reports too)."""
+    return os.access(directory, os.W_OK | os.X_OK)
 
 
 def configure_writer(conn: sqlite3.Connection, on_disk: bool, durability: str) -> None:
