@@ -70,14 +70,15 @@ def refuse_linked_sidecars(database: Path) -> None:
     """Refuse a -wal or -shm beside ``database`` that is a hard link (a file with more
     than one name, as a home copied with ``cp -al`` leaves them): SQLite would write
     through it, changing the file behind the other names, whatever it holds; it writes the
-    -shm even to read. Checked before SQLite opens anything."""
+    -shm even to read. One this user may not write (a read-only file system) is left: it
+    cannot be written through. Checked before SQLite opens anything."""
     real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
         try:
             info = path.lstat()
         except OSError:
             continue
-        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1 and os.access(path, os.W_OK):
             quoted = shlex.quote(str(path))
             others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
             raise StoreError(
