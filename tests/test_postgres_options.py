@@ -406,7 +406,9 @@ def test_a_quoted_value_ending_in_a_backslash_is_unclosed_as_libpq_reads_it(
 @pytest.mark.parametrize("dsn", [
     "host=h password=''Hunter2Secret", "host=h password=Hunter2 Secret",
     "host=h password=Hunter2 Secret dbname=d", "host=h password=''Hunter2=Secret",
-    "host=h sslpassword='Hunter2'Secret dbname=d"])
+    "host=h sslpassword='Hunter2'Secret dbname=d", "host=h password=Hunter2 Secret=x",
+    "host=h password = Hunter2\tSecret=x dbname=d",
+    "postgresql://u@h/db?password=Hunter2&Secret=x"])
 def test_no_part_of_a_password_libpq_ends_early_is_shown(
         dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -424,6 +426,10 @@ def test_no_part_of_a_password_libpq_ends_early_is_shown(
         assert "Hunter2" not in err and "Secret" not in err, err
     # A short one is hidden where the refusal names it.
     assert 'after "***"' in str(dsn_problem("host=h password=a b"))
+    assert 'option "***"' in str(dsn_problem("host=h password=abcd Sec=x"))
+    assert 'parameter: "***"' in str(dsn_problem("postgresql://h/d?password=abcd&Sec=x"))
+    # A key libpq knows, mistyped in capitals, is named: it is no part of the password.
+    assert 'option "Dbname"' in str(dsn_problem("host=h password=Hunter2 Dbname=d"))
 
 
 @pytest.mark.parametrize("dsn, key", [

@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidInputError, StoreError
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.postgres.options import BLANKS, dsn_pairs
+from tiermem.memory.store.postgres.options import BLANKS, DSN_KEYS, dsn_pairs
 from tiermem.memory.validation import validate_agent_name
 from tiermem.user_paths import expanded
 
@@ -51,9 +51,14 @@ def _passwords(location: str) -> list[str]:
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
     found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
     # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
+    # One with "&" unencoded is cut there: a next key libpq does not know is likely a part.
+    secret = False
     for part in location.partition("?")[2].split("&"):
         key, _, value = part.partition("=")
-        if unquote(key).strip().lower() in _SECRET_KEYS:
+        if secret and not _libpq_key(unquote(key).strip()):
+            found += [key, part]
+        secret = unquote(key).strip().lower() in _SECRET_KEYS
+        if secret:
             found.append(value)
     found += _pair_passwords(location)
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
@@ -80,6 +85,9 @@ def _pair_passwords(location: str) -> list[str]:
         while after < len(pairs) and location.startswith(pairs[after][2], end):
             found += list(pairs[after])  # no blank between: libpq's next key
             end, after = ends[after], after + 1
+        if after < len(pairs) and not _libpq_key(pairs[after][0]):
+            found += list(pairs[after])  # libpq's next key is none it knows: likely a part
+            end = ends[after]
         if after == len(pairs):
             for word in rest.split():
                 if "=" in word:
@@ -92,6 +100,18 @@ def _pair_passwords(location: str) -> list[str]:
     if equals and key.strip(BLANKS).lower() in _SECRET_KEYS:
         found.append(after_key.strip(BLANKS))
     return found
+
+
+def _libpq_key(key: str) -> bool:
+    """Whether libpq, or tiermem's DSN settings, know ``key`` (in any case: one written
+    in capitals is a key mistyped, not a password's words). Without psycopg no message
+    of libpq's names a key."""
+    try:
+        from psycopg.pq import Conninfo
+    except ImportError:
+        return True
+    known = {option.keyword.decode() for option in Conninfo.get_defaults()}
+    return key.lower() in known | set(DSN_KEYS)
 
 
 def holds_password(location: str) -> bool:
@@ -111,7 +131,8 @@ def without_password(text: str, location: str) -> str:
             if len(form) >= 4:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
-                text = re.sub(rf"(:|password\s*=\s*'?|after \"){re.escape(form)}(?=[@'&\s\"]|$)",
+                text = re.sub(rf"(:|password\s*=\s*'?|(?:after|option|parameter:) \")"
+                              rf"{re.escape(form)}(?=[@'&\s\"]|$)",
                               lambda m: m.group(1) + "***", text)
     return text
 

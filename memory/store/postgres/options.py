@@ -24,7 +24,7 @@ from tiermem.memory.store.vector_choice import (
     refuse_unused_ef_search,
 )
 
-_KEYS = ("vector_index", "ef_search")
+DSN_KEYS = ("vector_index", "ef_search")
 #: How each is written, for a key given without a value.
 _EXAMPLES = {"vector_index": "hnsw (or exact, auto)",
              "ef_search": "200 (how many candidates HNSW search keeps, from 1 to 1000)"}
@@ -68,7 +68,7 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str | None]]]:
             # libpq decodes percent-escapes in a URI's query keys and values alike; one
             # that is not an escape stays, and no value tiermem takes holds a "%".
             key, equals, value = (unquote(text) for text in part.partition("="))
-            if key in _KEYS:
+            if key in DSN_KEYS:
                 found.setdefault(key, []).append(value if equals else None)
             elif part:
                 kept.append(part)
@@ -78,7 +78,7 @@ def _taken_out(dsn: str) -> tuple[str, dict[str, list[str | None]]]:
     else:
         kept, (pairs, rest) = [], dsn_pairs(dsn)
         for key, value, written in pairs:
-            if key in _KEYS:
+            if key in DSN_KEYS:
                 found.setdefault(key, []).append(value)
             else:
                 kept.append(written)
