@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -170,14 +171,17 @@ def private_files() -> Iterator[None]:
         os.umask(previous)
 
 
-def make_private(home: Path) -> list[Path]:
-    """Remove group and other access from ``home`` and everything in it; the paths changed.
+def make_private(home: Path) -> tuple[list[Path], list[Path]]:
+    """Remove group and other access from ``home`` and everything in it; the paths changed,
+    and those left open to others because they are hard links (a file with other names,
+    whose mode is theirs too: tightening it here would change it there).
 
     Paths this user cannot change (another user's home opened read-only) are left alone.
     """
     changed: list[Path] = []
+    linked: list[Path] = []
     if not home.is_dir():
-        return changed
+        return changed, linked
     for path in (home, *sorted(home.rglob("*"))):
         try:
             info = path.lstat()
@@ -185,10 +189,13 @@ def make_private(home: Path) -> list[Path]:
             continue  # removed meanwhile
         if stat.S_ISLNK(info.st_mode) or not info.st_mode & SHARED_BITS:
             continue
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            linked.append(path)
+            continue
         with contextlib.suppress(OSError):
             os.chmod(path, stat.S_IMODE(info.st_mode) & ~SHARED_BITS)
             changed.append(path)
-    return changed
+    return changed, linked
 
 
 @contextlib.contextmanager
@@ -199,10 +206,18 @@ def private_home(home: Path, note: Callable[[str], None], *,
     owns and may write: one its owner made read-only (shared 0555) or another user's is
     someone's choice, which a look at it must not undo."""
     with private_files():
-        if (not reading or _owned_for_writing(home)) and make_private(home):
+        changed, linked = (make_private(home) if not reading or _owned_for_writing(home)
+                           else ([], []))
+        if changed:
             note(f"made {home} private to this user (took group and other access away "
                  f"from it and its files; the owner's is as it was); it was readable by "
                  f"other local users")
+        for path in linked:
+            quoted = shlex.quote(str(path))
+            note(f"left {path} readable by other local users: it is a hard link, and its "
+                 f"mode is the file's under its other names too; give it a file of its own "
+                 f"(`cp -p {quoted} {quoted}.own && mv {quoted}.own {quoted}`) to make it "
+                 f"private")
         yield home
 
 

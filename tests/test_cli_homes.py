@@ -155,3 +155,26 @@ def test_the_note_of_a_home_tightened_says_what_was_done_to_a_read_only_file(
     assert "0600" not in done.stderr
     assert (f"made {agent} private to this user (took group and other access away from it "
             f"and its files; the owner's is as it was)") in done.stderr
+
+
+def test_a_hard_link_in_a_home_is_left_as_it_was_with_a_note(
+        home: Path, tmp_path: Path) -> None:
+    agent = home / "agents" / "a"
+    _umask_022_memory(agent)
+    agent.chmod(0o755)
+    elsewhere = tmp_path / "notes.txt"
+    elsewhere.write_text("shared\n")
+    elsewhere.chmod(0o644)
+    linked = agent / "notes.txt"
+    os.link(elsewhere, linked)
+    done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert done.returncode == 0, done.stderr
+    # Before: made 0600, and with it the file under its other name, outside the home.
+    assert mode(elsewhere) == 0o644 and mode(agent) == 0o700
+    assert (f"left {linked} readable by other local users: it is a hard link, and its mode "
+            f"is the file's under its other names too; give it a file of its own") in done.stderr
+    advice = done.stderr.partition("(`")[2].partition("`)")[0]
+    subprocess.run(advice, shell=True, check=True)
+    again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert mode(linked) == 0o600 and mode(elsewhere) == 0o644
+    assert "hard link" not in again.stderr
