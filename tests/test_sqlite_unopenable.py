@@ -122,11 +122,8 @@ def test_a_read_only_open_names_a_wal_that_is_no_file(tmp_path: Path, odd: str) 
             "link to a file": "opens no -wal or -shm file through a link"}[odd] in said, said
 
 
-def _home_with_sidecar_linked(tmp_path: Path, end: str, hard: bool) -> Path:
-    """A memory holding one fact whose -wal or -shm (``end``) is the only one, a link to an
-    empty file elsewhere."""
-    import os
-
+def _closed_home(tmp_path: Path) -> Path:
+    """A memory holding one fact, with no -wal or -shm beside its database."""
     from tiermem.memory.embed.embeddings import HashingEmbedder
     from tiermem.memory.hierarchy import HierarchicalMemory
 
@@ -135,6 +132,15 @@ def _home_with_sidecar_linked(tmp_path: Path, end: str, hard: bool) -> Path:
         memory.add_fact("User likes tea")
     for gone in ("-wal", "-shm"):
         (home / f"memory.sqlite3{gone}").unlink(missing_ok=True)
+    return home
+
+
+def _home_with_sidecar_linked(tmp_path: Path, end: str, hard: bool) -> Path:
+    """A memory holding one fact whose -wal or -shm (``end``) is the only one, a link to an
+    empty file elsewhere."""
+    import os
+
+    home = _closed_home(tmp_path)
     (tmp_path / "kept").touch()
     link = home / f"memory.sqlite3{end}"
     os.link(tmp_path / "kept", link) if hard else link.symlink_to(tmp_path / "kept")
@@ -233,3 +239,29 @@ def test_a_hard_linked_wal_or_shm_on_a_read_only_file_system_is_read_past(
     # Before: refused as a file SQLite would write through, with cp and mv as the fix, which
     # cannot be done there; nothing can be written through it.
     assert _facts_read(home) == ["User likes tea"]
+
+
+def test_a_database_that_is_a_hard_link_is_refused_for_writing_and_read_as_it_is(
+        tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    home = _closed_home(tmp_path)
+    database = home / "memory.sqlite3"
+    backup = tmp_path / "backup.sqlite3"
+    os.link(database, backup)  # taken for a backup
+    kept = backup.read_bytes()
+    # Before: the open went ahead, and every write changed backup.sqlite3 with it.
+    with pytest.raises(StoreError) as caught:
+        SQLiteStore(home).close()
+    said = str(caught.value)
+    assert said.startswith(f"{database} is a hard link (the file has another name), and "
+                           f"SQLite would write through it"), said
+    assert backup.read_bytes() == kept
+    assert _facts_read(home) == ["User likes tea"]  # reading writes nothing to it
+    subprocess.run(said.partition("(`")[2].partition("`)")[0], shell=True, check=True)
+    SQLiteStore(home).close()
+    assert backup.read_bytes() == kept and os.stat(database).st_nlink == 1

@@ -74,18 +74,30 @@ def refuse_linked_sidecars(database: Path) -> None:
     cannot be written through. Checked before SQLite opens anything."""
     real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
-        try:
-            info = path.lstat()
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1 and os.access(path, os.W_OK):
-            quoted = shlex.quote(str(path))
-            others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
-            raise StoreError(
-                f"{path} is a hard link (the file has {others}), and SQLite would write "
-                f"through it, changing the file wherever else it is named; nothing was "
-                f"changed. Give it a file of its own (`cp -p {quoted} {quoted}.own && "
-                f"mv {quoted}.own {quoted}`), then try again")
+        _refuse_hard_link(path)
+
+
+def refuse_linked_database(database: Path) -> None:
+    """Refuse ``database`` for writing when it is a hard link (``ln`` taken for a backup, a
+    home copied with ``cp -al``): every write would change the file under its other names
+    too, which a copy beside its own -wal would then read as damaged. Reading writes
+    nothing to it."""
+    _refuse_hard_link(Path(os.path.realpath(database)))
+
+
+def _refuse_hard_link(path: Path) -> None:
+    try:
+        info = path.lstat()
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode) and info.st_nlink > 1 and os.access(path, os.W_OK):
+        quoted = shlex.quote(str(path))
+        others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
+        raise StoreError(
+            f"{path} is a hard link (the file has {others}), and SQLite would write "
+            f"through it, changing the file wherever else it is named; nothing was "
+            f"changed. Give it a file of its own (`cp -p {quoted} {quoted}.own && "
+            f"mv {quoted}.own {quoted}`), then try again")
 
 
 def connect(database: Path | None) -> sqlite3.Connection:

@@ -37,6 +37,7 @@ from tiermem.memory.store.sqlite.connection import (
     make_home,
     open_empty_wal,
     refuse_foreign,
+    refuse_linked_database,
     refuse_linked_sidecars,
     refuse_newer_schema,
 )
@@ -171,6 +172,7 @@ class SQLiteStore(SQLiteTransactions):
                     discard_restore_leftovers(home)
                 self.was_empty_file = is_empty_file(home / db_file)
                 create_private(home / db_file)
+                refuse_linked_database(home / db_file)
                 refuse_linked_sidecars(home / db_file)  # before its mode is changed
                 open_empty_wal(home / db_file)
             if self.database is not None and read_only:
