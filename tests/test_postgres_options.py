@@ -435,7 +435,9 @@ def test_no_part_of_a_password_libpq_ends_early_is_shown(
 @pytest.mark.parametrize("dsn, key", [
     ("postgresql://u@h/db?ef_search", "ef_search"),
     ("postgresql://u@h/db?vector_index&sslmode=disable", "vector_index"),
-    ("postgresql://u@h/db?vector_index=hnsw&ef_search", "ef_search")])
+    ("postgresql://u@h/db?vector_index=hnsw&ef_search", "ef_search"),
+    ("postgresql://u@h/db?ef_search=", "ef_search"), ("host=h ef_search=", "ef_search"),
+    ("host=h vector_index='' dbname=d", "vector_index")])
 def test_a_uri_setting_without_a_value_is_refused_as_needing_one(dsn: str, key: str) -> None:
     # Before: "ef_search='' ... must be a whole number", "vector_index='' ... is not known".
     with pytest.raises(InvalidInputError) as caught:

@@ -58,7 +58,7 @@ def libpq_dsn(dsn: str) -> str:
 
 def _taken_out(dsn: str) -> tuple[str, dict[str, list[str | None]]]:
     """``dsn`` without tiermem's settings, and the values of each found (None: a URI's
-    key given without "=")."""
+    key given without "=", which has no value as an empty one has none)."""
     found: dict[str, list[str | None]] = {}
     query_at = _query_start(dsn)
     if query_at is not None:
@@ -141,7 +141,7 @@ def dsn_pairs(dsn: str) -> tuple[list[tuple[str, str, str]], str]:
 def _parsed(found: dict[str, list[str | None]]) -> StoreOptions:
     where = " in the PostgreSQL DSN"
     for key, values in found.items():
-        if None in values:
+        if None in values or "" in values:  # "?ef_search", "ef_search=" or "ef_search=''"
             raise InvalidInputError(
                 f"{key}{where} has no value; give it one, as {key}={_EXAMPLES[key]}")
     indexes = {checked_vector_index(value, where) for value in found.get("vector_index", [])}
