@@ -54,3 +54,13 @@ def test_the_reply_says_nothing_was_forgotten(said: str) -> None:
 ])
 def test_other_words_beside_a_request_take_nothing_back(said: str) -> None:
     assert cancelled_requests(split_sentences(said))[1] == []
+
+
+@pytest.mark.parametrize("said", [
+    # "don't keep it" insists on the request: read as taking it back, the PIN was kept
+    "Forget my PIN. Don't keep it.", "Forget my PIN. Do not keep it.",
+    "Forget it. No, don't keep it.", "Forget my PIN. Don't store it.",
+])
+def test_a_request_insisted_on_goes_through(said: str) -> None:
+    assert core_after("My PIN is 1234.", said) == []
+    assert cancelled_requests(split_sentences(said))[1] == []

@@ -21,8 +21,10 @@ _APOS = "['’]"
 #: thought").
 _LEAD = (r"(?:no|nope|wait|hold\s+on|hang\s+on|actually|hmm+|oh|sorry|um+|uh+|ok(?:ay)?"
          r"|on\s+second\s+thoughts?|scratch\s+that)")
-#: Words that take back the request just made ("never mind", "don't", "keep it", "leave it").
-_UNDO = (rf"(?:never\s*mind|nvm|(?:don{_APOS}?t|do\s+not)(?:\s+(?:forget|delete|remove|erase|do)"
+#: Words that take back the request just made ("never mind", "don't", "keep it", "leave it");
+#: not "don't keep it", which insists on it.
+_UNDO = (rf"(?:never\s*mind|nvm|(?:don{_APOS}?t|do\s+not)"
+         r"(?!\s+(?:keep|leave|hold|retain|store|save))(?:\s+(?:forget|delete|remove|erase|do)"
          r"\s+(?:it|that|them))?|(?:keep|leave)\s+(?:it|that|them)(?:\s+(?:alone|be|then|please))?"
          r"|i\s+changed\s+my\s+mind)")
 _GAP = r"[\s,;:.!-]*"
