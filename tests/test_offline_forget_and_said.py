@@ -92,3 +92,12 @@ def test_the_value_meant_is_of_the_thing_held(said: str) -> None:
     # named as "the PIN", it was stored as "The PIN is 4321", no one's
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]
 
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my PIN, I meant to do it 2 days ago.", "Forget my PIN, I meant it 100%.",
+    "Forget my PIN. I meant the one from 2019.", "Forget my PIN, I meant what I said in 2020.",
+])
+def test_what_is_meant_of_no_value_is_no_new_pin(said: str) -> None:
+    # read as the value meant, "User's PIN is to do it 2 days ago" was stored
+    assert not any(fact.startswith("User's PIN") for fact in core_after("My PIN is 1234.", said))

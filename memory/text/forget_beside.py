@@ -93,10 +93,10 @@ _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m
                        r"\W*$", _I)
 #: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
 #: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
-#: that names no number or email is no value.
+#: that opens with no number or email is no value ("I meant to do it 2 days ago").
 _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
                     rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
-                    r"(?P<value>[^;]*?[\d@][^;]*?)"
+                    r"(?P<value>[^\s,;]*[\d@][^;]*?)"
                     r"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
