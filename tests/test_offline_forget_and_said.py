@@ -101,3 +101,14 @@ def test_the_value_meant_is_of_the_thing_held(said: str) -> None:
 def test_what_is_meant_of_no_value_is_no_new_pin(said: str) -> None:
     # read as the value meant, "User's PIN is to do it 2 days ago" was stored
     assert not any(fact.startswith("User's PIN") for fact in core_after("My PIN is 1234.", said))
+
+
+@pytest.mark.parametrize("said", [
+    # read as of the value meant, "User's PIN is 4321 but typed 1234" kept the PIN that went
+    "Forget my PIN, I meant to write 4321 but typed 1234.",
+    "Forget my PIN, I meant 4321 for my bank.", "Forget my PIN, I changed it to 4321 yesterday.",
+])
+def test_words_after_the_value_meant_are_not_of_it(said: str) -> None:
+    stored = core_after("My PIN is 1234.", said)
+    assert not any(fact.startswith("User's PIN is 4321 ") for fact in stored), stored
+    assert not any("1234" in fact for fact in stored), stored

@@ -93,11 +93,12 @@ _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m
                        r"\W*$", _I)
 #: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
 #: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
-#: that opens with no number or email is no value ("I meant to do it 2 days ago").
+#: that opens with no number or email is no value ("I meant to do it 2 days ago"), and words
+#: after it are of it only as names are ("7 Glass Street, Leeds", not "4321 but typed 1234").
 _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
                     rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
-                    r"(?P<value>[^\s,;]*[\d@][^;]*?)"
-                    r"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
+                    r"(?P<value>[^\s,;]*[\d@][^\s,;]*(?:,?\s+(?-i:[A-Z0-9])[^\s,;]*)*?)"
+                    r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
