@@ -91,11 +91,13 @@ def cross_validate(per_conv: dict[str, dict[str, list[Record]]], ks: Sequence[in
     """Leave-one-conversation-out over records already scored under every weighting.
 
     ``per_conv[conversation][label]`` holds that conversation's records under
-    one weighting. Returns the splits, the held-out records pooled, and the
-    figures under the default weights for comparison.
+    one weighting. Returns the splits (each with its held-out conversation's figures at the
+    chosen and at the default weights), the held-out records pooled, and the pooled figures
+    under the default weights for comparison.
     """
     if len(per_conv) < 2:
         raise ValueError("--cv needs at least two conversations (one to tune on, one to report)")
+    label = weights_label(default)
     splits, held_out_records = [], []
     for held_out, by_label in per_conv.items():
         tuned_on = [c for c in per_conv if c != held_out]
@@ -107,8 +109,12 @@ def cross_validate(per_conv: dict[str, dict[str, list[Record]]], ks: Sequence[in
                        "tuned": summarize(pooled[chosen], ks),
                        "reported": summarize(records, ks),
                        "reported_by_category": by_category(records,
-                                                           lambda rs: summarize(rs, ks))})
-    label = weights_label(default)
+                                                           lambda rs: summarize(rs, ks)),
+                       # the held-out conversation at the default weights, to set beside
+                       # "reported": what tuning changed on this conversation
+                       "default": summarize(by_label[label], ks),
+                       "default_by_category": by_category(by_label[label],
+                                                          lambda rs: summarize(rs, ks))})
     dev_records = [r for by_label in per_conv.values() for r in by_label[label]]
     return {
         "splits": splits,

@@ -44,6 +44,44 @@ def test_each_conversation_is_reported_with_the_weights_best_on_the_others() -> 
     assert result["default"]["recall@10"] == pytest.approx(4 / 12, abs=1e-4)
 
 
+def test_each_split_gives_its_held_out_conversation_at_the_default_weights() -> None:
+    # Only the pooled default was reported: a split's own default figures were in log lines.
+    hits = {"a": {"0.3:0.7": 4, "0.6:0.4": 1}, "b": {"0.3:0.7": 0, "0.6:0.4": 3}}
+    per_conv = {conv: {label: _records(conv, [1.0] * n + [0.0] * (4 - n))
+                       for label, n in by_label.items()} for conv, by_label in hits.items()}
+    result = cross_validate(per_conv, KS, FusionWeights())
+    splits = {s["held_out"]: s for s in result["splits"]}
+    assert splits["a"]["default"]["recall@10"] == pytest.approx(1 / 4, abs=1e-4)
+    assert splits["b"]["default"]["recall@10"] == pytest.approx(3 / 4, abs=1e-4)
+    assert splits["a"]["default"]["questions"] == 4
+    assert splits["b"]["default_by_category"]["2"]["recall@10"] == pytest.approx(3 / 4,
+                                                                                 abs=1e-4)
+    # beside the tuned figures, which are unchanged
+    assert splits["a"]["weights"] == "0.6:0.4" and splits["b"]["weights"] == "0.3:0.7"
+    assert splits["b"]["reported"]["recall@10"] == 0.0
+    assert result["default"]["recall@10"] == pytest.approx(4 / 8, abs=1e-4)
+
+
+def test_the_json_report_holds_each_split_at_the_default_weights(tmp_path: Path) -> None:
+    from tiermem.cli import run
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for conv_id in ("7", "8"):
+        (data / f"{conv_id}.json").write_text(json.dumps(CONVERSATION))
+    out = tmp_path / "cv.json"
+    assert run(["eval", "locomo", "--data", str(data), "--cv", "--config", "hybrid",
+                "--embedder", "hashing", "--json", str(out)]) == 0
+    (hybrid,) = json.loads(out.read_text())["configs"]
+    assert hybrid["default"]["questions"] == 6
+    for split in hybrid["splits"]:
+        assert {"held_out", "tuned_on", "weights", "tuned", "reported",
+                "reported_by_category", "default", "default_by_category"} <= set(split)
+        assert split["default"]["questions"] == 3
+        assert split["default"]["recall@10"] <= 1.0
+        assert set(split["default_by_category"]) == set(split["reported_by_category"])
+
+
 def test_cross_validation_needs_two_conversations() -> None:
     with pytest.raises(ValueError, match="at least two conversations"):
         cross_validate({"a": {"0.6:0.4": _records("a", [1.0])}}, KS, FusionWeights())
