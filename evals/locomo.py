@@ -312,6 +312,8 @@ _PACKED = ((b"\x1f\x8b", "gzip-compressed", "gunzip"),
            (b"\xfd7zXZ\x00", "xz-compressed", "unxz"),
            (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd"),
            (b"PK\x03\x04", "a zip archive", "unzip"))
+#: A zip archive of no file is its end record alone, which begins so.
+_EMPTY_ZIP = b"PK\x05\x06"
 
 
 def _file_text(file: Path) -> str:
@@ -319,6 +321,9 @@ def _file_text(file: Path) -> str:
     or UTF-16 or UTF-32 with its mark (Windows PowerShell's `>` writes UTF-16). DataError
     (read as "cannot read FILE: ...") for a compressed file, or one of another encoding."""
     data = file.read_bytes()
+    if data.startswith(_EMPTY_ZIP):
+        raise DataError(f"it is an empty zip archive, holding no conversations (no file at "
+                        f"all); {_DATA_TAKES}")
     for magic, what, tool in _PACKED:
         if data.startswith(magic):
             raise DataError(f"it is {what}; decompress it ({tool}) and give the .json file")

@@ -152,7 +152,10 @@ def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path, encoding: s
                           "(bunzip2) and give the .json file"),
     (lzma.compress(b"[]"), "cannot read {path}: it is xz-compressed; decompress it (unxz) "),
     (b"PK\x03\x04\x14\x00", "cannot read {path}: it is a zip archive; decompress it (unzip) "),
-], ids=["gzip", "latin-1", "empty list", "bzip2", "xz", "zip"])
+    # An archive of no file was read as text: "it is not JSON (Expecting value, line 1)".
+    (b"PK\x05\x06" + bytes(18), "cannot read {path}: it is an empty zip archive, holding no "
+                                 "conversations (no file at all); --data takes LoCoMo JSON "),
+], ids=["gzip", "latin-1", "empty list", "bzip2", "xz", "zip", "empty zip"])
 def test_a_file_python_cannot_decode_says_what_it_is(
         tmp_path: Path, content: bytes, said: str) -> None:
     # These read "'utf-8' codec can't decode byte 0x8b in position 1: invalid start byte",
