@@ -52,9 +52,11 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             emit_json({"agent": args.agent, "setting": change.name, "old": change.old,
                         "new": change.new, "moved_to_archival": change.moved_to_archival},
                        json_path)
-        report_console(args.json == "-").print(
-            f"{change.describe(config)}; stored for agent {args.agent}",
-            markup=False)
+        # A value the agent already has is not news: "stored" would say it changed.
+        done = (f" (agent {args.agent} already has it; nothing stored)" if change.unchanged
+                else f"; stored for agent {args.agent}")
+        report_console(args.json == "-").print(f"{change.describe(config)}{done}",
+                                               markup=False)
         if unreadable is not None:
             raise unreadable
     elif config is not None:

@@ -52,6 +52,11 @@ class SettingChange:
     new: Any
     moved_to_archival: int
 
+    @property
+    def unchanged(self) -> bool:
+        """The value asked for is the one stored, and nothing moved."""
+        return self.old is not None and self.old == self.new and not self.moved_to_archival
+
     def describe(self, config: MemoryConfig | None) -> str:
         """``core limit 2000 → 1200 tokens; 3 facts moved to archival`` (``config``: the
         settings after the change; None while another stored one cannot be read)."""

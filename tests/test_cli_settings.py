@@ -157,6 +157,18 @@ def test_a_changed_fusion_shows_as_json_and_an_unchanged_one_says_so(home: Path)
     assert again.stdout.startswith("fusion unchanged: {")
 
 
+def test_a_value_the_agent_already_has_is_told_unchanged_not_stored(home: Path) -> None:
+    # It read "clock unchanged: logical; stored for agent a", as if it had been changed.
+    chat(home, stdin="I am allergic to peanuts.\n")
+    for setting, value in (("clock", "logical"), ("core_limit", "2000")):
+        done = tiermem(home, "config", "--agent", "a", setting, value)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == (f"{setting} unchanged: {value} (agent a already has "
+                                       f"it; nothing stored)")
+    changed = tiermem(home, "config", "--agent", "a", "core_limit", "1500")
+    assert changed.stdout.strip() == "core limit 2000 → 1500 tokens; stored for agent a"
+
+
 def test_the_help_shows_where_the_core_limit_comes_from(home: Path) -> None:
     done = tiermem(home, "chat", "--help")
     text = " ".join(done.stdout.split())
