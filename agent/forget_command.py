@@ -206,16 +206,19 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
 def over_the_bound_note(bound: int, detail: str) -> str:
     """What to do about a request that targets more items than ``bound``, its
     --max-delete-count (``detail``: the ambiguous outcome's, which names what it matched)."""
+    from tiermem.agent.forget_sources import past_every_bound
     from tiermem.memory.ops.forget_select import EQUAL_TEXTS
 
-    if bound >= MAX_DELETE_COUNT:
+    past, count = past_every_bound(bound, detail)
+    if past:
         return (f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
                 "more: forget them in parts, with --mode top_k_llm (a model picks among the "
                 "closest matches each time)")
     # Every item an exact match targets equals the request: no request targets fewer of them.
     fewer = "" if EQUAL_TEXTS in detail else ", or a request that targets fewer"
+    many = "at least that many" if count is None else f"{count} or more"
     return ("a request that targets more items than --max-delete-count forgets nothing: "
-            f"give --max-delete-count at least that many (up to {MAX_DELETE_COUNT}){fewer}")
+            f"give --max-delete-count {many} (up to {MAX_DELETE_COUNT}){fewer}")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

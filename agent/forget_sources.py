@@ -28,15 +28,27 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
 #: the user forgets one by the text they know.
 WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
                  "CATEGORY] and the searches leave it out, so give its text as you know it)")
-def over_the_bound_hint(bound: int) -> str:
+def past_every_bound(bound: int, detail: str) -> tuple[bool, int | None]:
+    """Whether no max_delete_count lets one request forget what it targets (``bound`` is
+    the most, or the ``detail`` of the ambiguous outcome counts more than the most), and
+    that count when the detail names it."""
+    from tiermem.memory.ops.forget_select import targeted_count
+
+    count = targeted_count(detail)
+    return bound >= MAX_DELETE_COUNT or (count or 0) > MAX_DELETE_COUNT, count
+
+
+def over_the_bound_hint(bound: int, detail: str) -> str:
     """What the chat's /forget adds to a request that targets more items than ``bound``,
-    its max_delete_count (the detail before it names the value)."""
-    if bound < MAX_DELETE_COUNT:
+    its max_delete_count (``detail``: the ambiguous outcome's, which names the value)."""
+    past, count = past_every_bound(bound, detail)
+    if not past:
         # `tiermem forget` cannot open the agent while this chat holds it.
+        larger = "a larger one" if count is None else f"it to {count} or more"
         return (f"a request that targets more items than max_delete_count forgets nothing: "
-                f"set a larger one (up to {MAX_DELETE_COUNT}) under forget: in the policy "
+                f"set {larger} (up to {MAX_DELETE_COUNT}) under forget: in the policy "
                 f"file and start the chat again, or leave the chat and run tiermem forget "
-                f"--max-delete-count N with the text")
+                f"--max-delete-count {count or 'N'} with the text")
     # Every item an exact request targets equals it: no narrower request targets fewer.
     return (f"one request forgets at most {MAX_DELETE_COUNT} items, and this one targets "
             f"more: forget them in parts, with mode: top_k_llm under forget: in the policy "

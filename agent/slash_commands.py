@@ -241,7 +241,8 @@ class SlashCommands(SearchCommands):
             if result.outcome == "unmatched" and result.mode == "exact":
                 self.say(escape(UNMATCHED_HINT.format(withheld=self._withheld_hint())))
             elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
-                self.say(escape(over_the_bound_hint(memory.forget_config.max_delete_count)))
+                self.say(escape(over_the_bound_hint(memory.forget_config.max_delete_count,
+                                                    result.detail)))
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
 

@@ -13,7 +13,7 @@ SAID = "hello there"
 # Every item an exact request targets equals it: it said "or a request that targets fewer",
 # which no request is.
 HINT = ("tiermem: a request that targets more items than --max-delete-count forgets nothing: "
-        "give --max-delete-count at least that many (up to 1000)\n")
+        "give --max-delete-count 3 or more (up to 1000)\n")
 
 
 def test_a_request_over_the_bound_says_how_to_forget_them_all(
@@ -42,27 +42,33 @@ def test_a_judge_that_chose_too_many_is_still_told_of_a_narrower_request() -> No
     from tiermem.agent.forget_command import over_the_bound_note
 
     assert over_the_bound_note(5, "the judge chose 7 items, over max_delete_count 5").endswith(
-        "(up to 1000), or a request that targets fewer")
+        "give --max-delete-count 7 or more (up to 1000), or a request that targets fewer")
 
 
+PARTS = ("tiermem: one request forgets at most 1000 items, and this one targets more: forget "
+         "them in parts, with --mode top_k_llm (a model picks among the closest matches each "
+         "time)\n")
+
+
+@pytest.mark.parametrize("bound", [1000, None])
 def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        bound: int | None) -> None:
     # At --max-delete-count 1000 it was told to give --max-delete-count at least that many
     # (up to 1000), which no count can be; then to make narrower requests, which no request
     # can be: over 1000 items only an exact request targets (a model picks at most
-    # candidate_k, 50), and each of them equals it.
+    # candidate_k, 50), and each of them equals it. At the default bound, 5, it was told
+    # the same first step.
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
         for _ in range(1001):
             m.archival_insert(SAID)
-    assert run(["forget", "--agent", "ada", "--max-delete-count", "1000", SAID]) == 1
+    given = [] if bound is None else ["--max-delete-count", str(bound)]
+    assert run(["forget", "--agent", "ada", *given, SAID]) == 1
     captured = capsys.readouterr()
-    assert "1001 stored texts equal the request, over max_delete_count 1000" in captured.out
-    assert captured.err == (
-        "tiermem: one request forgets at most 1000 items, and this one targets more: forget "
-        "them in parts, with --mode top_k_llm (a model picks among the closest matches each "
-        "time)\n")
+    assert (f"1001 stored texts equal the request, over max_delete_count {bound or 5}"
+            in captured.out)
+    assert captured.err == PARTS
 
 
 def _chat_forget(home: Path, copies: int, bound: int | None) -> list[str]:
@@ -86,9 +92,9 @@ def _chat_forget(home: Path, copies: int, bound: int | None) -> list[str]:
         return out.getvalue().splitlines()
 
 
-CHAT_HINT = ("a request that targets more items than max_delete_count forgets nothing: set a "
-             "larger one (up to 1000) under forget: in the policy file and start the chat "
-             "again, or leave the chat and run tiermem forget --max-delete-count N with the "
+CHAT_HINT = ("a request that targets more items than max_delete_count forgets nothing: set it "
+             "to 6 or more (up to 1000) under forget: in the policy file and start the chat "
+             "again, or leave the chat and run tiermem forget --max-delete-count 6 with the "
              "text")
 
 
@@ -105,10 +111,13 @@ def test_the_chat_says_how_to_forget_more_than_its_bound(
     assert lines[-1] == CHAT_HINT
 
 
-def test_the_chat_at_the_most_a_count_may_be_is_not_told_to_raise_it(tmp_path: Path) -> None:
-    # Under max_delete_count 1000 it was told to set a larger one (up to 1000).
-    lines = _chat_forget(tmp_path, 1001, 1000)
-    assert lines[-2].endswith("over max_delete_count 1000)")
+@pytest.mark.parametrize("bound", [1000, None])
+def test_the_chat_at_the_most_a_count_may_be_is_not_told_to_raise_it(
+        tmp_path: Path, bound: int | None) -> None:
+    # Under max_delete_count 1000 it was told to set a larger one (up to 1000), and under
+    # the default 5, with 1001 equal texts, the same, which no bound lets one request forget.
+    lines = _chat_forget(tmp_path, 1001, bound)
+    assert lines[-2].endswith(f"over max_delete_count {bound or 5})")
     assert lines[-1] == (
         "one request forgets at most 1000 items, and this one targets more: forget them in "
         "parts, with mode: top_k_llm under forget: in the policy file and a model (it picks "

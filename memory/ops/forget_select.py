@@ -67,6 +67,13 @@ OVER_THE_BOUND = "over max_delete_count"
 EQUAL_TEXTS = "stored texts equal the request"
 
 
+def targeted_count(detail: str) -> int | None:
+    """How many items an ``ambiguous`` detail over the bound says the request targets
+    ("7 stored texts equal ...", "the judge chose 7 items, ..."); None when it names none."""
+    found = re.match(r"(?:the judge chose )?(\d+) ", detail)
+    return int(found.group(1)) if found else None
+
+
 @dataclass
 class Selection:
     """What a mode chose: ``outcome`` (matched, unmatched, ambiguous or failed), the items
