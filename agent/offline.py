@@ -63,12 +63,12 @@ from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.forget_requests import taken_back_apart
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
+from tiermem.memory.text.taken_back import taken_back_apart
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 
 NAME = "offline policy (rule-based, no language model)"

@@ -14,7 +14,7 @@ from tiermem.agent.offline_said_last import said_last
 from tiermem.memory.text.bare_denials import with_bare_denials_filled
 from tiermem.memory.text.cancelled_requests import still_asked
 from tiermem.memory.text.ellipses import with_ellipses_filled
-from tiermem.memory.text.forget_requests import named_last, taken_back_apart
+from tiermem.memory.text.forget_requests import named_last
 from tiermem.memory.text.handed_over import with_handed_over
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.openings import with_said_about
@@ -22,6 +22,7 @@ from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.said_again import corrected_in_place
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import each_named_apart
+from tiermem.memory.text.taken_back import taken_back_apart
 from tiermem.memory.text.there import placed
 
 __all__ = ["sentences_read"]

@@ -44,10 +44,9 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.value_looks import value_kind
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
-           "each_named_apart", "fine_as_it_is", "forget_opening",
+           "brushes_off_about_it", "each_named_apart", "fine_as_it_is", "forget_opening",
            "forgets_the_last", "keeps_the_last", "named_last", "names_what_to_forget",
-           "never_minded", "not_taken_back", "requests_forgetting",
-           "taken_back_apart"]
+           "never_minded", "not_taken_back", "requests_forgetting"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -90,6 +89,12 @@ def forgets_the_last(sentence: str) -> bool:
 
 #: "Forget about it," with more said after it brushes off rather than takes back.
 _FORGET_ABOUT_IT = re.compile(FORGET_OPENING + r"forget\s+about\s+it\b", _I)
+
+
+def brushes_off_about_it(request: str) -> bool:
+    """Whether ``request`` opens with "Forget about it", which brushes off whatever follows
+    it rather than taking back what was said last."""
+    return _FORGET_ABOUT_IT.match(request) is not None
 
 
 #: A thing of the speaker's said to be fine as it is ("my PIN is fine", "... stays"): after
@@ -141,42 +146,6 @@ def never_minded(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
     return sentences
 
 
-#: Where a bare "Scratch that" gives way to what another person is instead ("Scratch that,
-#: she's a doctor", "..., Tom is"): a clause of the speaker's own ("..., I'm vegetarian now")
-#: is cut apart with the statement (``own_clauses``), and "Forget about it, ..." brushes off.
-_THEN_ANOTHER = re.compile(r"\s*(?:[,;:]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:but|so)\s+)?"
-                           r"(?=(?:she|he|they)\b|(?!(?:i|it|my|our|we|thanks|please|sorry|never|no|ok"
-                           r"|okay)\b)(?-i:[A-Z])\w*\s+\w+\s+\w)", _I)
-
-
-#: Why what was taken back was said, after the request ("It was a joke.", "Just kidding."):
-#: nothing to keep of its own.
-_NO_FACT_MEANT = re.compile(
-    r"^\W*(?:(?:it|that)\s+was\s+(?:just\s+|only\s+)?(?:an?\s+)?(?:joke|typo|mistake)"
-    r"|(?:i\s+was\s+|i['’]m\s+)?(?:just\s+)?(?:joking|kidding))\W*$", _I)
-
-
-def taken_back_apart(sentences: list[str]) -> list[str]:
-    """``sentences`` with a bare request to forget cut off what another person is said to be
-    instead, beside it in one sentence ("Scratch that, she's a doctor": two): read whole, the
-    request was stored as a quote beside what it took back, whose pronoun the other sentence
-    names ("User's wife is a doctor" after "My wife is a nurse"); and without a sentence after
-    the request that only says why it was said ("It was a joke.")."""
-    out: list[str] = []
-    for sentence in sentences:
-        if out and forgets_the_last(out[-1]) and _NO_FACT_MEANT.match(sentence) is not None:
-            continue  # "Forget it. It was a joke.": why, stored as a fact of its own
-        cut = _THEN_ANOTHER.search(sentence)
-        request = sentence[:cut.start()] if cut is not None else ""
-        if (cut is None or not forgets_the_last(request)
-                or _FORGET_ABOUT_IT.match(request) is not None):
-            out.append(sentence)
-            continue
-        said = sentence[cut.end():]
-        out += [request.rstrip() + ".", said[:1].upper() + said[1:]]
-    return out
-
-
 def brushes_off(request: str, said_after: str, held: Iterable[str] = ()) -> bool:
     """Whether the bare ``request`` ("Forget it"), with ``said_after`` beside it in one
     sentence, only says "never mind" ("Forget it, I'll do it myself", "Forget about it, my
@@ -185,7 +154,7 @@ def brushes_off(request: str, said_after: str, held: Iterable[str] = ()) -> bool
     back "I'm vegan"."""
     return forgets_the_last(request) and (PLAN_INSTEAD.match(said_after) is not None
                                           or fine_as_it_is(said_after, held)
-                                          or _FORGET_ABOUT_IT.match(request) is not None)
+                                          or brushes_off_about_it(request))
 
 
 #: All a clause may hold before a "forget that" said to the assistant ("So, please forget
