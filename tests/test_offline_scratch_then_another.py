@@ -35,6 +35,25 @@ def test_what_is_no_other_persons_state_is_read_as_before(said: list[str],
 
 
 @pytest.mark.parametrize(("said", "kept"), [
+    # a remark on why, or a word that names no one, is read whole, as before
+    (["I like tea. Forget that, Anna said so."], ["User likes tea"]),
+    (["My wife is a nurse. Scratch that, she said so."],
+     ["Scratch that, she said so", "User's wife is a nurse"]),
+    (["I like tea. Scratch that, Tea is overrated."],
+     ["Scratch that, Tea is overrated", "User likes tea"]),
+    (["I work at Acme. Strike that, Google is hiring."],
+     ["Strike that, Google is hiring", "User works at Acme"]),
+    # a name no list knows is someone when a fact held says whose
+    (["My boss is Zed.", "I like tea. Scratch that, Zed likes tea."],
+     ["User's boss is Zed", "Zed likes tea"]),
+    (["Zed is my boss.", "Zed works at Globex. Scratch that, Zed works at Initech."],
+     ["Zed is User's boss", "Zed works at Initech"]),
+])
+def test_only_what_a_person_is_or_does_is_read_apart(said: list[str], kept: list[str]) -> None:
+    assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
     (["I like tea. Ignore that."], []),
     (["I live in Lisbon.", "I like tea.", "Ok, ignore that."], ["User lives in Lisbon"]),
     (["I like tea.", "Ignore that, I like coffee."], ["User likes coffee"]),
