@@ -16,8 +16,10 @@ from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.own_denials import withdrawn
+from tiermem.memory.text.said_again import corrected_in_place
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import forgets_the_last, own_clauses
+from tiermem.memory.text.taken_back import taken_back_apart
 from tiermem.memory.text.unsaid_denials import denies_a_things, denies_nothing_said
 from tiermem.memory.text.updates import read_statement
 
@@ -84,7 +86,9 @@ def retraction_note(text: str, recent: list[str]) -> str | None:
     nothing left to take back, or that nothing held matched; None when ``text`` takes
     nothing back (``recent``: the user's earlier messages, newest first)."""
     sentences = split_sentences(text)
-    if not any(read_statement(sentence).change == "retraction" for sentence in sentences):
+    # "Ignore that, it's fine" and "Scratch that, he's not" take back as "Ignore that." does
+    if not any(read_statement(sentence).change == "retraction"
+               for sentence in [*sentences, *_requests_apart(sentences, recent)]):
         return None
     forgotten, idle, withdrew = _taken_back(sentences, recent)
     notes = []
@@ -123,9 +127,7 @@ def _taken_back(sentences: list[str], recent: list[str]
     and whether a request or a withdrawal came before it; and whether a sentence took back
     one before it ("I like tea. I don't anymore."). "My son is too" after "I'm allergic
     to peanuts" (of ``recent``) told "My son is allergic to peanuts"."""
-    # "Scratch that, I like coffee" forgets what came before and tells the coffee
-    sentences = [part for sentence in with_ellipses_filled(sentences, said_last(recent))
-                 for part in _request_apart(sentence)]
+    sentences = _requests_apart(sentences, recent)
     told: str | None = None  # the last sentence that stated something still standing
     forgotten: list[str] = []
     idle: list[tuple[str, bool]] = []
@@ -143,6 +145,17 @@ def _taken_back(sentences: list[str], recent: list[str]
         elif not is_question(sentence) and extract_facts(sentence):
             told = sentence
     return forgotten, idle, withdrew
+
+
+def _requests_apart(sentences: list[str], recent: list[str]) -> list[str]:
+    """``sentences`` with each bare request to forget read apart from what it goes on to
+    say, as the statements are read: "Scratch that, I like coffee" forgets what came before
+    and tells the coffee, "Scratch that, he's not" forgets it and says of him what the
+    sentence taken back did, and "Ignore that, it's fine" only forgets it."""
+    before = said_last(recent)
+    return [part for sentence in with_ellipses_filled(
+        corrected_in_place(taken_back_apart(sentences), before), before)
+        for part in _request_apart(sentence)]
 
 
 def _request_apart(sentence: str) -> list[str]:

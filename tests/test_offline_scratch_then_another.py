@@ -16,6 +16,8 @@ from offline_helpers import core_after, reply_and_core
      ["User's sister lives in Munich"]),
     (["Tom works at Globex.", "Scratch that, he works at Initech."], ["Tom works at Initech"]),
     (["I love jazz. Scratch that, Sam loves jazz."], ["Sam loves jazz"]),
+    (["My wife is a nurse. Scratch that, she's a doctor and she lives in Porto."],
+     ["User's wife is a doctor", "User's wife lives in Porto"]),
 ])
 def test_the_fact_taken_back_goes_and_the_one_said_after_it_stays(said: list[str],
                                                                   kept: list[str]) -> None:
@@ -89,3 +91,19 @@ def test_a_pronoun_after_the_request_naming_no_one_is_said_so(said: str, who: st
 ])
 def test_why_the_fact_taken_back_was_said_is_no_fact(said: list[str], kept: list[str]) -> None:
     assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "forgot"), [
+    ("I like tea. Ignore that, it's fine.", "I like tea"),
+    ("The build is failing. Ignore that, it's flaky.", "The build is failing"),
+    ("I like tea. Ignore that, I meant coffee.", "I like tea"),
+    ("I like tea. Forget that, it's fine.", "I like tea"),
+    ("Tom is tall. Scratch that, he's not.", "Tom is tall"),
+    ("Tom is tall. Scratch that. He's not.", "Tom is tall"),
+])
+def test_the_reply_names_what_a_request_with_more_after_it_took_back(said: str,
+                                                                    forgot: str) -> None:
+    # as "I like tea. Ignore that." says; not the bare offline reply, nor "nothing matched"
+    assert reply_and_core(said) == (
+        f'(offline) You asked me to forget "{forgot}" in the same message, so nothing was '
+        "stored.", [])
