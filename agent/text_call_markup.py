@@ -67,10 +67,10 @@ from tiermem.agent.text_call_objects import (
     named_call,
     python_calls_in,
     unreadable_call,
-    without_end_tokens,
 )
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
+from tiermem.agent.text_call_tags import after_marker, tagged, without_markup_end_tokens
 
 __all__ = ["markup_forms"]
 
@@ -90,19 +90,11 @@ _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 #: The name written straight before its arguments, without ``[ARGS]`` between them.
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
-#: How many later closing tags a body is tried up to when it does not read at its first.
-_MAX_QUOTED_CLOSINGS = 4
 _SPACE = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()
-_SPACE_OR_TICKS = re.compile(r"[\s`]*")
-_END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
-# What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
-BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
 # The calls in content, given the offered tools' names and whether the reply was cut.
 MarkupForm = Callable[[str, frozenset[str], bool], TextToolCalls]
-# What the text after a marker holds, given it and whether the reply may have been cut in it.
-SegmentReader = Callable[[str, bool], "list[ToolCall] | None"]
 
 
 def hermes_calls(content: str, names: frozenset[str], cut: bool,
@@ -114,18 +106,18 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool,
             # double ones with Python's True, False or None, or a trailing comma.
             found = python_calls_in(literal_value(_unfenced(body)), names, marked=True)
         if found is None:  # Qwen3-Coder: <function=NAME><parameter=KEY>value</parameter>...
-            found = function_with_parameters(_without_end_tokens(body), unfinished=unfinished,
-                                             schemas=schemas)
-        if found is None and (named := _NAME_IN_TAGS.fullmatch(_without_end_tokens(body))
-                              or _FUNCTION_IN_TAGS.fullmatch(_without_end_tokens(body))):
+            found = function_with_parameters(without_markup_end_tokens(body),
+                                             unfinished=unfinished, schemas=schemas)
+        if found is None and (named := _NAME_IN_TAGS.fullmatch(without_markup_end_tokens(body))
+                              or _FUNCTION_IN_TAGS.fullmatch(without_markup_end_tokens(body))):
             found = named_call(named.group(1), named.group(2), unfinished=unfinished)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     def unreadable(body: str) -> list[ToolCall] | None:
         return unreadable_call(_unfenced(body), names)
 
-    found = _tagged(_functions_opened(_opened(content, names)), _HERMES_OPEN, _HERMES_CLOSE,
-                    read, cut, unreadable)
+    found = tagged(_functions_opened(_opened(content, names)), _HERMES_OPEN, _HERMES_CLOSE,
+                   read, cut, unreadable)
     return found if found.calls else TextToolCalls(rest=content)
 
 
@@ -170,11 +162,11 @@ def _functions_opened(content: str) -> str:
 def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
         # An unclosed last tag runs to the end of the reply, where Phi's <|end|> may be.
-        body = _unfenced(_without_end_tokens(body))
+        body = _unfenced(without_markup_end_tokens(body))
         found = calls_in(body, names, marked=True)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
-    return _tagged(content, _PHI_OPEN, _PHI_CLOSE, read, cut)
+    return tagged(content, _PHI_OPEN, _PHI_CLOSE, read, cut)
 
 
 def function_tag_calls(content: str, names: frozenset[str], cut: bool,
@@ -187,7 +179,7 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
     def read(tag: re.Match[str], body: str, unfinished: bool,
              alone: bool = True) -> list[ToolCall] | None:
         closed = text.startswith(_FUNCTION_CLOSE, tag.end() + len(body))
-        body = _without_end_tokens(body)
+        body = without_markup_end_tokens(body)
         if body.startswith("<parameter="):  # Qwen3-Coder's form, its tool_call tags taken out
             # With its closing tag, which may end a last parameter left unclosed.
             return parameters_call(tag.group(1), body + _FUNCTION_CLOSE * closed,
@@ -195,8 +187,8 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
         return named_call(tag.group(1), body, unfinished=unfinished, alone=alone,
                           schemas=schemas)
 
-    found = _tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
-    if _named_in_prose(found, after_prose, lambda: _tagged(
+    found = tagged(text, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
+    if _named_in_prose(found, after_prose, lambda: tagged(
             text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)):
         return TextToolCalls(rest=content)
     return found if found.calls else TextToolCalls(rest=content)
@@ -211,7 +203,7 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
             found = pythonic_calls(segment, names, cut and last, schemas).calls or None
         return found
 
-    return _after_marker(content, _PYTHON_TAG, read)
+    return after_marker(content, _PYTHON_TAG, read)
 
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool,
@@ -230,8 +222,8 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
         return named_call(name, arguments, unfinished=cut and last, alone=alone,
                           schemas=schemas)
 
-    found = _after_marker(content, _MISTRAL_CALLS, read)
-    if _named_in_prose(found, after_prose, lambda: _after_marker(
+    found = after_marker(content, _MISTRAL_CALLS, read)
+    if _named_in_prose(found, after_prose, lambda: after_marker(
             content, _MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
     return found
@@ -257,130 +249,6 @@ def markup_forms(schemas: Mapping[str, Any] | None,
             partial(function_tag_calls, schemas=schemas, after_prose=after_prose))
 
 
-def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,
-            cut: bool, unreadable: Callable[[str], list[ToolCall] | None] | None = None,
-            quoted: bool = True) -> TextToolCalls:
-    """Calls in tags: each body runs to its closing tag, the next opening tag or the end.
-    A tag whose body is no call (a tag followed by prose, say) stays as it was, unless
-    ``unreadable`` finds in it a call the model meant but wrote wrong. With ``quoted``, a
-    call quoted as inline code beside other text is an example; beside nothing but other
-    calls, so quoted or not, it is a call."""
-    calls: list[ToolCall] = []
-    kept: list[str] = []
-    examples = []  # the text of the calls quoted as examples
-    position = 0
-    end = 0  # the first closing tag at or after the last body's start, -1 when none is
-    while (tag := opening.search(content, position)) is not None:
-        body_start = tag.end()
-        if 0 <= end < body_start:
-            # Searched again only past the last one found: a reply of many opening tags
-            # and no closing one would otherwise be scanned to its end once per tag.
-            end = content.find(closing, body_start)
-        following = opening.search(content, body_start)
-        closed = end >= 0 and (following is None or end < following.start())
-        body_end = end if closed else following.start() if following else len(content)
-        after = body_end + len(closing) if closed else body_end
-        found = read(tag, content[body_start:body_end], cut and not closed and not following)
-        if found is None and closed:
-            # The closing tag may be inside the call's own text ("content": "... </tool_call>
-            # ..."): the body then runs to a later one, or to the end when none follows.
-            limit = following.start() if following else len(content)
-            found, body_end, after = _through_quoted_closings(content, tag, body_end, limit,
-                                                              closing, read)
-        if found is None and unreadable and (closed or not (following or cut)) \
-                and _only_calls_follow(content, after, opening) \
-                and (closed or not _fence_closes(content, body_end)):
-            # Amid prose ("write <tool_call>{...}</tool_call> to save"), it is an example.
-            found = unreadable(content[body_start:body_end])
-        if quoted and found is not None and closed \
-                and _in_inline_code(content, tag.start(), after):
-            found = None  # "write `<tool_call>{...}</tool_call>` to save" shows the form
-            examples.append(content[tag.start():after])
-        if found is None:
-            kept.append(content[position:after])
-        else:
-            kept.append(content[position:tag.start()])
-            calls += found
-        position = after
-    kept.append(content[position:])
-    rest = "".join(kept)
-    beside = rest
-    for example in examples:
-        beside = beside.replace(example, "", 1)
-    if examples and _SPACE_OR_TICKS.fullmatch(beside):
-        # "`<tool_call>{...}</tool_call>` `<tool_call>{...}</tool_call>`": calls, each quoted
-        return _tagged(content, opening, closing, read, cut, unreadable, quoted=False)
-    return TextToolCalls(calls, rest.strip()) if calls else TextToolCalls(rest=content)
-
-
-def _in_inline_code(content: str, start: int, end: int) -> bool:
-    """Whether ``content[start:end]`` is all of an inline code span (`...` or ``...``, the
-    same backticks either side, not a fence's three) in a sentence, as the sentence quotes
-    an example."""
-    before = content[max(0, start - 3):start]
-    ticks = len(before) - len(before.rstrip("`"))
-    after = content[end:end + 3]
-    return ticks in (1, 2) and len(after) - len(after.lstrip("`")) == ticks \
-        and bool(content[:start - ticks].strip() or content[end + ticks:].strip())
-
-
-def _fence_closes(content: str, end: int) -> bool:
-    """Whether a code fence opened before ``end`` closes there: a tag left unclosed inside
-    it is code the reply shows, not a call the reply ends with."""
-    text = content[:end].rstrip()
-    return text.endswith("```") and text.count("```") % 2 == 0
-
-
-def _only_calls_follow(content: str, position: int, opening: re.Pattern[str]) -> bool:
-    """Whether nothing but more tags of calls follows ``position`` in ``content``."""
-    start = _SPACE.match(content, position)
-    after = start.end() if start else position
-    return after == len(content) or opening.match(content, after) is not None
-
-
-def _through_quoted_closings(
-        content: str, tag: re.Match[str], first: int, limit: int, closing: str,
-        read: BodyReader) -> tuple[list[ToolCall] | None, int, int]:
-    """The calls when a body that did not read, cut at its ``first`` closing tag, reads
-    when it runs to one of the next few closing tags before ``limit``, or to ``limit`` when
-    that is the end of the text; with that body's end and where the text after it starts."""
-    start, end = tag.end(), first
-    for _ in range(_MAX_QUOTED_CLOSINGS):
-        end = content.find(closing, end + len(closing), limit)
-        if end < 0:
-            break
-        found = read(tag, content[start:end], False)
-        if found is not None:
-            return found, end, end + len(closing)
-    if limit == len(content):
-        found = read(tag, content[start:], False)
-        if found is not None:
-            return found, limit, limit
-    return None, first, first + len(closing)
-
-
-def _after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCalls:
-    """Calls after a marker (repeated before each call in some forms): all the text after
-    the first marker must be calls; the text before it is the rest."""
-    start = content.find(marker)
-    if start < 0:
-        return TextToolCalls(rest=content)
-    segments = content[start + len(marker):].split(marker)
-    calls: list[ToolCall] = []
-    for index, segment in enumerate(segments):
-        if not _without_end_tokens(segment):
-            continue  # a marker repeated with nothing after it: no call, and no reply
-        found = read(_without_end_tokens(segment), index == len(segments) - 1)
-        if found is None:
-            return TextToolCalls(rest=content)
-        calls += found
-    return TextToolCalls(calls, content[:start].strip()) if calls else TextToolCalls(rest=content)
-
-
 def _unfenced(body: str) -> str:
     match = FENCE.search(body)
     return match.group(1) if match and not body[: match.start()].strip() else body
-
-
-def _without_end_tokens(text: str) -> str:
-    return without_end_tokens(text, _END_TOKENS)
