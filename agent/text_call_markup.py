@@ -20,7 +20,8 @@ server's template or parser does not take it out:
   (agent/text_call_parameters.py);
 - in the Hermes tags, the name in tags of its own, then the arguments:
   ``<tool_call><function>NAME</function>{...}</tool_call>`` (Gemma 3, Qwen), or Llama
-  3.2's call: ``<tool_call><function=NAME>{...}</function></tool_call>``;
+  3.2's calls: ``<tool_call><function=NAME>{...}</function></tool_call>``, whose tags wrap
+  them and are no prose beside them, with any text in them after the calls kept;
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
@@ -82,6 +83,8 @@ _NAME_IN_TAGS = re.compile(r"\s*<function>\s*([\w.\-]{1,200})\s*</function>(.*)"
 #: Llama 3.2's call in the Hermes tags: ``<tool_call><function=NAME>{...}</function>``.
 _FUNCTION_IN_TAGS = re.compile(r"\s*<function=([\w.\-]{1,200})>(.*?)(?:</function>)?\s*",
                                re.DOTALL)
+#: An opening Hermes tag around Llama 3.2's call (``<tool_call><function=NAME>{...}``).
+_WRAPPING_OPEN = re.compile(r"<tool_call>\s*(?=<function=)")
 #: A closing Hermes tag straight after a call whose opening one the model left out.
 _ORPHAN_CLOSE = re.compile(r"</function>\s*</tool_call>")
 _PYTHON_TAG = "<|python_tag|>"
@@ -172,9 +175,10 @@ def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 def function_tag_calls(content: str, names: frozenset[str], cut: bool,
                        schemas: Mapping[str, Any] | None = None,
                        after_prose: bool = False) -> TextToolCalls:
-    # Qwen3-Coder may leave out the opening <tool_call> and still write the closing one.
-    text = content if _HERMES_OPEN.search(content) else _ORPHAN_CLOSE.sub(_FUNCTION_CLOSE,
-                                                                          content)
+    text = _unwrapped(content)
+    if not _HERMES_OPEN.search(text):
+        # Qwen3-Coder may leave out the opening <tool_call> and still write the closing one.
+        text = _ORPHAN_CLOSE.sub(_FUNCTION_CLOSE, text)
 
     def read(tag: re.Match[str], body: str, unfinished: bool,
              alone: bool = True) -> list[ToolCall] | None:
@@ -192,6 +196,28 @@ def function_tag_calls(content: str, names: frozenset[str], cut: bool,
             text, _FUNCTION_OPEN, _FUNCTION_CLOSE, partial(read, alone=False), cut)):
         return TextToolCalls(rest=content)
     return found if found.calls else TextToolCalls(rest=content)
+
+
+def _unwrapped(content: str) -> str:
+    """``content`` without the Hermes tags around Llama 3.2's calls, which wrap them and are
+    no prose beside them: an opening tag that a function tag follows, and the first closing
+    one after that call's own closing tag, before the next opening one. Text inside the tags
+    after the calls ("...</function> Done.</tool_call>") stays, as text beside them."""
+    pieces, position = [], 0
+    for opening in _WRAPPING_OPEN.finditer(content):
+        if opening.start() < position:
+            continue
+        following = _HERMES_OPEN.search(content, opening.end())
+        limit = following.start() if following else len(content)
+        call_end = content.find(_FUNCTION_CLOSE, opening.end(), limit)
+        closing = content.find(_HERMES_CLOSE, max(call_end, opening.end()), limit)
+        pieces.append(content[position:opening.start()])
+        if closing < 0:  # a last tag left unclosed
+            position = opening.end()
+            continue
+        pieces.append(content[opening.end():closing])
+        position = closing + len(_HERMES_CLOSE)
+    return "".join(pieces) + content[position:]
 
 
 def python_tag_calls(content: str, names: frozenset[str], cut: bool,

@@ -8,12 +8,14 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import noted_turn
+from text_call_turns import allergy_turn, noted_turn
 
-from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_calls
 
 NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
+SCHEMAS = {"core_memory_append": {"type": "object", "required": ["content"],
+                                  "properties": {"content": {"type": "string"}}}}
 
 
 def tagged(name: str, arguments: str) -> str:
@@ -77,3 +79,34 @@ def test_empty_tags_the_model_wrote_in_prose_stay() -> None:
                f'<function=core_memory_append>{json.dumps(FACT)}</function>')
     found = find_text_tool_calls(content, NAMES)
     assert found.rest == "Empty tags, <tool_call></tool_call>, call nothing."
+
+
+def test_llama_calls_with_no_arguments_sharing_the_hermes_tags_are_calls() -> None:
+    content = ("<tool_call><function=core_memory_append></function>"
+               "<function=core_memory_append></function></tool_call>")
+    for found in (find_text_tool_calls(content, NAMES, schemas=SCHEMAS),
+                  calls_ending_thinking(content, NAMES, schemas=SCHEMAS)):
+        assert [(c.name, c.arguments) for c in found.calls] == [("core_memory_append", "{}")] * 2
+        assert found.rest == ""
+
+
+LLAMA_CALL = f"<function=core_memory_append>{json.dumps(FACT)}</function>"
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"<tool_call>{LLAMA_CALL} Noted.</tool_call>", "Noted."),
+    (f"Saving.\n<tool_call>{LLAMA_CALL}\nNoted.", "Saving.\n\nNoted."),  # left unclosed
+])
+def test_text_beside_a_llama_call_in_the_hermes_tags_is_left_without_the_tags(
+        content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == rest
+
+
+def test_the_agent_shows_no_tags_left_by_a_llama_call_in_them(server: FakeOpenAIServer) -> None:
+    result, rows = allergy_turn(server, f"<tool_call>{LLAMA_CALL} Noted.</tool_call>")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "Noted."
+    assert all("tool_call>" not in r["content"] for r in rows)
