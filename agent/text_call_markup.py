@@ -18,7 +18,9 @@ server's template or parser does not take it out:
 - Qwen3-Coder: ``<function=NAME><parameter=KEY>value</parameter>...</function>``, in the
   Hermes tags or without them, or with only the closing one, before calls in both tags too
   (agent/text_call_parameters.py);
-- in the Hermes tags, the name in tags of its own, then the arguments:
+- in the Hermes tags (amid text, with no arguments for a tool that needs some, and no
+  other call, naming the form as Llama 3.2's markup does), the name in tags of its own,
+  then the arguments:
   ``<tool_call><function>NAME</function>{...}</tool_call>`` (Gemma 3, Qwen), or Llama
   3.2's calls: ``<tool_call><function=NAME>{...}</function></tool_call>``, whose tags wrap
   them and are no prose beside them, with any text in them after the calls kept;
@@ -101,8 +103,10 @@ MarkupForm = Callable[[str, frozenset[str], bool], TextToolCalls]
 
 
 def hermes_calls(content: str, names: frozenset[str], cut: bool,
-                 schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
-    def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+                 schemas: Mapping[str, Any] | None = None,
+                 after_prose: bool = False) -> TextToolCalls:
+    def read(_tag: re.Match[str], body: str, unfinished: bool,
+             alone: bool = True) -> list[ToolCall] | None:
         found = calls_in(_unfenced(body), names, marked=True)
         if found is None and not unfinished:
             # Small Qwen models write the call as a Python dict: in single quotes, or in
@@ -113,14 +117,18 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool,
                                              unfinished=unfinished, schemas=schemas)
         if found is None and (named := _NAME_IN_TAGS.fullmatch(without_markup_end_tokens(body))
                               or _FUNCTION_IN_TAGS.fullmatch(without_markup_end_tokens(body))):
-            found = named_call(named.group(1), named.group(2), unfinished=unfinished)
+            found = named_call(named.group(1), named.group(2), unfinished=unfinished,
+                               alone=alone, schemas=schemas)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     def unreadable(body: str) -> list[ToolCall] | None:
         return unreadable_call(_unfenced(body), names)
 
-    found = tagged(_functions_opened(_opened(content, names)), _HERMES_OPEN, _HERMES_CLOSE,
-                   read, cut, unreadable)
+    text = _functions_opened(_opened(content, names))
+    found = tagged(text, _HERMES_OPEN, _HERMES_CLOSE, read, cut, unreadable)
+    if _named_in_prose(found, after_prose, lambda: tagged(
+            text, _HERMES_OPEN, _HERMES_CLOSE, partial(read, alone=False), cut, unreadable)):
+        return TextToolCalls(rest=content)  # "Checking. <tool_call><function=NAME></function>"
     return found if found.calls else TextToolCalls(rest=content)
 
 
@@ -269,7 +277,7 @@ def markup_forms(schemas: Mapping[str, Any] | None,
     """The markup forms, in the order they are tried; ``schemas`` maps an offered tool's name
     to its parameters' JSON schema, which says what Qwen3-Coder's values are, and whether a
     tool needs arguments; with ``after_prose``, the content follows prose (thinking)."""
-    return (partial(hermes_calls, schemas=schemas), phi_calls,
+    return (partial(hermes_calls, schemas=schemas, after_prose=after_prose), phi_calls,
             partial(python_tag_calls, schemas=schemas),
             partial(mistral_calls, schemas=schemas, after_prose=after_prose),
             partial(function_tag_calls, schemas=schemas, after_prose=after_prose))

@@ -98,3 +98,24 @@ def test_thinking_may_end_in_a_call_to_a_tool_that_needs_no_arguments() -> None:
     found = calls_ending_thinking("It asks the time. <function=get_time></function>", SCHEMAS,
                                   schemas=SCHEMAS)
     assert [(c.name, c.arguments) for c in found.calls] == [("get_time", "{}")]
+
+
+@pytest.mark.parametrize("markup", [
+    "<function=core_memory_append></function>",
+    "<tool_call><function=core_memory_append></function></tool_call>",
+    "<tool_call><function>core_memory_append</function></tool_call>",
+])
+def test_the_hermes_tags_around_markup_named_in_prose_make_no_call(markup: str) -> None:
+    content = f"Checking. {markup}"
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert (found.calls, found.rest) == ([], content)
+    assert calls_ending_thinking(f"I'd use {markup}", SCHEMAS, schemas=SCHEMAS).calls == []
+    # alone, it is a call, which the tool answers with what it needs
+    [call] = find_text_tool_calls(markup, SCHEMAS, schemas=SCHEMAS).calls
+    assert (call.name, call.arguments) == ("core_memory_append", "{}")
+
+
+def test_the_agent_shows_markup_in_the_hermes_tags_named_in_prose(
+        server: FakeOpenAIServer) -> None:
+    explained_turn(server, "Llama 3.2 writes <tool_call><function=core_memory_append>"
+                           "</function></tool_call>", "How does Llama write a call?")
