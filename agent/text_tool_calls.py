@@ -24,10 +24,10 @@ from it, the call arrives as plain content. These forms are recognised:
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
-all of, a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``), which leaves an
-object holding the calls the whole reply, or a marker repeated with nothing after it
-(``[TOOL_CALLS][...][TOOL_CALLS]``). Markup quoted
-as inline code in a sentence is an example (agent/text_call_markup.py).
+all of, a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``), which says an
+object holding the calls is calls, prose before it or not, or a marker repeated with
+nothing after it (``[TOOL_CALLS][...][TOOL_CALLS]``). Markup quoted as inline code in a
+sentence is an example (agent/text_call_markup.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
 gives ("a call looks like: {...}"); nor is JSON the text runs on from on the same line
@@ -171,8 +171,9 @@ def find_text_tool_calls(
     ``text_call_<index>``). ``schemas`` maps an offered tool's name to its parameters'
     JSON schema (``offered_parameters``), which values given by position need. With
     ``after_prose`` (thinking came before ``content``), an object holding the calls is a
-    quoted response, and markup with no arguments names the form, as beside prose. When
-    nothing is found, ``rest`` is the content unchanged.
+    quoted response, unless a call marker comes before it, and markup with no arguments
+    names the form, as beside prose. When nothing is found, ``rest`` is the content
+    unchanged.
     """
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
@@ -314,11 +315,11 @@ def _fenced(content: str, names: frozenset[str], cut: bool, after_prose: bool) -
     position = 0
     for match in FENCE.finditer(content):
         # An object holding the calls, beside prose, quotes a response ("the API returns:");
-        # a marker the fence follows ("[TOOL_CALLS]```json") is no prose.
+        # a marker the fence follows ("Saving. [TOOL_CALLS]```json") says it is calls.
         before = content[:match.start()].rstrip()
-        before = next((before.removesuffix(m) for m in _CALL_MARKERS if before.endswith(m)),
-                      before)
-        held = not after_prose and not (before + content[match.end():]).strip()
+        marked = before.endswith(_CALL_MARKERS)
+        held = not content[match.end():].strip() \
+            and (marked or not (after_prose or before.strip()))
         body = match.group(1)
         if cut and not match.group(0).endswith("```"):  # cut in the closing fence: "}\n``"
             body = body.rstrip().removesuffix("``").removesuffix("`")

@@ -49,7 +49,6 @@ QUOTED = f"Here is what the API returns:\n```json\n{WIRE}\n```"
 
 @pytest.mark.parametrize("content", [
     f"<think>The user asks what the API returns. {QUOTED}",  # left open, the turn ended
-    f"<think>The user asks about the format.\n[TOOL_CALLS] ```json\n{WIRE}\n```",
     f"<think>The user asks about the format.</think>\n{QUOTED}",
     f"The user asks about the format.\n</think>\n\n{QUOTED}",  # opened in the prompt
 ])
@@ -65,6 +64,8 @@ def test_calls_held_in_an_object_after_thinking_are_a_quoted_response(
 
 
 def test_calls_held_in_an_object_that_is_the_whole_thinking_block_run() -> None:
-    for block in (WIRE, f"```json\n{WIRE}\n```"):
+    # or after a marker, which says it is calls
+    for block in (WIRE, f"```json\n{WIRE}\n```",
+                  f"I'll save it.\n[TOOL_CALLS] ```json\n{WIRE}\n```"):
         [call] = calls_ending_thinking(block, NAMES).calls
         assert (call.name, json.loads(call.arguments)) == ("core_memory_append", {"content": "x"})

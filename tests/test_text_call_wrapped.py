@@ -48,7 +48,6 @@ def test_calls_in_an_object_that_holds_them_run(content: str) -> None:
     json.dumps({"tool_calls": [{"name": "core_memory_append", "arguments": FACT}],
                 "usage": {"total_tokens": 9}}),  # some other data
     f"The API answers like this: {GENERIC}",  # after prose: an example
-    f"The API answers like this: [TOOL_CALLS]```json\n{GENERIC}\n```",
 ])
 def test_other_json_with_tool_calls_stays_the_reply(content: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -66,3 +65,21 @@ def test_the_agent_runs_calls_held_in_a_fence_after_a_marker(server: FakeOpenAIS
     result, _ = allergy_turn(server, f"[TOOL_CALLS]```json\n{GENERIC}\n```")
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.reply is None
+
+
+@pytest.mark.parametrize("content", [
+    f"Saving. [TOOL_CALLS]```json\n{GENERIC}\n```",
+    f"Saving.\n[TOOL_CALLS]\n```json\n{WIRE}\n```",
+])
+def test_prose_before_the_marker_a_fenced_object_follows_leaves_it_calls(content: str) -> None:
+    # the marker says it is calls, as it does before the object unfenced
+    found = find_text_tool_calls(content, NAMES)
+    assert ([(c.name, json.loads(c.arguments)) for c in found.calls], found.rest) == (
+        [("core_memory_append", FACT)], "Saving.")
+
+
+def test_the_agent_runs_calls_held_in_a_fence_after_prose_and_a_marker(
+        server: FakeOpenAIServer) -> None:
+    result, rows = allergy_turn(server, f"Saving. [TOOL_CALLS]```json\n{GENERIC}\n```")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert all('"tool_calls"' not in r["content"] for r in rows)
