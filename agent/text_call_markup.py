@@ -26,8 +26,8 @@ server's template or parser does not take it out:
   them and are no prose beside them, with any text in them after the calls kept;
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
-  versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``), text before the first
-  marker allowed;
+  versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``, or an offered tool's name
+  alone, giving no arguments), text before the first marker allowed;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
@@ -68,6 +68,7 @@ from tiermem.agent.text_call_objects import (
     calls_in,
     cut_call,
     named_call,
+    offered_name,
     python_calls_in,
     unreadable_call,
 )
@@ -248,6 +249,8 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
             name, arguments = segment.split(_MISTRAL_ARGS, 1)
         elif named := _MISTRAL_NAMED.fullmatch(segment):
             name, arguments = named.groups()
+        elif offered_name(segment, names) in names:  # "[TOOL_CALLS]get_time": no arguments
+            name, arguments = segment, ""
         else:
             return call_sequence(segment, names, marked=True, cut=cut and last)
         name = _MISTRAL_CALL_ID.sub("", name).strip()

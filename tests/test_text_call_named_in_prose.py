@@ -7,7 +7,7 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import explained_turn
+from text_call_turns import allergy_turn, explained_turn
 
 from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_calls
 
@@ -119,3 +119,29 @@ def test_the_agent_shows_markup_in_the_hermes_tags_named_in_prose(
         server: FakeOpenAIServer) -> None:
     explained_turn(server, "Llama 3.2 writes <tool_call><function=core_memory_append>"
                            "</function></tool_call>", "How does Llama write a call?")
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    ("[TOOL_CALLS]get_time", ""),
+    ("Let me check the time. [TOOL_CALLS]get_time</s>", "Let me check the time."),
+])
+def test_a_name_alone_after_the_marker_calls_a_tool_that_needs_no_arguments(
+        content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert ([(c.name, c.arguments) for c in found.calls], found.rest) == (
+        [("get_time", "{}")], rest)
+
+
+def test_a_name_alone_after_the_marker_in_prose_names_the_form() -> None:
+    content = "Mistral writes [TOOL_CALLS]core_memory_append"
+    assert find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS).rest == content
+    # but a name that is no offered tool is no call at all
+    assert find_text_tool_calls("[TOOL_CALLS]get_weather", SCHEMAS).calls == []
+
+
+def test_the_agent_answers_a_name_alone_after_the_marker(server: FakeOpenAIServer) -> None:
+    corrected = '[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic to peanuts"}'
+    result, _ = allergy_turn(server, "[TOOL_CALLS]core_memory_append", corrected)
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", False), ("core_memory_append", True)]
+    assert "content" in result.tool_results[0].content
