@@ -15,7 +15,7 @@ from tiermem.agent.openai_client import OpenAIClient
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.declare import tool
 from tiermem.tools.dispatch import Toolbox
-from tiermem.tools.memory_tools import memory_toolbox
+from tiermem.tools.memory_tools import MEMORY_TOOLS, memory_toolbox
 
 
 @tool
@@ -91,3 +91,62 @@ def test_a_union_member_is_named_by_its_type(value: object, shown: str) -> None:
     lines = [line.split(":")[0] for line in result.content.splitlines() if line.startswith("- ")]
     assert lines == ["- size.int", "- size.str"], result.content
     assert f"got {shown}" in result.content
+
+
+@tool(heartbeat=True)
+def rate(ids: list[int] | None = None, stars: Annotated[int | None, Field(ge=1)] = None,
+         weights: dict[str, float] | None = None) -> str:
+    """Rate some items.
+
+    Args:
+        ids: Which items.
+        stars: How many stars, if any.
+        weights: How much each counts.
+    """
+    return f"{ids} {stars} {weights}"
+
+
+@pytest.mark.parametrize(("arguments", "where"), [
+    ({"ids": [1, True]}, "ids[1]: should be a valid integer"),
+    ({"stars": True}, "stars: should be a valid integer"),
+    ({"weights": {"a": False}}, "weights.a: should be a valid number"),
+])
+def test_a_boolean_for_a_number_inside_a_type_is_refused(arguments: dict[str, object],
+                                                         where: str) -> None:
+    result = Toolbox([rate]).dispatch("rate", json.dumps(arguments))
+    assert not result.ok and f"- {where}; got" in result.content, result.content
+
+
+def test_the_numbers_inside_a_type_keep_their_constraints_and_schema() -> None:
+    box = Toolbox([rate])
+    assert box.dispatch("rate", '{"ids": [1, 2], "stars": 3}').content == "[1, 2] 3 None"
+    assert "- stars: should be greater than or equal to 1" in box.dispatch(
+        "rate", '{"stars": 0}').content
+    assert rate.parameters()["properties"]["stars"]["anyOf"][0] == {
+        "minimum": 1, "type": "integer"}
+
+
+@tool
+def tally(count: int | list[int] = 0) -> str:
+    """Tally.
+
+    Args:
+        count: One count, or several.
+    """
+    return str(count)
+
+
+def test_a_list_in_a_union_is_named_by_its_type() -> None:
+    result = Toolbox([tally]).dispatch("tally", '{"count": [true]}')
+    assert "- count.list[int][0]: should be a valid integer; got true" in result.content
+
+
+def test_the_model_is_told_its_boolean_item_is_no_number(server: FakeOpenAIServer) -> None:
+    server.enqueue_tool_calls([("rate", json.dumps({"ids": [True], "request_heartbeat": True}))])
+    server.enqueue_reply("Which items did you mean?")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client, toolbox=Toolbox([*MEMORY_TOOLS, rate])).step("Rate it.")
+    [rated] = result.tool_results
+    assert (rated.name, rated.ok, rated.error_kind) == ("rate", False, "invalid_arguments")
+    assert result.reply == "Which items did you mean?"

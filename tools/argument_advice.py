@@ -43,16 +43,23 @@ def _placeholder(schema: dict[str, Any]) -> Any:
     return "..."
 
 
-#: How pydantic labels a union's member that a validator wraps: the validator's name, then
-#: the member's own label (``function-before[refuse_bools(), int]``, a number refusing true).
-_WRAPPED_MEMBER = re.compile(r"function-(?:before|after|wrap)\[\w*\(\), (.*)\]", re.DOTALL)
+#: How pydantic labels a type that a validator wraps, in a union's member: the validator's
+#: name, then the type's own label (``function-before[refuse_bools(), int]``, a number
+#: refusing true, alone or as a list's items: ``list[function-before[refuse_bools(), int]]``).
+_WRAPPER = re.compile(r"function-(?:before|after|wrap)\[\w*\(\), ")
 
 
 def _member(part: str) -> str:
     """A place in the arguments as the model knows it: a union's member by its type, not by
-    the validators that wrap it (``page.int``)."""
-    while wrapped := _WRAPPED_MEMBER.fullmatch(part):
-        part = wrapped.group(1)
+    the validators that wrap it (``page.int``, ``ids.list[int]``)."""
+    while wrapper := _WRAPPER.search(part):
+        depth, end = 1, wrapper.end()
+        while depth and end < len(part):  # to the bracket that closes the wrapper
+            depth += {"[": 1, "]": -1}.get(part[end], 0)
+            end += 1
+        if depth:
+            return part
+        part = part[:wrapper.start()] + part[wrapper.end():end - 1] + part[end:]
     return part
 
 

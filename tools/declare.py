@@ -22,6 +22,7 @@ is invisible to the model.
 
 from __future__ import annotations
 
+import collections.abc
 import copy
 import functools
 import inspect
@@ -306,12 +307,16 @@ _NUMBER_ERRORS = ((int, "int_type", "Input should be a valid integer"),
 
 def _numbers_only(hint: Any) -> Any:
     """``hint`` refusing ``true`` and ``false`` where it asks for a number (``int``,
-    ``float``, annotated, or beside others in a union), which pydantic would read as 1 and 0:
-    a model that sends ``"page": true`` is told so rather than given page 1."""
-    origin = typing.get_origin(hint)
-    number = typing.get_args(hint)[0] if origin is typing.Annotated else hint
+    ``float``, annotated, beside others in a union, or inside a list, a tuple or a dict's
+    values), which pydantic would read as 1 and 0: a model that sends ``"page": true`` is told
+    so rather than given page 1."""
+    origin, members = typing.get_origin(hint), typing.get_args(hint)
+    number = members[0] if origin is typing.Annotated else hint
+    # Annotated[int | None, Field(ge=0)] as a whole, so that its constraints still reach int.
+    either = typing.get_args(number) if origin is typing.Annotated \
+        and typing.get_origin(number) in (typing.Union, types.UnionType) else ()
     for kind, error, message in _NUMBER_ERRORS:
-        if number is kind:
+        if number is kind or (kind in either and bool not in either):
             def refuse_bools(value: Any, error: str = error, message: str = message) -> Any:
                 if isinstance(value, bool):
                     raise PydanticCustomError(error, message)
@@ -319,12 +324,21 @@ def _numbers_only(hint: Any) -> Any:
 
             # After any constraints (Field(ge=1)), which then still reach the schema.
             return typing.Annotated[hint, BeforeValidator(refuse_bools)]
-    members = typing.get_args(hint) if origin in (typing.Union, types.UnionType) else ()
-    if bool not in members:  # a union that takes a boolean too takes true as it is
-        numbers = tuple(_numbers_only(m) for m in members)
-        if any(n is not m for n, m in zip(numbers, members, strict=True)):
-            return typing.Union[numbers]  # noqa: UP007
-    return hint
+    if origin is typing.Annotated:  # Annotated[list[int], Field(max_length=3)]
+        inner = _numbers_only(number)
+        return hint if inner is number else typing.Annotated[(inner, *hint.__metadata__)]
+    if bool in members or origin not in (typing.Union, types.UnionType, *_CONTAINERS):
+        return hint  # a union that takes a boolean too takes true as it is
+    numbers = tuple(_numbers_only(m) for m in members)
+    if all(n is m for n, m in zip(numbers, members, strict=True)):
+        return hint
+    return typing.Union[numbers] if origin in (typing.Union, types.UnionType) \
+        else origin[numbers]  # noqa: UP007
+
+
+#: The containers whose items (a dict's values) ``_numbers_only`` reads a number in.
+_CONTAINERS = (list, tuple, set, frozenset, dict, collections.abc.Sequence,
+               collections.abc.Mapping, collections.abc.Set)
 
 
 def _resolve_hints(fn: Callable[..., Any], names: list[str], where: str) -> dict[str, Any]:
