@@ -122,7 +122,9 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         counted = f", {tries}" if fault.retryable else ""
         return ProviderError(f"{url} {fault.says} (HTTP {status}{counted})" + said,
                              kind=fault.kind, retryable=fault.retryable, status_code=status,
-                             attempts=attempts, hint=fault.hint, retry_wait=fault.wait,
+                             attempts=attempts, hint=fault.hint,
+                             # OpenAI's 503s keep the short backoff: it loads no model.
+                             retry_wait=None if is_openai_service(url) else fault.wait,
                              may_pass=fault.may_pass)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.

@@ -133,7 +133,8 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
     if "requires more system memory" in lowered:
         return ServerFault(says=f"has too little free memory to load model {model!r}",
                            kind="server", hint=_SMALLER)
-    if status == 503 and "loading model" in lowered:
+    if status == 503 and re.fullmatch(r"loading model\W*", lowered.strip()):
+        # llama.cpp's own words, whole: "Error loading model" and the like failed to load.
         return ServerFault(
             says="is still loading its model", kind="server", retryable=True,
             wait=LOADING_WAIT,

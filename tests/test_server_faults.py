@@ -123,6 +123,32 @@ def test_a_server_loading_its_model_that_asks_a_wait_is_waited_for_that_long(
     assert len(server.requests) == 4 and sleeps == [2.0, 2.0, 2.0]
 
 
+@pytest.mark.parametrize("message", [
+    "Error loading model: failed to open the file", "Service unavailable while loading model "
+    "weights from a remote store", "Loading models is disabled on this server"])
+def test_a_503_that_is_not_a_model_loading_keeps_the_short_backoff(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        message: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body(message, code=503))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 4 and len(sleeps) == 3 and max(sleeps) <= 2.0
+    assert "still loading its model" not in str(error) and error.retry_wait is None
+
+
+def test_openais_service_saying_loading_model_keeps_the_short_backoff(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body("Loading model", code=503))
+    llm = OpenAIClient("gpt-4o", base_url="https://api.openai.com/v1", max_retries=3,
+                       sleep=sleeps.append)
+    llm._client.base_url = server.base_url  # OpenAI's address, answered on loopback
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, llm).step(SAID)
+    assert len(server.requests) == 4 and len(sleeps) == 3 and max(sleeps) <= 2.0
+    assert info.value.retryable and info.value.retry_wait is None
+
+
 NGINX_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>"
              b"502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n"
              b"</html>\r\n")
