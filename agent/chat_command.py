@@ -60,7 +60,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 terminate_on_signals():
             config = None if args.offline else config_from_args(args)
             privacy, policy_file = session_policy(place.home, args.policy)
-            llm = open_client(config, note) if config else OfflinePolicy()
+            llm = open_client(config, note, lambda text: note(f"{text}; {WAIT_CANCEL}")) \
+                if config else OfflinePolicy()
             # The chat model also judges which items a forget request in an LLM mode targets.
             judge = session_judge(privacy, policy_file, llm if config else None) or (
                 ModelJudge(llm) if config else None)
@@ -107,6 +108,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return code
 
 
+#: After a wait for a server still loading its model: how not to wait.
+WAIT_CANCEL = "Ctrl-C cancels the turn"
 #: A signal after the session's last line, before the memory closes.
 SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
 #: Ctrl-C while the memory closes after the session ended.

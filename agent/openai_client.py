@@ -34,7 +34,8 @@ many attempts were made are explicit, documented and testable:
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces
   that wait, capped at ``max_retry_after`` so a misconfigured server cannot stall
   a turn for minutes; a server still loading its model (llama.cpp's 503 "Loading
-  model", agent/server_setup.py) is waited for longer, as it asks no wait itself.
+  model", agent/server_setup.py) is waited for longer, as it asks no wait itself,
+  a minute in all until it answers again (agent/loading_wait.py).
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent
@@ -81,6 +82,7 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
+from tiermem.agent.loading_wait import LoadingWaits
 from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
@@ -116,9 +118,10 @@ class OpenAIClient:
     ``sleep`` and ``rng`` are injectable so tests can run retries instantly and
     check the waits. After each ``complete`` call, ``last_attempts`` holds the
     number of HTTP requests it made; ``total_usage`` accumulates token usage
-    over the client's life. ``max_tokens`` (the reply budget) and ``encoding``
-    (the tokenizer for counting prompts) default to the model's; see
-    agent/config.py.
+    over the client's life. ``loading_notice`` is told each wait for a server still
+    loading its model as it starts (agent/loading_wait.py). ``max_tokens`` (the reply
+    budget) and ``encoding`` (the tokenizer for counting prompts) default to the model's;
+    see agent/config.py.
     """
 
     def __init__(
@@ -139,6 +142,7 @@ class OpenAIClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         retry_timeouts: bool | None = None,
+        loading_notice: Callable[[str], None] | None = None,
     ) -> None:
         check_types(model=model, base_url=base_url, api_key=api_key, timeout=timeout,
                     max_retries=max_retries, context_window=context_window,
@@ -179,6 +183,7 @@ class OpenAIClient:
         self.last_attempts = 0
         self.total_usage = Usage()
         self._sleep = sleep
+        self.loading = LoadingWaits(loading_notice)
         self._rng = rng or random.Random()
         self._responses = 0
         self._call_ids = unique_id_prefix("call")  # see _made_up_id
@@ -261,9 +266,13 @@ class OpenAIClient:
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
-                self._sleep(self._retry_delay(attempt, exc, error.retry_wait))
+                delay = self._retry_delay(attempt, exc, self.loading.step(error.retry_wait))
+                if error.retry_wait is not None:
+                    self.loading.started(delay)
+                self._sleep(delay)
                 continue
             completion = self._parse(body, attempt)
+            self.loading.answered()
             if tools:
                 completion = _with_offered_names(completion, tools)
             if tools and self.text_tool_calls == "auto":

@@ -163,9 +163,11 @@ def config_from_args(args: Any) -> LLMConfig | None:
                               text_tool_calls=getattr(args, "text_tool_calls", "off"))
 
 
-def open_client(config: LLMConfig, note: Callable[[str], None]) -> OpenAIClient:
+def open_client(config: LLMConfig, note: Callable[[str], None],
+                waiting: Callable[[str], None] | None = None) -> OpenAIClient:
     """A client for ``config`` with the window settled: flag, server, table, or an assumed
-    default that ``note`` is told about."""
+    default that ``note`` is told about; ``waiting`` hears of each wait for a server still
+    loading its model."""
     from tiermem.agent.openai_client import OpenAIClient
 
-    return OpenAIClient.from_config(with_server_window(config, note))
+    return OpenAIClient.from_config(with_server_window(config, note), loading_notice=waiting)

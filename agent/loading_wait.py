@@ -1,0 +1,50 @@
+"""How long a client waits for a model server still loading its model, and who hears of it.
+
+A server loading its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is
+given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before the second
+attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all.
+Once that much was spent with no answer in between, a later request (a scenario's or an
+eval's next turn) gets the client's short backoff only, not another minute, until the
+server answers again. Each wait is told as it starts, so that a chat waiting a minute does
+not look hung.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["LOADING_BUDGET", "LoadingWaits", "waiting_text"]
+
+#: The seconds of loading waits a client spends before the server answers again.
+LOADING_BUDGET = 60.0
+
+
+def waiting_text(seconds: float) -> str:
+    """What the user reads as a wait for a loading model starts."""
+    return (f"the model server is still loading its model; waiting {seconds:.3g} s before "
+            f"sending the request again")
+
+
+class LoadingWaits:
+    """The loading waits one client has spent since its server last answered."""
+
+    def __init__(self, notice: Callable[[str], None] | None = None,
+                 budget: float = LOADING_BUDGET) -> None:
+        self.notice = notice
+        self.budget = budget
+        self.spent = 0.0
+
+    def step(self, wait: float | None) -> float | None:
+        """The wait per attempt a loading server's error asks (``wait``), or None, for the
+        short backoff, once the budget is spent or for any other error."""
+        return wait if wait is not None and self.spent < self.budget else None
+
+    def started(self, seconds: float) -> None:
+        """A wait for a loading model of ``seconds`` begins."""
+        self.spent += seconds
+        if self.notice is not None:
+            self.notice(waiting_text(seconds))
+
+    def answered(self) -> None:
+        """The server answered: a later loading of its model gets the waits afresh."""
+        self.spent = 0.0

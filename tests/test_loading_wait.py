@@ -1,0 +1,115 @@
+"""A server still loading its model: the chat says it waits, Ctrl-C cancels the wait, and a
+server that stays loading costs later requests the short backoff only, not a minute each."""
+
+from __future__ import annotations
+
+import io
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loading_wait import waiting_text
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+LOADING = {"error": {"message": "Loading model", "code": 503, "type": "unavailable_error"}}
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def loading(server: FakeOpenAIServer, times: int) -> None:
+    for _ in range(times):
+        server.enqueue_error(503, LOADING)
+
+
+def statuses(memory: HierarchicalMemory) -> dict[str, str]:
+    return {r["content"]: r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"}
+
+
+def test_each_wait_for_a_loading_model_is_told_as_it_starts(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    told: list[str] = []
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=lambda s: sleeps.append(s) or told.append("slept"),
+                       loading_notice=told.append)
+    loading(server, 2)
+    server.enqueue_reply("Noted.")
+    assert Agent(memory, llm).step("I like green tea").reply == "Noted."
+    assert told == [waiting_text(10.0), "slept", waiting_text(20.0), "slept"]
+
+
+def test_a_server_that_stays_loading_costs_the_next_turn_the_short_backoff_only(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    agent = Agent(memory, llm)
+    loading(server, 8)
+    for said in ("first", "second"):
+        with pytest.raises(ProviderError):
+            agent.step(said)
+    assert len(server.requests) == 8
+    assert sleeps[:3] == [10.0, 20.0, 30.0] and max(sleeps[3:]) <= 2.0
+    # Once it answers, a later loading of its model is waited for again.
+    server.enqueue_reply("Noted.")
+    loading(server, 1)
+    server.enqueue_reply("Noted again.")
+    assert agent.step("third").reply == "Noted."
+    assert agent.step("fourth").reply == "Noted again."
+    assert sleeps[6:] == [10.0]
+
+
+def test_ctrl_c_during_the_wait_cancels_the_turn_and_sends_nothing_more(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    from rich.console import Console
+
+    from tiermem.agent.repl import CANCELLED, ChatRepl
+
+    def pressed(seconds: float) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3, sleep=pressed)
+    loading(server, 4)
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, llm), console=Console(file=out, width=200),
+                    errors=io.StringIO())
+    repl.interactive = True
+    assert repl.handle("I like green tea") is True
+    assert repl.cancelled and CANCELLED in out.getvalue()
+    assert len(server.requests) == 1
+    assert statuses(memory) == {"I like green tea": "unanswered"}
+
+
+def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
+        server: FakeOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    real = OpenAIClient.from_config.__func__  # type: ignore[attr-defined]
+
+    def without_sleeping(cls: Any, config: Any, **kwargs: Any) -> OpenAIClient:
+        return real(cls, config, sleep=lambda seconds: None, **kwargs)
+
+    monkeypatch.setattr(OpenAIClient, "from_config", classmethod(without_sleeping))
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"I like green tea\n")))
+    loading(server, 1)
+    server.enqueue_reply("Noted.")
+    assert main(["chat", "--embedder", "hashing", "--model", "qwen3:4b", "--base-url",
+                 server.base_url, "--context-window", "8192"]) == 0
+    captured = capsys.readouterr()
+    assert "Noted." in captured.out
+    assert (f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"
+            in captured.err.splitlines())
