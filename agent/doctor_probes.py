@@ -89,12 +89,12 @@ class Exchange:
                 f"no answer ({self.error})"
         return f"HTTP {self.status}" + (f": {self.error}" if self.error else "")
 
-    def fault(self, model: str) -> ServerFault | None:
-        """The server setup fault a refusal names (agent/server_setup.py), as the chat reads
-        it; None for an answer, or a refusal that names none."""
+    def fault(self, model: str, url: str) -> ServerFault | None:
+        """The server setup fault a refusal from ``url`` names (agent/server_setup.py), as
+        the chat reads it; None for an answer, or a refusal that names none."""
         if self.status is None or self.ok:
             return None
-        return server_fault(self.status, self.body, model)
+        return server_fault(self.status, self.body, model, url)
 
 
 def error_text(answer: Answer) -> str:

@@ -72,7 +72,7 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     """The server setup fault ``exchange``'s refusal names, with its fix worded for the
     doctor, as the chat would say it."""
     assert prober.model is not None
-    fault = exchange.fault(prober.model) if exchange is not None else None
+    fault = exchange.fault(prober.model, prober.base_url) if exchange is not None else None
     if fault is not None:
         report.findings.server_fault = fault.says
         report.findings.server_hint = hint_for(fault.hint, "doctor")

@@ -117,7 +117,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         )
         return ProviderError(text + said, kind="context_exceeded", status_code=status,
                              attempts=attempts, context_window=window)
-    fault = server_fault(status, exc.body, model)
+    fault = server_fault(status, exc.body, model, url)
     if fault is not None:
         counted = f", {tries}" if fault.retryable else ""
         return ProviderError(f"{url} {fault.says} (HTTP {status}{counted})" + said,

@@ -11,7 +11,8 @@ number of attempts changes; only its text tells them apart:
 - Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
   model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
   it first' (newer versions "model 'NAME' not found", typed "not_found_error", or as the
-  text alone of its own API's ``{"error": ...}``) for one it has not pulled;
+  text alone of its own API's ``{"error": ...}``, read as Ollama's only at its port, 11434)
+  for one it has not pulled;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
   status 2"; older versions "llama runner process no longer running: -1") when the
@@ -39,6 +40,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from tiermem.agent.errors import ProviderErrorKind
 
@@ -47,6 +49,8 @@ __all__ = ["LOADING_WAIT", "ServerFault", "server_fault"]
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
 LOADING_WAIT = 10.0
+#: The port Ollama listens on unless told otherwise.
+OLLAMA_PORT = 11434
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,10 @@ _DIED = _SMALLER + "; the server's log says why the model stopped"
 _TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's library"
 
 
-def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
-    """The fault an error response's ``body`` (decoded JSON or text) names, or None. Only
-    the server's message is read: a validation error's other fields may quote the request."""
+def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFault | None:
+    """The fault an error response's ``body`` (decoded JSON or text) from the server at
+    ``url`` names, or None. Only the server's message is read: a validation error's other
+    fields may quote the request."""
     lowered = _message(body).lower()
     if "requires --jinja" in lowered or "unsupported param: tools" in lowered:
         old = "unsupported param" in lowered
@@ -99,7 +104,8 @@ def server_fault(status: int, body: Any, model: str) -> ServerFault | None:
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
-            status == 404 and (_typed(body, "not_found_error") or _untyped(body))
+            status == 404 and (_typed(body, "not_found_error")
+                               or (_untyped(body) and _ollama_port(url)))
             and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
@@ -157,6 +163,15 @@ def _untyped(body: Any) -> bool:
     if isinstance(body, Mapping):
         return isinstance(body.get("error"), str)
     return isinstance(body, str | bytes)
+
+
+def _ollama_port(url: str) -> bool:
+    """Whether ``url`` is at Ollama's port: an untyped "model 'NAME' not found" is worded
+    alike by proxies and other servers, for which `ollama pull` would be no advice."""
+    try:
+        return urlsplit(url).port == OLLAMA_PORT
+    except ValueError:
+        return False
 
 
 def _message(body: Any) -> str:

@@ -87,15 +87,16 @@ def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServ
         "list` shows, then run `tiermem doctor` again; the server lists fake-model"]
 
 
-def test_a_model_ollama_s_own_error_shape_says_is_missing_says_to_pull_it(
+def test_ollama_s_own_error_shape_from_another_port_gets_the_advice_for_any_server(
         server: FakeOpenAIServer) -> None:
-    # The error as its text alone, with no type: Ollama's own API shape.
+    # The error as its text alone, with no type: Ollama's own API shape, but a proxy or
+    # another server words it alike, and this one is not at Ollama's port.
     refusing(server, 404, {"error": "model 'qwen2.5:7b' not found"})
     report = run_doctor(server.base_url, "qwen2.5:7b")
-    assert report.findings.server_fault == "has no model 'qwen2.5:7b'"
+    assert report.findings.server_fault == ""
     assert report.advice == [
-        "pull model 'qwen2.5:7b' (`ollama pull qwen2.5:7b`), or pass --model a name `ollama "
-        "list` shows, then run `tiermem doctor` again; the server lists fake-model"]
+        "the server has no model named 'qwen2.5:7b': pull it (ollama pull qwen2.5:7b) or load "
+        "it in the server, or pass --model with a model the server has (fake-model)"]
 
 
 def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> None:

@@ -62,9 +62,6 @@ def error_body(message: str, **fields: Any) -> dict[str, Any]:
     (404, error_body("model 'qwen3:4b' not found", type="not_found_error", param=None,
                      code=None),
      "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
-    # Ollama's own API shape: the error is its text alone, with no type.
-    (404, {"error": "model 'qwen3:4b' not found"},
-     "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
     # LM Studio, with no model loaded, under either status it has used.
     (400, {"error": "No models loaded. Please load a model in the developer page or use the "
                     "`lms load` command."},
@@ -87,6 +84,41 @@ def test_a_server_not_started_for_tool_calls_or_without_the_model_is_asked_once_
     assert hint.startswith(f"{UNANSWERED}; ") and hinted in hint
     assert "send it again when the model's server has recovered" not in hint
     assert "change what the error names" not in hint
+
+
+def ollama_at(port: int, server: FakeOpenAIServer) -> OpenAIClient:
+    """A client whose base URL is at ``port`` of this machine, answered by ``server``."""
+    llm = OpenAIClient("qwen3:4b", base_url=f"http://localhost:{port}/v1", max_retries=0)
+    llm._client.base_url = server.base_url
+    return llm
+
+
+def test_ollama_s_own_error_shape_at_its_port_says_to_pull_the_model(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_error(404, {"error": "model 'qwen3:4b' not found"})
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(11434, server)).step(SAID)
+    assert "has no model 'qwen3:4b' (HTTP 404)" in str(info.value)
+    assert "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)" in provider_hint(info.value)
+
+
+@pytest.mark.parametrize("body", [
+    # A proxy's or another server's text alone, worded as Ollama's.
+    {"error": "model 'qwen3:4b' not found"},
+    # OpenAI's own, and vLLM's.
+    error_body("The model `qwen3:4b` does not exist or you do not have access to it.",
+               type="invalid_request_error", code="model_not_found"),
+    {"object": "error", "message": "The model `qwen3:4b` does not exist.",
+     "type": "NotFoundError", "code": 404},
+])
+def test_a_missing_model_elsewhere_than_ollama_s_port_gives_no_ollama_advice(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, body: dict[str, Any]) -> None:
+    server.enqueue_error(404, body)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(8000, server)).step(SAID)
+    said = f"{info.value} {provider_hint(info.value)}"
+    assert "ollama" not in said
+    assert "has no model 'qwen3:4b' or no /chat/completions endpoint (HTTP 404)" in said
 
 
 def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
