@@ -75,6 +75,7 @@ def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
                 f"(out of memory, say); check its log",
                 kind="connection",
                 attempts=attempts,
+                may_pass=True,  # a server restarted, or a model started afresh, answers
             )
         return ProviderError(
             f"could not reach {url}{cause}: is the server running? "

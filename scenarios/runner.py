@@ -276,8 +276,9 @@ def _ends_the_run(exc: Exception) -> bool:
     a proxy's size limit): every turn left would fail alike, and the checks would then
     blame the model for what the server did; so does a model too large for the memory
     free, or a server that sees no GPU. A failure that may pass (the process running the
-    model died, and the next request starts it afresh) costs that turn only."""
-    return isinstance(exc, ProviderError) and (
+    model died, and the next request starts it afresh; a connection closed mid-answer, as
+    the server crashed or restarted) costs that turn only."""
+    return isinstance(exc, ProviderError) and not exc.may_pass and (
         exc.kind in ("connection", "auth") or exc.status_code == 404
         or (exc.hint is not None and not exc.retryable and not exc.may_pass))
 
