@@ -144,6 +144,11 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
                 report.add("tool calls as text", "warn", f"{calls[0].name}() refused",
                            f"in the content, with tool_choice {label}: {call_fault(refusal)}")
             return
+    if not any(exchange is not None and exchange.ok for exchange in (auto, required)):
+        # Out of time, as every row the doctor's time ran out before; else not checked.
+        report.add("tool calls as text", "skip", "-", OUT_OF_TIME if auto is None and
+                   required is None else "not checked: no tool-call probe was answered")
+        return
     structured = any(exchange is not None and exchange.tool_calls
                      for exchange in (auto, required))
     report.add("tool calls as text", "info", "none",

@@ -20,6 +20,15 @@ def row(report: DoctorReport, check: str) -> tuple[str, str, str]:
     return found.status, found.result, found.detail
 
 
+def capable_but_closing(server: FakeOpenAIServer, choices: tuple[str, ...]) -> None:
+    """A capable server that closes unanswered the requests with these tool_choice values."""
+    persona.capable(server)
+    capable = server.responder
+    assert capable is not None
+    server.responder = lambda body: (FakeResponse(dropped=True)
+                                     if body.get("tool_choice") in choices else capable(body))
+
+
 @pytest.mark.parametrize(("name", "arguments", "fault"), [
     ("core_memory_append", FACT[:-2], "the arguments of core_memory_append are not valid JSON"),
     ("core_memory_append", "{'content': 'User is allergic to peanuts'}", "not valid JSON"),
@@ -107,12 +116,8 @@ def test_a_tool_call_probe_the_time_ran_out_for_is_untested_not_toolless(
 
 def test_a_tool_call_probe_whose_connection_closed_unanswered_is_untested_not_toolless(
         server: FakeOpenAIServer) -> None:
-    persona.capable(server)
-    capable = server.responder
-    assert capable is not None
     # The server closes the connection of the request with tool_choice "auto" unanswered.
-    server.responder = lambda body: (FakeResponse(dropped=True)
-                                     if body.get("tool_choice") == "auto" else capable(body))
+    capable_but_closing(server, ("auto",))
     report = run_doctor(server.base_url, server.model)
     status, result, detail = row(report, "tool calls, tool_choice auto")
     assert (status, result) == ("fail", "error") and detail.startswith("no answer (")
@@ -125,3 +130,20 @@ def test_a_tool_call_probe_whose_connection_closed_unanswered_is_untested_not_to
         "the server did not answer the tool-call probe (it may have crashed, or run short of "
         "memory, on the request with tools): its log says why; run the doctor again once that "
         "is fixed"]
+
+
+def test_calls_as_text_are_not_checked_when_no_tool_call_probe_got_an_answer(
+        server: FakeOpenAIServer) -> None:
+    # Both requests with a tool_choice are closed unanswered: there is no content to read.
+    capable_but_closing(server, ("auto", "required"))
+    report = run_doctor(server.base_url, server.model)
+    assert row(report, "tool calls as text") == (
+        "skip", "-", "not checked: no tool-call probe was answered")
+
+
+def test_calls_as_text_are_not_checked_when_the_time_ran_out_before_the_probes(
+        server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    report = run_doctor(server.base_url, server.model,
+                        clock=lambda: 0.0 if len(server.requests) < 3 else 1000.0)
+    assert row(report, "tool calls as text") == ("skip", "-", "out of time")
