@@ -83,6 +83,18 @@ def _describe(exc: BaseException) -> str:
     return str(reason) or type(reason).__name__
 
 
+def _whole(response: Any) -> bytes:
+    """The body of ``response`` (or an HTTPError's), up to ``MAX_BODY_BYTES``; Unreachable
+    when the connection closed before the Content-Length it announced: the server stopped
+    answering part way through."""
+    raw: bytes = response.read(MAX_BODY_BYTES)
+    left = getattr(response, "length", None)  # of the length announced, what never came
+    if isinstance(left, int) and left > 0 and len(raw) < MAX_BODY_BYTES:
+        raise Unreachable(f"the connection closed after {len(raw)} of the {len(raw) + left} "
+                          f"bytes announced")
+    return raw
+
+
 def request_json(method: str, url: str, payload: Any = None, *, timeout: float,
                  headers: dict[str, str] | None = None) -> Answer:
     """Send one request and read the whole answer, whatever its status."""
@@ -90,15 +102,11 @@ def request_json(method: str, url: str, payload: Any = None, *, timeout: float,
     try:
         with urllib.request.urlopen(_request(method, url, payload, headers),
                                     timeout=timeout) as response:
-            status, raw = response.status, response.read(MAX_BODY_BYTES)
-            left = response.length  # of the Content-Length announced, what never came
-            if left and len(raw) < MAX_BODY_BYTES:
-                # The server closed the connection part way through: it stopped answering.
-                raise Unreachable(f"the connection closed after {len(raw)} of the "
-                                  f"{len(raw) + left} bytes announced")
+            status, raw = response.status, _whole(response)
             answer_headers = {k.lower(): v for k, v in response.headers.items()}
     except urllib.error.HTTPError as exc:
-        status, raw = exc.code, exc.read(MAX_BODY_BYTES) if exc.fp is not None else b""
+        # A refusal's body cut short is no answer either: its message may be cut mid-word.
+        status, raw = exc.code, _whole(exc) if exc.fp is not None else b""
         answer_headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
     except (urllib.error.URLError, OSError, ValueError) as exc:
         # URLError: refused or unknown host; OSError: reset or timed out mid-read;

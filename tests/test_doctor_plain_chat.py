@@ -62,6 +62,21 @@ def test_a_chat_answer_cut_off_part_way_is_no_answer_not_a_wrong_url(
     assert "its log says why" in advice(report) and "/v1" not in advice(report)
 
 
+def test_a_refusal_cut_short_is_no_answer_not_the_words_it_got_to(
+        server: FakeOpenAIServer) -> None:
+    # A 500 whose message stops mid-sentence, as its connection closed: JSON all the same.
+    said = json.dumps({"error": {"message": "model requires more system memory (12.0 GiB) "
+                                            "than is"}}).encode()
+    server.responder = lambda request: FakeResponse(
+        status=500, body=said, headers={"Content-Type": "application/json"},
+        declared_length=400)
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and report.findings.server_fault == ""
+    assert report.findings.plain_chat_error == (
+        f"no answer (the connection closed after {len(said)} of the 400 bytes announced)")
+    assert "its log says why" in advice(report) and "smaller model" not in advice(report)
+
+
 def test_a_model_still_loading_says_to_wait(server: FakeOpenAIServer) -> None:
     # llama-server's answer to every request while it loads the model.
     refusing(server, 503, {"error": {"code": 503, "message": "Loading model",
