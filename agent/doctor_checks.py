@@ -25,6 +25,7 @@ from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
 )
 from tiermem.agent.doctor_window import WindowFit
+from tiermem.agent.server_setup import at_ollama_port
 from tiermem.tools.dispatch import ToolResult
 
 #: First token later than this on a short prompt means long prompts will take minutes.
@@ -202,8 +203,11 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
     if facts.model_missing():
         listed = (f" ({', '.join(facts.models[:3])})" if facts.models
                   else f" ({base_url}/models lists them)")
-        return [f"the server has no model named {model!r}: pull it (ollama pull {model}) or "
-                f"load it in the server, or pass --model with a model the server has{listed}"]
+        # `ollama pull` only for Ollama's port: vLLM, LM Studio or a proxy has no such command.
+        fetch = (f"pull it (ollama pull {model}) or load it in the server"
+                 if at_ollama_port(base_url) else "load it in the server")
+        return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
+                f"model the server has{listed}"]
     if facts.plain_chat_status == 503:
         return ["the server is not ready (HTTP 503): a llama.cpp or vLLM server answers so "
                 "while it loads the model. Wait until its log says the model is loaded, then "

@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 
 from tiermem.agent.errors import ProviderErrorKind
 
-__all__ = ["LOADING_WAIT", "ServerFault", "server_fault"]
+__all__ = ["LOADING_WAIT", "OLLAMA_PORT", "ServerFault", "at_ollama_port", "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
@@ -105,7 +105,7 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
             status == 404 and (_typed(body, "not_found_error")
-                               or (_untyped(body) and _ollama_port(url)))
+                               or (_untyped(body) and at_ollama_port(url)))
             and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
@@ -165,7 +165,7 @@ def _untyped(body: Any) -> bool:
     return isinstance(body, str | bytes)
 
 
-def _ollama_port(url: str) -> bool:
+def at_ollama_port(url: str) -> bool:
     """Whether ``url`` is at Ollama's port: an untyped "model 'NAME' not found" is worded
     alike by proxies and other servers, for which `ollama pull` would be no advice."""
     try:

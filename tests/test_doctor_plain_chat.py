@@ -110,8 +110,8 @@ def test_ollama_s_own_error_shape_from_another_port_gets_the_advice_for_any_serv
     report = run_doctor(server.base_url, "qwen2.5:7b")
     assert report.findings.server_fault == ""
     assert report.advice == [
-        "the server has no model named 'qwen2.5:7b': pull it (ollama pull qwen2.5:7b) or load "
-        "it in the server, or pass --model with a model the server has (fake-model)"]
+        "the server has no model named 'qwen2.5:7b': load it in the server, or pass --model "
+        "with a model the server has (fake-model)"]
 
 
 def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> None:

@@ -92,8 +92,8 @@ def test_a_missing_model_the_server_words_otherwise_keeps_the_doctors_advice(
     report = run_doctor(server.base_url, "qwen2.5:7b")
     assert report.findings.server_hint == ""
     assert report.advice == [
-        "the server has no model named 'qwen2.5:7b': pull it (ollama pull qwen2.5:7b) or load "
-        "it in the server, or pass --model with a model the server has (fake-model)"]
+        "the server has no model named 'qwen2.5:7b': load it in the server, or pass --model "
+        "with a model the server has (fake-model)"]
 
 
 TEMPLATE_ERROR = {"error": {"message": "Internal error in template", "type": "server_error"}}
@@ -139,3 +139,13 @@ def test_llama_server_without_jinja_and_a_template_without_tools_says_jinja_once
         "then run `tiermem doctor` again",
         "its chat template has no tool support either: restart it with a tool-capable template "
         "too (--chat-template-file)"]
+
+
+def test_a_missing_model_at_ollama_s_port_is_advised_the_ollama_pull() -> None:
+    from tiermem.agent.doctor_checks import Findings, advice_for
+
+    facts = Findings(reachable=True, models=["llama3.1:8b"], plain_chat_status=404,
+                     plain_chat_error="HTTP 404: model 'qwen2.5:7b' not found")
+    advice = advice_for(facts, "http://localhost:11434/v1", "qwen2.5:7b")[1]
+    assert advice[0].startswith("the server has no model named 'qwen2.5:7b': pull it (ollama "
+                                "pull qwen2.5:7b) or load it in the server, or pass --model")
