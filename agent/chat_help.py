@@ -49,6 +49,9 @@ _OTHER_NAMES = {
     "/export": ("/snapshot",), "/delete": ("/forget",), "/remove": ("/forget",),
     "/bye": ("/exit",), "/q": ("/exit",),
 }
+#: Commands named only for a word that means them (/delete), never for one spelt like
+#: them: "/forgot my keys" run as "/forget my keys" would drop what was never meant to go.
+_ONLY_BY_MEANING = frozenset({"/forget"})
 
 
 def nearest_commands(name: str) -> list[str]:
@@ -57,7 +60,7 @@ def nearest_commands(name: str) -> list[str]:
     import difflib
 
     known = sorted({command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS}
-                   | {"/quit"})
+                   - _ONLY_BY_MEANING | {"/quit"})
     typed = name.lower()
     if typed in _OTHER_NAMES:
         return list(_OTHER_NAMES[typed])

@@ -164,6 +164,18 @@ def test_an_unknown_command_names_the_commands_it_most_likely_meant(
     assert repl.failures == 4 and out.getvalue().startswith("model:")
 
 
+def test_forget_is_named_only_for_a_word_meaning_it_never_for_one_spelt_like_it(
+        memory: HierarchicalMemory) -> None:
+    # "/forgot my keys" named /forget: run as suggested, it drops what was never to go.
+    repl, _ = make_repl(memory)
+    assert repl.run_piped(["/forgot my keys", "/forg keys", "/forgive me", "/delete keys"]) == 1
+    assert errors_of(repl).splitlines() == [
+        "unknown command /forgot; /help lists them",
+        "unknown command /forg; /help lists them",
+        "unknown command /forgive; /help lists them",
+        "unknown command /delete (did you mean /forget?); /help lists them"]
+
+
 def test_a_line_that_opens_with_a_path_or_a_double_slash_is_a_message(
         memory: HierarchicalMemory) -> None:
     repl, out = make_repl(memory)
