@@ -213,12 +213,14 @@ def _temporary_stem(path: Path) -> str:
 def _remove_orphans(path: Path) -> None:
     """Delete the temporary files of writes to ``path`` whose process died before the
     rename (killed): nothing else would, and a snapshot's holds the whole memory."""
-    stem = _temporary_stem(path)
-    for tmp in path.parent.glob(f".{glob.escape(stem)}.*-*.tmp"):
-        pid = tmp.name[len(stem) + 2:].split("-", 1)[0]
-        if pid.isdigit() and not process_alive(int(pid)):
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+    # A name cut short began them only since; one whole began a killed write's before
+    # (a name a little shorter than the cut, with a short PID, had room then).
+    for stem in {_temporary_stem(path), path.name}:
+        for tmp in path.parent.glob(f".{glob.escape(stem)}.*-*.tmp"):
+            pid = tmp.name[len(stem) + 2:].split("-", 1)[0]
+            if pid.isdigit() and not process_alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
 
 
 def fsync_path(path: Path) -> None:

@@ -210,3 +210,19 @@ def test_any_name_the_file_system_takes_is_written_and_its_orphans_removed(
     dead.write_text("half written")
     write_atomic(target, "new", private=True)
     assert target.read_text() == "new" and list(tmp_path.iterdir()) == [target]
+
+
+def test_a_killed_writes_temporary_named_before_names_were_cut_is_still_removed(
+        tmp_path: Path) -> None:
+    # A temporary once began with the whole name, which had room beside a name
+    # of 228 characters and a PID of up to 7 digits; the cut name (226) no longer found it.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    target = tmp_path / ("s" * 223 + ".json")
+    dead = tmp_path / f".{target.name}.{done.stdout.strip()}-0a1b2c3d4e5f.tmp"
+    dead.write_text("the whole memory, half written")
+    write_atomic(target, "new", private=True)
+    assert target.read_text() == "new" and list(tmp_path.iterdir()) == [target]
