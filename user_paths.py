@@ -18,3 +18,16 @@ def expanded(path: str | os.PathLike[str]) -> Path:
         return Path(path).expanduser()
     except (RuntimeError, ValueError):
         return Path(path)
+
+
+def unknown_home(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` names no place to create, when it begins with ``~USER`` for no such
+    user (or ``~`` for a user without a home) and no directory so named is here; else
+    None. Left as given, it would be made as a directory named ``~USER`` in the working
+    directory, where no one looks for it."""
+    first = os.fspath(path).split("/", 1)[0]
+    if not first.startswith("~") or expanded(first) != Path(first) or Path(first).exists():
+        return None
+    if first == "~":
+        return "~ names no home: HOME is not set, and this user has none"
+    return f"{first} names no home: there is no user {first[1:]!r} here"

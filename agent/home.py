@@ -20,7 +20,7 @@ from pathlib import Path
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
-from tiermem.user_paths import expanded
+from tiermem.user_paths import expanded, unknown_home
 
 DEFAULT_AGENT = "default"
 #: The bits a private home and its files must not have: any access by group or others.
@@ -36,7 +36,8 @@ class EmptyHomeVariableError(InvalidInputError):
 
 
 class HomeNotDirectoryError(InvalidInputError):
-    """The root of all agent homes exists as something other than a directory."""
+    """The root of all agent homes exists as something other than a directory, or is none
+    that may be created (``~nouser/h``)."""
 
 
 class HomeNotAccessibleError(InvalidInputError):
@@ -74,6 +75,10 @@ def tiermem_home() -> Path:
         exists = root.exists()
     except PermissionError:  # a directory above it this user may not enter
         raise _not_accessible(root) from None
+    if given is not None and (problem := unknown_home(given)) is not None:
+        raise HomeNotDirectoryError(
+            f"{HOME_VARIABLE} is {given}, but {problem}; set it to the directory to keep "
+            f"agent homes in")
     if exists and not root.is_dir():
         if given is not None:
             raise HomeNotDirectoryError(

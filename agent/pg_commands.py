@@ -105,9 +105,13 @@ def _interrupted_drop(dsn: str, agent: str, again: str) -> str:
 def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import home_variable, tiermem_home
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
+    from tiermem.user_paths import unknown_home
 
     if args.dir is None and home_variable() is not None:
         tiermem_home()  # refused empty or a file, as every other command refuses it
+    if args.dir is not None and (unknown := unknown_home(args.dir)) is not None:
+        note(f"--dir {args.dir}: {unknown}; give the server's data directory")
+        return 2
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":
         dsn = server.start()

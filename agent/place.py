@@ -31,7 +31,7 @@ from tiermem.memory.store.opening import (
 )
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
-from tiermem.user_paths import expanded
+from tiermem.user_paths import expanded, unknown_home
 
 
 class StoreOptionError(InvalidInputError):
@@ -127,7 +127,9 @@ def checked_home(location: str, option: str, *, existing: bool) -> Path:
     parent = home
     while not parent.exists():
         parent = parent.parent
-    if parent == home and not home.is_dir():
+    if (unknown := unknown_home(location)) is not None:
+        problem = unknown
+    elif parent == home and not home.is_dir():
         problem = f"{home} is not a directory"
     elif not parent.is_dir():
         problem = f"cannot create the agent home {home}: {parent} is not a directory"

@@ -48,7 +48,7 @@ from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, policy_names
 from tiermem.memory.tiers.recall import RecallTier
-from tiermem.user_paths import expanded
+from tiermem.user_paths import expanded, unknown_home
 
 
 class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
@@ -144,6 +144,9 @@ def open_backend(
                                 "here path is the agent home's directory: give None for a "
                                 "memory held in RAM")
     home = expanded(path) if path is not None else None
+    if home is not None and (unknown := unknown_home(home)) is not None:
+        raise InvalidInputError(f"path {str(home)!r}: {unknown}; give the agent home's "
+                                f"directory")
     if store is None and (home is None or not (home / DB_FILE).exists()):
         # A new memory: refuse bad settings before creating any file.
         (config or MemoryConfig()).updated(**overrides)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from test_cli import tiermem
+from test_cli import ROOT, cli_env, tiermem
 
+from tiermem import HierarchicalMemory, InvalidInputError
 from tiermem.user_paths import expanded
 
 NO_USER = "~tiermem-no-such-user"
@@ -37,3 +40,38 @@ def test_an_option_naming_no_users_home_is_refused_not_a_traceback(
     done = tiermem(tmp_path / "home", *args, stdin="hi\n")
     assert "Traceback" not in done.stderr and "RuntimeError" not in done.stderr
     assert done.stderr.startswith(said) and done.returncode != 0
+
+
+def _run(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], cwd=cwd,
+                          env=cli_env(home), input="hi\n", capture_output=True, text=True,
+                          check=False)
+
+
+def test_a_place_to_create_naming_no_users_home_is_refused_not_made_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each was made as a directory "~tiermem-no-such-user" in the working directory.
+    source = tmp_path / "home"
+    assert tiermem(source, "chat", "--offline", "--agent", "a").returncode == 0
+    work = tmp_path / "work"
+    work.mkdir()
+    said = f"{NO_USER} names no home: there is no user {NO_USER[1:]!r} here"
+    chat = _run(work, Path(f"{NO_USER}/h"), "chat", "--offline")
+    assert chat.stderr.startswith(f"tiermem: TIERMEM_HOME is {NO_USER}/h, but {said}; ")
+    moved = _run(work, source, "migrate", "--from", str(source / "agents" / "a"),
+                 "--to", f"{NO_USER}/a")
+    assert moved.stderr.startswith(f"tiermem: --to: {said}; ")
+    server = _run(work, source, "pg", "status", "--dir", f"{NO_USER}/pg")
+    assert server.stderr.startswith(f"tiermem: --dir {NO_USER}/pg: {said}; ")
+    assert chat.returncode == moved.returncode == server.returncode == 2
+    monkeypatch.chdir(work)
+    with pytest.raises(InvalidInputError, match=f"path '{NO_USER}/m': {said}; "):
+        HierarchicalMemory(path=f"{NO_USER}/m")
+    assert list(work.iterdir()) == []
+
+
+def test_a_directory_so_named_here_is_used_as_given(tmp_path: Path) -> None:
+    (tmp_path / NO_USER).mkdir()
+    done = _run(tmp_path, Path(f"{NO_USER}/h"), "chat", "--offline")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / NO_USER / "h" / "agents" / "default").is_dir()
