@@ -5,7 +5,8 @@ runaway producer) would otherwise be gathered whole before any check could
 refuse it, growing until the machine runs out of memory, inside one C call that
 Ctrl-C cannot interrupt. A line past the limit is reported as an
 ``OverlongLine`` at once, then the rest of it is read and dropped in small
-chunks up to its newline, so the next line is read as usual.
+chunks up to its newline, so the next line is read as usual. Blanks are no part of
+what the chat reads: a line that only they took past the limit is read without them.
 """
 
 from __future__ import annotations
@@ -49,13 +50,22 @@ def decoded_lines(stream: IO[bytes], warn: TextIO,
         while line := text.readline(limit + 2):
             number += 1
             if len(line) > limit + 1 and not line.endswith("\n"):
+                rest = ""
+                if len(line.strip()) <= limit:  # only blanks past the limit so far
+                    while ((rest := text.readline(_DISCARD_CHUNK)) and not rest.strip()
+                           and not rest.endswith("\n")):
+                        pass
+                    if not rest.strip():  # the chat reads a line without its blanks
+                        yield _checked(line.rstrip().encode("utf-8", "surrogateescape"),
+                                       number, warn)
+                        continue
                 # From its first word, as a line is read (a slash command indented is one),
                 # and its bytes that are not UTF-8 as U+FFFD, as a line sent has them: a
                 # lone surrogate is no text a --json record may hold.
                 start = line.lstrip()[:80].encode("utf-8", "surrogateescape").decode(
                     "utf-8", "replace")
                 yield OverlongLine(number, start, limit)
-                while (rest := text.readline(_DISCARD_CHUNK)) and not rest.endswith("\n"):
+                while not rest.endswith("\n") and (rest := text.readline(_DISCARD_CHUNK)):
                     pass
                 continue
             yield _checked(line.encode("utf-8", "surrogateescape"), number, warn)

@@ -249,3 +249,21 @@ def test_an_overlong_slash_command_after_leading_spaces_is_a_failed_command() ->
         (refused, model), _ = run_json_chat(memory, stream)
     assert refused["command"] == "/forget" and model["command"] == "/model"
     assert refused["error"]["message"].endswith("and /forget was not run")
+
+
+def test_a_line_only_blanks_take_past_the_limit_is_read_without_them() -> None:
+    # "/exit" and 200,000 spaces was refused, "/exit was not run", and the chat went on,
+    # though "/exit   " leaves: the chat reads a line without its blanks.
+    blanks = b" \t" * (MAX_TEXT_CHARS // 2 + 5)
+    stream = io.BytesIO(b"/exit" + blanks + b"\n" + b"x" + blanks + b"y\nnext\n")
+    lines = list(decoded_lines(stream, io.StringIO()))
+    assert lines[0] == "/exit" and lines[2] == "next\n"
+    assert isinstance(lines[1], OverlongLine) and lines[1].start == "x" + " \t" * 39 + " "
+    with make_memory() as memory:
+        out, errors = io.StringIO(), io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        errors=errors, json_lines=True)
+        piped = io.BytesIO(b"/exit" + blanks + b"\n/model\n")
+        assert repl.run_piped(decoded_lines(io.BufferedReader(piped), errors)) == 0
+    assert out.getvalue() == errors.getvalue() == ""  # it left: /model was not run
+
