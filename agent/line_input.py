@@ -29,6 +29,7 @@ class OverlongLine:
     number: int
     start: str  # its first characters from its first word, so a script can tell which it was
     limit: int
+    word_cut: bool = False  # whether its first word goes on past ``start``
 
     @property
     def message(self) -> str:
@@ -62,9 +63,11 @@ def decoded_lines(stream: IO[bytes], warn: TextIO,
                 # From its first word, as a line is read (a slash command indented is one),
                 # and its bytes that are not UTF-8 as U+FFFD, as a line sent has them: a
                 # lone surrogate is no text a --json record may hold.
-                start = line.lstrip()[:80].encode("utf-8", "surrogateescape").decode(
+                begun = line.lstrip()
+                start = begun[:80].encode("utf-8", "surrogateescape").decode(
                     "utf-8", "replace")
-                yield OverlongLine(number, start, limit)
+                word = (begun[:81].split(maxsplit=1) or [""])[0]
+                yield OverlongLine(number, start, limit, len(word) > 80)
                 while not rest.endswith("\n") and (rest := text.readline(_DISCARD_CHUNK)):
                     pass
                 continue

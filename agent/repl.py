@@ -188,7 +188,8 @@ class ChatRepl(ChatReports):
         """A line too long to be a message: a failed turn, without reading it whole."""
         self._error = None
         start = line.start.strip()
-        command = first_word(start)[0] if is_command(start) else None
+        command = (first_word(start)[0] + ("…" if line.word_cut else "")
+                   if is_command(start) else None)
         if command is None:
             self.fail("error", InvalidInputError(line.message))
         else:  # "split it into smaller messages" is no way to run a command

@@ -267,3 +267,12 @@ def test_a_line_only_blanks_take_past_the_limit_is_read_without_them() -> None:
         assert repl.run_piped(decoded_lines(io.BufferedReader(piped), errors)) == 0
     assert out.getvalue() == errors.getvalue() == ""  # it left: /model was not run
 
+
+def test_an_overlong_commands_first_word_cut_short_is_named_with_an_ellipsis() -> None:
+    # It was named by its first 80 characters, with no sign that it went on.
+    stream = io.BytesIO(b"/" + b"x" * 100 + b" " + b"y" * MAX_TEXT_CHARS + b"\n/" +
+                        b"z" * 79 + b" " + b"w" * MAX_TEXT_CHARS + b"\n")
+    with make_memory() as memory:
+        (cut, whole), errors = run_json_chat(memory, stream)
+    assert cut["command"] == "/" + "x" * 79 + "…" and whole["command"] == "/" + "z" * 79
+    assert f"and /{'x' * 79}… was not run\n" in errors.getvalue()
