@@ -13,7 +13,12 @@ from pathlib import Path
 def expanded(path: str | os.PathLike[str]) -> Path:
     """``path`` with a leading ``~`` or ``~USER`` expanded to that home; as given when no
     such home is known (``~nouser/x``) or the name cannot be one (it holds a NUL byte), as
-    a shell leaves it, so what opens or writes it names what is missing."""
+    a shell leaves it, so what opens or writes it names what is missing. Only a ``~`` that
+    opens the text given is one: ``./~/x`` is a directory ``~`` here, made absolute, as
+    pathlib reads it as ``~/x``, which expanded again would be the home's."""
+    if not os.fspath(path).startswith("~"):
+        given = Path(path)
+        return given.absolute() if given.parts[:1] and given.parts[0][:1] == "~" else given
     try:
         return Path(path).expanduser()
     except (RuntimeError, ValueError):

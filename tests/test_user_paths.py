@@ -75,3 +75,21 @@ def test_a_directory_so_named_here_is_used_as_given(tmp_path: Path) -> None:
     done = _run(tmp_path, Path(f"{NO_USER}/h"), "chat", "--offline")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / NO_USER / "h" / "agents" / "default").is_dir()
+
+
+def test_a_tilde_after_a_dot_slash_is_a_directory_here(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # pathlib reads "./~/h" as "~/h": TIERMEM_HOME=./~/h put the agents in $HOME/h.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    assert expanded("./~/h") == tmp_path / "~" / "h" == expanded(expanded("./~/h"))
+    assert expanded("~/h") == tmp_path / "home" / "h"
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "chat", "--offline"],
+                          cwd=work, env={**cli_env(work), "TIERMEM_HOME": "./~/h",
+                                          "HOME": str(tmp_path)},
+                          input="hi\n", capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (work / "~" / "h" / "agents" / "default").is_dir()
+    assert not (tmp_path / "h").exists()
