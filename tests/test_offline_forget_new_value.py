@@ -190,3 +190,28 @@ def test_a_long_capitalized_word_is_found_no_name_in_steady_time() -> None:
     long = "".join(chr(ord("A") + i % 26) for i in range(64)) + " x"
     assert value_kind(long) is None
     assert value_kind(long + " now") is None
+
+
+@pytest.mark.parametrize("said", [
+    # the number of a remark was stored as the new PIN: "User's PIN is 2024"
+    "Forget my PIN. It's 2024, time to change.",
+    "Forget my PIN, it's 2024, time to change.",
+    # with a doubt, no value to hold, and "User: I think" was stored beside it
+    "Forget my PIN. It's 4321, I think.",
+    "Forget my PIN, it's 4321, I think.",
+    "Forget my PIN. It's 3 years old.",
+    "Forget my PIN. It's 10 past 5.",
+    "Forget my PIN. It's 2am.",
+])
+def test_a_number_in_a_remark_is_no_new_value(said: str) -> None:
+    assert core_after("I live in Porto.", "My PIN is 1234.", said) == ["User lives in Porto"]
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my PIN. It's 4321.", "Forget my PIN. It's 4321 now.",
+    # alone, "It's 4321" was stored, of nothing
+    "Forget my PIN. It's now 4321.",
+    "Forget my PIN. It's 4321 now, call me.", "Forget my PIN, it's 4321, thanks.",
+])
+def test_a_whole_value_sentence_is_the_new_value(said: str) -> None:
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]

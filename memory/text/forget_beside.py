@@ -109,9 +109,11 @@ _ASKED_FOR_IT = re.compile(r"^[a-z]+\s+(?:me|us)\s+(?:it|that|them|(?:the|a)\s+n
 _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
                            r"(?=(?:it|she|he|they|that|this)\b)", _I)
 #: Where a remark on what a request named gives way to a statement of the speaker's
-#: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road").
-_MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?(?=i(?:{_APOS}m)?\s|(?:my|our)\s)"
-                        rf"|,?\s+(?:and|but)\s+(?=i(?:{_APOS}m)?\s|(?:my|our)\s)", _I)
+#: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road"); not to a
+#: doubt closing it ("it's 4321, I think"), stored as "User: I think".
+_OWN_SAID = rf"(?!i\s+(?:think|guess|believe|suppose)\W*$)(?=i(?:{_APOS}m)?\s|(?:my|our)\s)"
+_MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?{_OWN_SAID}"
+                        rf"|,?\s+(?:and|but)\s+{_OWN_SAID}", _I)
 #: Where a request naming what to forget gives way to the new one of what it names.
 _NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our)\s+new\s)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").

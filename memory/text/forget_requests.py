@@ -272,8 +272,9 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
     return f"{lead}{as_held(thing, held)}."
 
 
-#: The new value of what a request just named, in a sentence of its own ("It's 4321.").
-_ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+[^\s,;]*[\d@]", _I)
+#: The new value of what a request just named, in a sentence of its own ("It's 4321.",
+#: "It's now 4321."); whether it is one, or a number in a remark, is ``value_told``'s.
+_ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^\s,;]*[\d@]", _I)
 
 
 def _plans_joined(sentences: list[str]) -> list[str]:

@@ -177,15 +177,26 @@ def value_kind(value: str) -> str | None:
     return None
 
 
+#: A clause that only asks the assistant for something or thanks it ("call me", "thanks").
+_ASIDE = re.compile(rf"^(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b|{THANKS}\W*$|please\W*$)", _I)
+
+
 def value_told(remark: str) -> str | None:
     """The value ``remark`` tells of the thing a request to forget named ("555-0199" of
     "it's 555-0199 now"); None when it tells none ("it's old"). A clause after the value
-    ("it's 555-0199 now, call me") is no part of it: read with it, the number was lost."""
+    ("it's 555-0199 now, call me") is no part of it: read with it, the number was lost.
+    Such a clause leaves a value told only when it is told as the new one ("now"), or the
+    clause sets aside the old one ("not 1234") or asks or thanks ("call me"): a number
+    inside a remark ("it's 2024, time to change", "it's 4321, I think") is no value."""
     clauses = _CLAUSE_BREAK.split(remark)
     for end in range(len(clauses), 0, -1):
         told = _IT_IS.match(", ".join(clauses[:end]))
         if told is not None and value_kind(_WHAT_FOR.sub("", told["value"])):
-            return told["value"]
+            rest = clauses[end:]
+            news = _CHANGE_SAID.search(", ".join(clauses[:end])) is not None
+            if news or all(_NOT_THAT.match(said) or _ASIDE.match(said) for said in rest):
+                return told["value"]
+            return None
         if gives_a_value(clauses[end - 1]) and not _NOT_THAT.match(clauses[end - 1]):
             # "it's hunter3, no, hunter4": which value is meant is not for a rule to guess
             return None
