@@ -64,3 +64,14 @@ def test_other_words_beside_a_request_take_nothing_back(said: str) -> None:
 def test_a_request_insisted_on_goes_through(said: str) -> None:
     assert core_after("My PIN is 1234.", said) == []
     assert cancelled_requests(split_sentences(said))[1] == []
+
+
+@pytest.mark.parametrize("said", [
+    # after a comma or "and", read as what goes: nothing matched, and the PIN stayed
+    "Forget my PIN, don't keep it.", "Forget my PIN and don't keep it.",
+    # alone, stored as a fact of its own beside the PIN gone
+    "Forget my PIN. Wait, don't keep it.", "Forget my PIN. Don't leave it.",
+    "Forget my PIN. Please don't store it.",
+])
+def test_words_insisting_on_the_request_are_no_fact(said: str) -> None:
+    assert core_after("I live in Porto.", "My PIN is 1234.", said) == ["User lives in Porto"]

@@ -31,8 +31,17 @@ _GAP = r"[\s,;:.!-]*"
 #: What, said right after a request to forget, takes it back and says nothing else.
 _TAKES_BACK = re.compile(rf"^\W*(?:{_LEAD}\b{_GAP})*{_UNDO}\b(?:{_GAP}(?:{_LEAD}|{_UNDO})\b)*"
                          r"\W*$", _I)
+#: What, said right after a request to forget, only insists on it ("Wait, don't keep it",
+#: "Don't leave it"): stored, it was a fact, and after a comma it was read as what goes.
+_INSISTS = re.compile(rf"^\W*(?:(?:{_LEAD}|and|please|just|really)\b{_GAP})*"
+                      rf"(?:don{_APOS}?t|do\s+not|never)\s+(?:keep|leave|hold\s+on\s+to|retain"
+                      r"|store|save|remember)\s+(?:it|that|them)(?:\s+(?:either|anymore|please))?"
+                      r"\W*$", _I)
 #: Where, in one sentence, a request may give way to the words taking it back.
 _BREAK = re.compile(r"\s*(?:[,;:]|\.{2,}|…|\s-+|--)\s*")
+
+#: Where a request may give way to the words insisting on it ("... and don't keep it").
+_INSIST_BREAK = re.compile(_BREAK.pattern + r"|\s+and\s+", _I)
 
 
 def _takes_back(said: str) -> bool:
@@ -57,11 +66,23 @@ def cancelled_requests(sentences: list[str]) -> tuple[list[str], list[str]]:
     for sentence in sentences:
         if (cut := _cut(sentence)) is not None:
             taken_back.append(cut[0])
+        elif (insisted := _insisted(sentence)) is not None:
+            kept.append(insisted)
         elif kept and asks_to_forget(kept[-1]) and _takes_back(sentence):
             taken_back.append(kept.pop())
-        else:
+        elif not (kept and asks_to_forget(kept[-1]) and _INSISTS.match(sentence)):
             kept.append(sentence)
     return kept, taken_back
+
+
+def _insisted(sentence: str) -> str | None:
+    """The request of ``sentence`` without the words after it that insist on it ("Forget
+    my PIN, don't keep it"), or None when it holds no such pair."""
+    for at in _INSIST_BREAK.finditer(sentence):
+        request, after = sentence[:at.start()], sentence[at.end():]
+        if asks_to_forget(request) and _INSISTS.match(after):
+            return request + "."
+    return None
 
 
 def still_asked(sentences: list[str], held: Iterable[str] = ()) -> list[str]:
