@@ -72,6 +72,8 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     # read as the speaker's statement, "User: I changed it to 4321" was stored
     ("My PIN is 1234.", "Forget my PIN and I changed it to 4321.", "User's PIN is 4321"),
     ("My PIN is 1234.", "Forget my PIN. I changed it to 4321.", "User's PIN is 4321"),
+    # read whole, "User has changed it to 4321" was stored, and the PIN kept
+    ("My PIN is 1234.", "Forget my PIN, I've changed it to 4321.", "User's PIN is 4321"),
 ])
 def test_the_value_meant_instead_is_kept(held: str, said: str, now: str) -> None:
     assert core_after(held, said) == [now]

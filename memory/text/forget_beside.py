@@ -42,7 +42,7 @@ _BREAK = r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
 
 #: Where a request naming what to forget gives way to the speaker's own statement ("Forget
 #: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
-_SPEAKER_AFTER = re.compile(rf"{_BREAK}(?=i(?:{_APOS}m)?\s+\w)", _I)
+_SPEAKER_AFTER = re.compile(rf"{_BREAK}(?=i(?:{_APOS}(?:m|ve))?\s+\w)", _I)
 
 
 #: Where a request naming what to forget gives way to what the speaker will do instead,
