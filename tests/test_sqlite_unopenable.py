@@ -212,7 +212,8 @@ def test_a_wal_or_shm_that_is_a_hard_link_is_refused_before_sqlite_writes_throug
             SQLiteStore(home, read_only=read_only).close()
         said = str(caught.value)
         assert said.startswith(f"{home / f'memory.sqlite3{end}'} is a hard link (the file has "
-                               f"another name), and SQLite would write through it"), said
+                               f"another name, as `ln` or `cp -al` leave it): SQLite would "
+                               f"write through it"), said
         assert other.read_bytes() == kept
     advice = said.partition("(`")[2].partition("`)")[0]
     subprocess.run(advice, shell=True, check=True)
@@ -258,8 +259,13 @@ def test_a_database_that_is_a_hard_link_is_refused_for_writing_and_read_as_it_is
     with pytest.raises(StoreError) as caught:
         SQLiteStore(home).close()
     said = str(caught.value)
-    assert said.startswith(f"{database} is a hard link (the file has another name), and "
-                           f"SQLite would write through it"), said
+    assert said.startswith(f"{database} is a hard link (the file has another name, as `ln` "
+                           f"or `cp -al` leave it): every write would change it under the "
+                           f"other names too, and SQLite keeps a -wal per name"), said
+    # Before: the reason was only that the other names change; what to do did not say to
+    # close the sessions first, nor that the other names are left as they are.
+    assert "can be damaged (SQLite names multiple links to a database" in said, said
+    assert "With no session open" in said and "leaves the other names the file" in said
     assert backup.read_bytes() == kept
     assert _facts_read(home) == ["User likes tea"]  # reading writes nothing to it
     subprocess.run(said.partition("(`")[2].partition("`)")[0], shell=True, check=True)

@@ -74,18 +74,23 @@ def refuse_linked_sidecars(database: Path) -> None:
     cannot be written through. Checked before SQLite opens anything."""
     real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
-        _refuse_hard_link(path)
+        _refuse_hard_link(path, "SQLite would write through it, changing the file wherever "
+                                "else it is named")
 
 
 def refuse_linked_database(database: Path) -> None:
     """Refuse ``database`` for writing when it is a hard link (``ln`` taken for a backup, a
     home copied with ``cp -al``): every write would change the file under its other names
-    too, which a copy beside its own -wal would then read as damaged. Reading writes
-    nothing to it."""
-    _refuse_hard_link(Path(os.path.realpath(database)))
+    too, and SQLite keeps a -wal per name, so a write through one name is lost to, or
+    damages, the file read through another (SQLite's "How To Corrupt An SQLite Database
+    File" names multiple links). Reading writes nothing to it."""
+    _refuse_hard_link(Path(os.path.realpath(database)),
+                      "every write would change it under the other names too, and SQLite "
+                      "keeps a -wal per name, so opened by another it can be damaged "
+                      "(SQLite names multiple links to a database as a way to corrupt it)")
 
 
-def _refuse_hard_link(path: Path) -> None:
+def _refuse_hard_link(path: Path, why: str) -> None:
     try:
         info = path.lstat()
     except OSError:
@@ -94,10 +99,10 @@ def _refuse_hard_link(path: Path) -> None:
         quoted = shlex.quote(str(path))
         others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
         raise StoreError(
-            f"{path} is a hard link (the file has {others}), and SQLite would write "
-            f"through it, changing the file wherever else it is named; nothing was "
-            f"changed. Give it a file of its own (`cp -p {quoted} {quoted}.own && "
-            f"mv {quoted}.own {quoted}`), then try again")
+            f"{path} is a hard link (the file has {others}, as `ln` or `cp -al` leave "
+            f"it): {why}; nothing was changed. With no session open, give it a file of "
+            f"its own, which leaves the other names the file as it is now (`cp -p {quoted} "
+            f"{quoted}.own && mv {quoted}.own {quoted}`), then try again")
 
 
 def connect(database: Path | None) -> sqlite3.Connection:
