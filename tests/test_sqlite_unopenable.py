@@ -271,3 +271,29 @@ def test_a_database_that_is_a_hard_link_is_refused_for_writing_and_read_as_it_is
     subprocess.run(said.partition("(`")[2].partition("`)")[0], shell=True, check=True)
     SQLiteStore(home).close()
     assert backup.read_bytes() == kept and os.stat(database).st_nlink == 1
+
+
+def test_a_hard_linked_wal_this_user_may_not_write_in_a_home_it_may_change_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import stat
+
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+    home = _home_with_sidecar_linked(tmp_path, "-wal", hard=True)
+    kept = tmp_path / "kept"
+    kept.chmod(0o400)
+    real_access = os.access
+
+    def as_its_owner(path: object, mode: int, *args: object, **kwargs: object) -> bool:
+        # Its mode stops this user, as it stops anyone but root (the tests may run as root).
+        if mode & os.W_OK and os.path.samefile(str(path), kept):
+            return False
+        return real_access(path, mode, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "access", as_its_owner)
+    # Before: the open gave it the database's mode (0600) and SQLite wrote its log into it.
+    with pytest.raises(StoreError, match="is a hard link"):
+        SQLiteStore(home).close()
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o400 and kept.stat().st_size == 0

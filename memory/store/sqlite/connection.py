@@ -70,8 +70,11 @@ def refuse_linked_sidecars(database: Path) -> None:
     """Refuse a -wal or -shm beside ``database`` that is a hard link (a file with more
     than one name, as a home copied with ``cp -al`` leaves them): SQLite would write
     through it, changing the file behind the other names, whatever it holds; it writes the
-    -shm even to read. One this user may not write (a read-only file system) is left: it
-    cannot be written through. Checked before SQLite opens anything."""
+    -shm even to read. One in a home this user cannot change (a read-only file system) is
+    left: it cannot be written through, nor given a file of its own. In a home this user
+    can change, one this user may not write is refused too: ``open_empty_wal`` would give
+    it the database's mode, and SQLite would write through it. Checked before SQLite opens
+    anything."""
     real = Path(os.path.realpath(database))  # SQLite puts them beside the file a link leads to
     for path in (real.with_name(real.name + end) for end in ("-wal", "-shm")):
         _refuse_hard_link(path, "SQLite would write through it, changing the file wherever "
@@ -95,7 +98,8 @@ def _refuse_hard_link(path: Path, why: str) -> None:
         info = path.lstat()
     except OSError:
         return
-    if stat.S_ISREG(info.st_mode) and info.st_nlink > 1 and os.access(path, os.W_OK):
+    if (stat.S_ISREG(info.st_mode) and info.st_nlink > 1
+            and (os.access(path, os.W_OK) or _may_change(path.parent))):
         quoted = shlex.quote(str(path))
         others = "another name" if info.st_nlink == 2 else f"{info.st_nlink - 1} other names"
         raise StoreError(
