@@ -217,12 +217,14 @@ def private_home(home: Path, note: Callable[[str], None], *,
             note(f"made {home} private to this user (took group and other access away "
                  f"from it and its files; the owner's is as it was); it was readable by "
                  f"other local users")
-        for path in linked:
-            quoted = shlex.quote(str(path))
-            note(f"left {path} readable by other local users: it is a hard link, and its "
-                 f"mode is the file's under its other names too; give it a file of its own "
-                 f"(`cp -p {quoted} {quoted}.own && mv {quoted}.own {quoted}`) to make it "
-                 f"private")
+            # Said with that note only: once the home is private, no one else reaches a
+            # linked file through it, and a backup's links are no reason to warn each time.
+            for path in linked:
+                quoted = shlex.quote(str(path))
+                note(f"left the mode of {path} as it was: it is a hard link (a backup made "
+                     f"with `cp -al`, say), and its mode is the file's under its other names "
+                     f"too; others can read it only there. To make it private, give it a file "
+                     f"of its own (`cp -p {quoted} {quoted}.own && mv {quoted}.own {quoted}`)")
         yield home
 
 

@@ -171,8 +171,13 @@ def test_a_hard_link_in_a_home_is_left_as_it_was_with_a_note(
     assert done.returncode == 0, done.stderr
     # Before: made 0600, and with it the file under its other name, outside the home.
     assert mode(elsewhere) == 0o644 and mode(agent) == 0o700
-    assert (f"left {linked} readable by other local users: it is a hard link, and its mode "
-            f"is the file's under its other names too; give it a file of its own") in done.stderr
+    assert (f"left the mode of {linked} as it was: it is a hard link (a backup made with "
+            f"`cp -al`, say), and its mode is the file's under its other names too; others "
+            f"can read it only there. To make it private, give it a file of its own") in done.stderr
+    again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert again.returncode == 0, again.stderr
+    # Before: said again on every command, as the link stays as it was.
+    assert "hard link" not in again.stderr and mode(elsewhere) == 0o644
     advice = done.stderr.partition("(`")[2].partition("`)")[0]
     subprocess.run(advice, shell=True, check=True)
     again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
