@@ -464,3 +464,29 @@ def test_ef_search_beside_exact_search_is_refused_before_connecting(
     assert "give vector_index as hnsw or auto with ef_search" in str(caught.value)
     # Apart, an argument still wins over the DSN, and ef_search awaits hnsw from an argument.
     assert split_dsn("host=h ef_search=40") == ("host=h", StoreOptions(ef_search=40))
+
+
+@pytest.mark.parametrize("given", ["Host=h password=Hunter2 Secret=x",
+                                   "HOST=h?password=Hunter2&Secret=x"])
+def test_a_sqlite_only_install_hides_what_follows_a_password_too(
+        given: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from tiermem.memory.store import opening
+
+    def known_anew() -> None:
+        if hasattr(opening, "_known_keys"):
+            opening._known_keys.cache_clear()
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "psycopg.pq", None)
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    known_anew()
+    try:
+        assert main(["config", "--agent", "ada", "--store", given]) == 2
+    finally:
+        known_anew()
+    err = capsys.readouterr().err
+    # Before: without psycopg every key passed for one libpq knows: "password=*** Secret=x".
+    assert "Hunter2" not in err and "Secret" not in err, err

@@ -7,6 +7,7 @@ SQLite-only install never needs psycopg.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -104,14 +105,35 @@ def _pair_passwords(location: str) -> list[str]:
 
 def _libpq_key(key: str) -> bool:
     """Whether libpq, or tiermem's DSN settings, know ``key`` (in any case: one written
-    in capitals is a key mistyped, not a password's words). Without psycopg no message
-    of libpq's names a key."""
+    in capitals is a key mistyped, not a password's words)."""
+    return key.lower() in _known_keys()
+
+
+#: The keys libpq 18 reads, for an install without psycopg, whose messages echo a
+#: location too (one not read as a DSN); a newer key missing here is only hidden more.
+_LIBPQ_KEYS = """
+    application_name channel_binding client_encoding connect_timeout dbname
+    fallback_application_name gssdelegation gssencmode gsslib host hostaddr keepalives
+    keepalives_count keepalives_idle keepalives_interval krbsrvname load_balance_hosts
+    max_protocol_version min_protocol_version oauth_client_id oauth_client_secret
+    oauth_issuer oauth_scope options passfile password port replication require_auth
+    requirepeer scram_client_key scram_server_key service ssl_max_protocol_version
+    ssl_min_protocol_version sslcert sslcertmode sslcompression sslcrl sslcrldir sslkey
+    sslkeylogfile sslmode sslnegotiation sslpassword sslrootcert sslsni
+    target_session_attrs tcp_user_timeout user"""
+
+
+@functools.cache
+def _known_keys() -> frozenset[str]:
+    """libpq's keys as the installed one lists them (psycopg imported only when a
+    password is there to hide), else those above; with tiermem's settings."""
     try:
         from psycopg.pq import Conninfo
+
+        known = {option.keyword.decode() for option in Conninfo.get_defaults()}
     except ImportError:
-        return True
-    known = {option.keyword.decode() for option in Conninfo.get_defaults()}
-    return key.lower() in known | set(DSN_KEYS)
+        known = set(_LIBPQ_KEYS.split())
+    return frozenset(known | set(DSN_KEYS))
 
 
 def holds_password(location: str) -> bool:
