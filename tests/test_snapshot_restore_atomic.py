@@ -205,3 +205,19 @@ def test_a_failed_restore_into_a_new_home_leaves_no_directory(
     with pytest.raises((StoreError, OSError)):
         restore(small_snapshot(), home)
     assert home.is_dir() and list(home.iterdir()) == [home / "writer.lock"]
+
+
+def test_a_restore_over_a_hard_linked_database_leaves_its_other_name_as_it_was(
+        tmp_path: Path) -> None:
+    import os
+
+    home = tmp_path / "home"
+    _old_home(home)
+    backup = tmp_path / "backup.sqlite3"
+    os.link(home / "memory.sqlite3", backup)  # taken for a backup
+    kept = backup.read_bytes()
+    restore(small_snapshot(), home, replace=True).close()
+    # Before: the old database was switched to a rollback journal through the link, so
+    # the backup changed with it.
+    assert backup.read_bytes() == kept and backup.stat().st_nlink == 1
+    assert not leftovers(home) and (home / "memory.sqlite3").stat().st_nlink == 1

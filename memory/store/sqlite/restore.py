@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,6 +36,7 @@ from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 from tiermem.memory.store.sqlite.connection import (
     connect_read_only,
     holds_no_memory_yet,
+    refuse_linked_sidecars,
     refuse_newer_schema,
 )
 from tiermem.memory.store.sqlite.files import (
@@ -167,6 +169,8 @@ def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
     store.conn.close()
     fsync_path(built)
     if target.exists():
+        refuse_linked_sidecars(target)  # _settle would write through them
+        _own_file(target)
         _settle(target)
     else:
         # A -wal without its database belongs to nothing; SQLite would replay it
@@ -176,6 +180,18 @@ def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
     for name in INDEX_FILES:
         remove_index_files(target.parent / name)
     place(built, target)
+
+
+def _own_file(database: Path) -> None:
+    """Give ``database`` a file of its own if it is a hard link (``ln`` taken for a backup,
+    a home copied with ``cp -al``), so settling it writes nothing under its other names:
+    they keep the old memory as it was. Done under the writer lock; a copy a kill leaves
+    is swept as a restore's leftover."""
+    if database.stat().st_nlink < 2:
+        return
+    own = database.with_name(f"{RESTORE_PREFIX}{os.getpid()}-own")
+    shutil.copy2(database, own)
+    os.replace(own, database)
 
 
 def _settle(database: Path) -> None:
