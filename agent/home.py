@@ -220,12 +220,21 @@ def private_home(home: Path, note: Callable[[str], None], *,
             # Said with that note only: once the home is private, no one else reaches a
             # linked file through it, and a backup's links are no reason to warn each time.
             for path in linked:
+                if path.name in _refused_when_linked(reading):
+                    continue  # opening it says the same, and stops
                 quoted = shlex.quote(str(path))
                 note(f"left the mode of {path} as it was: it is a hard link (a backup made "
                      f"with `cp -al`, say), and its mode is the file's under its other names "
                      f"too; others can read it only there. To make it private, give it a file "
                      f"of its own (`cp -p {quoted} {quoted}.own && mv {quoted}.own {quoted}`)")
         yield home
+
+
+def _refused_when_linked(reading: bool) -> tuple[str, ...]:
+    """The files of a home the store refuses to open as hard links, with the same advice
+    (memory/store/sqlite/connection.py): the -wal and -shm, and to write, the database."""
+    sidecars = (f"{DB_FILE}-wal", f"{DB_FILE}-shm")
+    return sidecars if reading else (DB_FILE, *sidecars)
 
 
 def _owned_for_writing(home: Path) -> bool:

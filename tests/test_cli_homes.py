@@ -157,16 +157,22 @@ def test_the_note_of_a_home_tightened_says_what_was_done_to_a_read_only_file(
             f"and its files; the owner's is as it was)") in done.stderr
 
 
-def test_a_hard_link_in_a_home_is_left_as_it_was_with_a_note(
-        home: Path, tmp_path: Path) -> None:
+def _shared_home_linking(home: Path, elsewhere: Path, name: str) -> tuple[Path, Path]:
+    """Agent a's home, made by an older version (0755), with ``name`` a hard link to
+    ``elsewhere`` (0644); the home and the link."""
     agent = home / "agents" / "a"
     _umask_022_memory(agent)
     agent.chmod(0o755)
-    elsewhere = tmp_path / "notes.txt"
     elsewhere.write_text("shared\n")
     elsewhere.chmod(0o644)
-    linked = agent / "notes.txt"
-    os.link(elsewhere, linked)
+    os.link(elsewhere, agent / name)
+    return agent, agent / name
+
+
+def test_a_hard_link_in_a_home_is_left_as_it_was_with_a_note(
+        home: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "notes.txt"
+    agent, linked = _shared_home_linking(home, elsewhere, "notes.txt")
     done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
     assert done.returncode == 0, done.stderr
     # Before: made 0600, and with it the file under its other name, outside the home.
@@ -183,3 +189,13 @@ def test_a_hard_link_in_a_home_is_left_as_it_was_with_a_note(
     again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
     assert mode(linked) == 0o600 and mode(elsewhere) == 0o644
     assert "hard link" not in again.stderr
+
+
+def test_a_hard_linked_shm_in_a_home_made_private_is_named_once(
+        home: Path, tmp_path: Path) -> None:
+    _shared_home_linking(home, tmp_path / "index", "memory.sqlite3-shm")
+    done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert done.returncode == 1, done.stderr
+    # Before: the note that it was left as it was, then the refusal, each with cp and mv.
+    assert done.stderr.count("memory.sqlite3-shm is a hard link") == 1, done.stderr
+    assert done.stderr.count("cp -p") == 1 and "left the mode" not in done.stderr
