@@ -490,3 +490,10 @@ def test_a_sqlite_only_install_hides_what_follows_a_password_too(
     err = capsys.readouterr().err
     # Before: without psycopg every key passed for one libpq knows: "password=*** Secret=x".
     assert "Hunter2" not in err and "Secret" not in err, err
+
+
+def test_ef_search_given_beside_a_dsn_s_exact_vector_index_is_refused() -> None:
+    # Before: accepted, and ef_search ignored (refused before anything connects).
+    with pytest.raises(InvalidConfigError, match="ef_search=40 and vector_index='exact' in "
+                                                 "the PostgreSQL DSN contradict each other"):
+        PostgresBackend("postgresql://u@h/db?vector_index=exact", "ann", ef_search=40)

@@ -14,7 +14,7 @@ refused: which was meant cannot be told.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError
@@ -38,6 +38,9 @@ class StoreOptions:
 
     vector_index: str = "exact"
     ef_search: int | None = None
+    #: Whether the DSN gave vector_index (else "exact" is the default, which an argument's
+    #: hnsw may still change, so ef_search beside it is no contradiction yet).
+    vector_index_given: bool = field(default=False, compare=False)
 
     @property
     def hnsw(self) -> bool:
@@ -153,7 +156,8 @@ def _parsed(found: dict[str, list[str | None]]) -> StoreOptions:
                 f"the PostgreSQL DSN gives {key} more than once, as {shown}; give it once",
                 (key,))
     options = StoreOptions(vector_index=indexes.pop() if indexes else "exact",
-                           ef_search=searches.pop() if searches else None)
+                           ef_search=searches.pop() if searches else None,
+                           vector_index_given="vector_index" in found)
     if "vector_index" in found:  # exact by default: ef_search may await an argument's hnsw
         refuse_unused_ef_search(options.vector_index, options.ef_search, where)
     return options

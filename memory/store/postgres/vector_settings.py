@@ -54,6 +54,9 @@ class PgVectorSettings:
         if vector_index is not None:  # the two arguments; the DSN's are checked together
             refuse_unused_ef_search(checked_vector_index(vector_index),
                                     checked_ef_search(ef_search))
+        elif options.vector_index_given:  # the DSN's index with the argument's ef_search
+            refuse_unused_ef_search(options.vector_index, checked_ef_search(ef_search),
+                                    " in the PostgreSQL DSN")
         self.vector_index = (options.vector_index if vector_index is None
                              else checked_vector_index(vector_index))
         self.ef_search = (checked_ef_search(ef_search) or options.ef_search
