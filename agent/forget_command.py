@@ -206,7 +206,7 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
 def over_the_bound_note(bound: int, detail: str) -> str:
     """What to do about a request that targets more items than ``bound``, its
     --max-delete-count (``detail``: the ambiguous outcome's, which names what it matched)."""
-    from tiermem.agent.forget_sources import past_every_bound
+    from tiermem.agent.forget_sources import count_needed, past_every_bound
     from tiermem.memory.ops.forget_select import EQUAL_TEXTS
 
     past, count = past_every_bound(bound, detail)
@@ -216,9 +216,8 @@ def over_the_bound_note(bound: int, detail: str) -> str:
                 "closest matches each time)")
     # Every item an exact match targets equals the request: no request targets fewer of them.
     fewer = "" if EQUAL_TEXTS in detail else ", or a request that targets fewer"
-    many = "at least that many" if count is None else f"{count} or more"
     return ("a request that targets more items than --max-delete-count forgets nothing: "
-            f"give --max-delete-count {many} (up to {MAX_DELETE_COUNT}){fewer}")
+            f"give --max-delete-count {count_needed(count)}{fewer}")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

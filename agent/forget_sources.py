@@ -38,15 +38,26 @@ def past_every_bound(bound: int, detail: str) -> tuple[bool, int | None]:
     return bound >= MAX_DELETE_COUNT or (count or 0) > MAX_DELETE_COUNT, count
 
 
+def count_needed(count: int | None) -> str:
+    """The max_delete_count a request over its bound needs, as a hint names it: "7 or more
+    (up to 1000)", the most alone ("1000": no count is more), or, unnamed, "at least that
+    many (up to 1000)"."""
+    if count == MAX_DELETE_COUNT:
+        return str(count)
+    return (f"{'at least that many' if count is None else f'{count} or more'} "
+            f"(up to {MAX_DELETE_COUNT})")
+
+
 def over_the_bound_hint(bound: int, detail: str) -> str:
     """What the chat's /forget adds to a request that targets more items than ``bound``,
     its max_delete_count (``detail``: the ambiguous outcome's, which names the value)."""
     past, count = past_every_bound(bound, detail)
     if not past:
         # `tiermem forget` cannot open the agent while this chat holds it.
-        larger = "a larger one" if count is None else f"it to {count} or more"
+        larger = (f"a larger one (up to {MAX_DELETE_COUNT})" if count is None
+                  else f"it to {count_needed(count)}")
         return (f"a request that targets more items than max_delete_count forgets nothing: "
-                f"set {larger} (up to {MAX_DELETE_COUNT}) under forget: in the policy "
+                f"set {larger} under forget: in the policy "
                 f"file and start the chat again, or leave the chat and run tiermem forget "
                 f"--max-delete-count {count or 'N'} with the text")
     # Every item an exact request targets equals it: no narrower request targets fewer.

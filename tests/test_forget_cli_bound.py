@@ -45,6 +45,21 @@ def test_a_judge_that_chose_too_many_is_still_told_of_a_narrower_request() -> No
         "give --max-delete-count 7 or more (up to 1000), or a request that targets fewer")
 
 
+def test_a_request_of_the_most_a_count_may_be_is_told_that_count_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 1000 equal texts were told to give --max-delete-count "1000 or more (up to 1000)".
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
+        for _ in range(1000):
+            m.archival_insert(SAID)
+    assert run(["forget", "--agent", "ada", SAID]) == 1
+    assert capsys.readouterr().err == (
+        "tiermem: a request that targets more items than --max-delete-count forgets nothing: "
+        "give --max-delete-count 1000\n")
+    assert run(["forget", "--agent", "ada", "--max-delete-count", "1000", SAID]) == 0
+
+
 PARTS = ("tiermem: one request forgets at most 1000 items, and this one targets more: forget "
          "them in parts, with --mode top_k_llm (a model picks among the closest matches each "
          "time)\n")
@@ -109,6 +124,13 @@ def test_the_chat_says_how_to_forget_more_than_its_bound(
     assert lines[-2] == ("nothing forgotten (ambiguous: 6 stored texts equal the request, "
                          f"over max_delete_count {shown})")
     assert lines[-1] == CHAT_HINT
+
+
+def test_the_chat_names_the_most_a_count_may_be_alone(tmp_path: Path) -> None:
+    # It said "set it to 1000 or more (up to 1000)".
+    lines = _chat_forget(tmp_path, 1000, None)
+    assert lines[-1] == CHAT_HINT.replace("6 or more (up to 1000)", "1000").replace(
+        "--max-delete-count 6", "--max-delete-count 1000")
 
 
 @pytest.mark.parametrize("bound", [1000, None])
