@@ -96,14 +96,17 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 # Without a judge, a request the judge must decide is audited as failed and
                 # refused with the library's remedies (a judge=...); a command line has
                 # options.
-                note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) "
-                     f"{exc.asks}, and none is configured: name one with "
-                     f"{HOW_TO_NAME_A_MODEL}, or give --mode exact, which needs none")
+                source = "--mode" if args.mode else "the policy"
+                advice = (f"mode {config.mode!r} (from {source}) {exc.asks}, and none is "
+                          f"configured: name one with {HOW_TO_NAME_A_MODEL}, or give "
+                          f"--mode exact, which needs none")
+                note(advice)
                 if args.json:
                     [audited] = memory.forget_requests(newest=1)
                     failed = ForgetResult("failed", audited.mode, Forgotten(), audited.id,
                                           audited.detail)
-                    print(json.dumps({**failed.to_dict(), "already_forgotten_by": None}))
+                    print(json.dumps({**failed.to_dict(), "already_forgotten_by": None,
+                                      "advice": advice}))
                 return 1
             # Read while the memory is open; said after the result, once it is closed.
             done_by = None if result.outcome != "unmatched" else forgot_before(
@@ -179,9 +182,18 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
     from tiermem.agent.place import store_flag
     from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 
+    advice = None  # what to do next, after a request that forgot nothing
+    if result.outcome == "unmatched" and result.mode == "exact" and done_by is None:
+        advice = (f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` with /recall "
+                  f"TEXT, /archival TEXT or /core shows how it was stored"
+                  f"{WITHHELD_HINT if withheld else ''}; --mode exact_then_top_k_llm with a "
+                  f"model matches by meaning when no text equals it")
+    elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
+        advice = over_the_bound_note(bound, result.detail)
     if args.json:
         # A script reading "unmatched" alone would look for a mistyped text, as a user would.
-        print(json.dumps({**result.to_dict(), "already_forgotten_by": done_by}))
+        print(json.dumps({**result.to_dict(), "already_forgotten_by": done_by,
+                          "advice": advice}))
     elif result.outcome == "matched":
         done = result.forgotten
         print(f"{'erased' if result.erasure else 'forgotten'}: "
@@ -194,13 +206,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
-        if result.outcome == "unmatched" and result.mode == "exact":
-            note(f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` with /recall "
-                 f"TEXT, /archival TEXT or "
-                 f"/core shows how it was stored{WITHHELD_HINT if withheld else ''}; --mode "
-                 f"exact_then_top_k_llm with a model matches by meaning when no text equals it")
-        elif result.outcome == "ambiguous" and OVER_THE_BOUND in result.detail:
-            note(over_the_bound_note(bound, result.detail))
+        if advice is not None:
+            note(advice)
 
 
 def over_the_bound_note(bound: int, detail: str) -> str:

@@ -16,16 +16,22 @@ HINT = ("tiermem: a request that targets more items than --max-delete-count forg
         "give --max-delete-count 3 or more (up to 1000)\n")
 
 
+def _equal_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, copies: int) -> Path:
+    """Agent ada's home under TIERMEM_HOME, holding ``copies`` passages of SAID."""
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        for _ in range(copies):
+            m.archival_insert(SAID)
+    return home
+
+
 def test_a_request_over_the_bound_says_how_to_forget_them_all(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # It printed only "ambiguous (3 stored texts equal the request, over max_delete_count
     # 2 ...)", with no next step.
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    home = tmp_path / "agents" / "ada"
-    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
-        for _ in range(3):
-            m.archival_insert(SAID)
+    home = _equal_texts(tmp_path, monkeypatch, 3)
     assert run(["forget", "--agent", "ada", "--max-delete-count", "2", SAID]) == 1
     captured = capsys.readouterr()
     assert captured.out.startswith("nothing forgotten: ambiguous (3 stored texts equal the "
@@ -36,6 +42,26 @@ def test_a_request_over_the_bound_says_how_to_forget_them_all(
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
         assert [r.outcome for r in m.forget_requests()] == ["ambiguous", "matched"]
         assert m.archival_search(SAID).hits == []
+
+
+def test_the_json_of_a_request_over_the_bound_says_what_to_do_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --json printed the outcome alone: the step the screen names was in neither stream.
+    import json
+
+    _equal_texts(tmp_path, monkeypatch, 3)
+    assert run(["forget", "--agent", "ada", "--max-delete-count", "2", "--json", SAID]) == 1
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["advice"] == HINT.removeprefix("tiermem: ").rstrip("\n")
+    assert (out["outcome"], out["audit_id"], out["already_forgotten_by"]) == ("ambiguous", 1,
+                                                                            None)
+    assert captured.err == ""
+    assert run(["forget", "--agent", "ada", "--json", "nothing stored says this"]) == 1
+    assert "/recall TEXT" in json.loads(capsys.readouterr().out)["advice"]
+    assert run(["forget", "--agent", "ada", "--max-delete-count", "3", "--json", SAID]) == 0
+    assert json.loads(capsys.readouterr().out)["advice"] is None
 
 
 def test_a_judge_that_chose_too_many_is_still_told_of_a_narrower_request() -> None:
@@ -49,10 +75,7 @@ def test_a_request_of_the_most_a_count_may_be_is_told_that_count_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # 1000 equal texts were told to give --max-delete-count "1000 or more (up to 1000)".
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
-        for _ in range(1000):
-            m.archival_insert(SAID)
+    _equal_texts(tmp_path, monkeypatch, 1000)
     assert run(["forget", "--agent", "ada", SAID]) == 1
     assert capsys.readouterr().err == (
         "tiermem: a request that targets more items than --max-delete-count forgets nothing: "
@@ -74,10 +97,7 @@ def test_a_request_over_the_most_a_count_may_be_is_not_told_to_raise_it(
     # can be: over 1000 items only an exact request targets (a model picks at most
     # candidate_k, 50), and each of them equals it. At the default bound, 5, it was told
     # the same first step.
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
-        for _ in range(1001):
-            m.archival_insert(SAID)
+    _equal_texts(tmp_path, monkeypatch, 1001)
     given = [] if bound is None else ["--max-delete-count", str(bound)]
     assert run(["forget", "--agent", "ada", *given, SAID]) == 1
     captured = capsys.readouterr()

@@ -289,6 +289,7 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     assert (out["outcome"], out["detail"], out["audit_id"], out["facts"]) == (
         "failed", "no judge configured", 2, [])
     assert out["already_forgotten_by"] is None  # every outcome has the key scripts read
+    assert "name one with --model NAME" in out["advice"]  # as standard error says
     with FakeOpenAIServer() as server:
         server.enqueue_reply('{"ids": ["F1"]}')
         assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--base-url",
