@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiermem.evals.data_file import DATA_TAKES, DataError, file_text, json_int
 from tiermem.memory.validation import MAX_TEXT_CHARS
 from tiermem.user_paths import expanded
 
@@ -57,13 +58,6 @@ _SESSION_KEY = re.compile(r"session_(\d+)")
 MAX_TURN_CHARS = MAX_TEXT_CHARS // 4
 #: The longest question taken, in characters: the most a search takes (memory/search/fusion.py).
 MAX_QUESTION_CHARS = 10_000
-#: Longer integers are refused as they are read: Python refuses to convert them, with
-#: advice for programmers.
-_MOST_DIGITS = 100
-
-
-class DataError(ValueError):
-    """A LoCoMo file that cannot be read as a conversation."""
 
 
 @dataclass(frozen=True)
@@ -235,9 +229,6 @@ def _conv_id(raw: dict[str, Any], fallback: str) -> str:
     return digits[-1] if digits else (sample or fallback)
 
 
-_DATA_TAKES = ("--data takes LoCoMo JSON files or folders of them (one conversation per "
-               "file, or the released locomo10.json, in the data folder of "
-               "https://github.com/snap-research/locomo)")
 _JSON_KINDS = {list: "a list", str: "a string", int: "a number", float: "a number",
                bool: "true or false", type(None): "null"}
 
@@ -252,7 +243,7 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
         elif path.is_file():
             files.append(path)
         else:
-            raise DataError(f"no LoCoMo data at {path}: {_DATA_TAKES}")
+            raise DataError(f"no LoCoMo data at {path}: {DATA_TAKES}")
     # A file named twice (itself and in its directory) is read once.
     unique: dict[Path, Path] = {}
     for file in files:
@@ -261,10 +252,10 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     read_from: dict[str, Path] = {}
     for file in unique.values():
         try:
-            raw = json.loads(_file_text(file), parse_int=_json_int)
+            raw = json.loads(file_text(file), parse_int=json_int)
         except json.JSONDecodeError as exc:
             raise DataError(f"cannot read {file}: it is not JSON ({exc.msg}, line "
-                            f"{exc.lineno}); {_DATA_TAKES}") from None
+                            f"{exc.lineno}); {DATA_TAKES}") from None
         except (OSError, ValueError) as exc:
             raise DataError(f"cannot read {file}: {exc}") from None
         except RecursionError:
@@ -275,7 +266,7 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
             if not isinstance(sample, dict):
                 raise DataError(f"{file}: expected a conversation object, got "
                                 f"{_JSON_KINDS.get(type(sample), type(sample).__name__)}; "
-                                f"{_DATA_TAKES}")
+                                f"{DATA_TAKES}")
             fallback = file.stem if len(samples) == 1 else f"{file.stem}-{number}"
             conv_id = _conv_id(sample, fallback)
             if conv_id in read_from:
@@ -301,47 +292,8 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
         where = ", ".join(map(str, paths))
         raise DataError(f"no conversations found in {where} ("
                         f"{'no .json file there' if not files else 'an empty list'}); "
-                        f"{_DATA_TAKES}")
+                        f"{DATA_TAKES}")
     return conversations
-
-
-#: How a compressed file begins (no JSON text begins so), what it is, what unpacks it:
-#: read as text, each was "not UTF-8 text ...; save it as UTF-8".
-_PACKED = ((b"\x1f\x8b", "gzip-compressed", "gunzip"),
-           (b"BZh", "bzip2-compressed", "bunzip2"),
-           (b"\xfd7zXZ\x00", "xz-compressed", "unxz"),
-           (b"\x28\xb5\x2f\xfd", "zstd-compressed", "unzstd"),
-           (b"PK\x03\x04", "a zip archive", "unzip"))
-#: A zip archive of no file is its end record alone, which begins so.
-_EMPTY_ZIP = b"PK\x05\x06"
-
-
-def _file_text(file: Path) -> str:
-    """A data file's text: UTF-8, with or without the byte order mark some editors write,
-    or UTF-16 or UTF-32 with its mark (Windows PowerShell's `>` writes UTF-16). DataError
-    (read as "cannot read FILE: ...") for a compressed file, or one of another encoding."""
-    data = file.read_bytes()
-    if data.startswith(_EMPTY_ZIP):
-        raise DataError(f"it is an empty zip archive, holding no conversations (no file at "
-                        f"all); {_DATA_TAKES}")
-    for magic, what, tool in _PACKED:
-        if data.startswith(magic):
-            raise DataError(f"it is {what}; decompress it ({tool}) and give the .json file")
-    # UTF-32's little-endian mark begins as UTF-16's does: it is looked for first.
-    encoding = ("UTF-32" if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) else
-                "UTF-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "UTF-8")
-    try:
-        return data.decode("utf-8-sig" if encoding == "UTF-8" else encoding)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"it is not {encoding} text (byte {exc.start:,} is "
-                        f"{data[exc.start]:#04x}); save it as UTF-8") from None
-
-
-def _json_int(digits: str) -> int:
-    if len(digits.lstrip("-")) > _MOST_DIGITS:
-        raise DataError(f"it holds a number of {len(digits.lstrip('-')):,} digits, which no "
-                        f"LoCoMo field has (at most {_MOST_DIGITS} are read)")
-    return int(digits)
 
 
 def dropped_note(conversations: Sequence[Conversation]) -> str | None:
