@@ -7,7 +7,11 @@ as text that is not JSON.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
+
+from tiermem.memory.text.counts import counted
 
 #: Longer integers are refused as they are read: Python refuses to convert them, with
 #: advice for programmers.
@@ -41,6 +45,11 @@ def file_text(file: Path) -> str:
     if data.startswith(_EMPTY_ZIP):
         raise DataError(f"it is an empty zip archive, holding no conversations (no file at "
                         f"all); {DATA_TAKES}")
+    if data.startswith(b"PK\x03\x04"):
+        held = _zip_without_data(data)
+        if held is not None:
+            raise DataError(f"it is a zip archive {held}, holding no conversations; "
+                            f"{DATA_TAKES}")
     for magic, what, tool in _PACKED:
         if data.startswith(magic):
             raise DataError(f"it is {what}; decompress it ({tool}) and give the .json file")
@@ -52,6 +61,25 @@ def file_text(file: Path) -> str:
     except UnicodeDecodeError as exc:
         raise DataError(f"it is not {encoding} text (byte {exc.start:,} is "
                         f"{data[exc.start]:#04x}); save it as UTF-8") from None
+
+
+def _zip_without_data(data: bytes) -> str | None:
+    """What a zip archive holds in place of LoCoMo JSON ("of folders alone"), or None when
+    it holds a .json file with something in it, or is not read as an archive (unzip then
+    says why)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            files = [m for m in archive.infolist() if not m.is_dir()]
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return None
+    if not files:
+        return "of folders alone (no file at all)"
+    json_files = [m for m in files if m.filename.lower().endswith(".json")]
+    if not json_files:
+        return f"of no .json file ({counted(len(files), 'file')} of another type)"
+    if not any(m.file_size for m in json_files):
+        return f"whose .json {'file is' if len(json_files) == 1 else 'files are'} empty"
+    return None
 
 
 def json_int(digits: str) -> int:

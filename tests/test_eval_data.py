@@ -6,6 +6,7 @@ import bz2
 import gzip
 import json
 import lzma
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,37 @@ def test_a_file_python_cannot_decode_says_what_it_is(
     with pytest.raises(DataError) as refused:
         load_conversations([path])
     assert str(refused.value).startswith(said.format(path=path))
+
+
+def _zipped(members: dict[str, str], path: Path) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return path
+
+
+@pytest.mark.parametrize(("members", "said"), [
+    ({"data/": ""}, "of folders alone (no file at all)"),
+    ({"notes.txt": "hello", "data/notes.csv": "a,b"}, "of no .json file (2 files of another "
+                                                      "type)"),
+    ({"locomo10.json": ""}, "whose .json file is empty"),
+])
+def test_a_zip_archive_of_no_conversation_says_what_it_holds(
+        tmp_path: Path, members: dict[str, str], said: str) -> None:
+    # Each was told to decompress it (unzip) and give the .json file, which it does not hold.
+    path = _zipped(members, tmp_path / "data.zip")
+    with pytest.raises(DataError) as refused:
+        load_conversations([path])
+    assert str(refused.value).startswith(f"cannot read {path}: it is a zip archive {said}, "
+                                         "holding no conversations; --data takes LoCoMo JSON ")
+
+
+def test_a_zip_archive_of_a_json_file_is_told_to_be_decompressed(tmp_path: Path) -> None:
+    path = _zipped({"locomo10.json": "[]"}, tmp_path / "data.zip")
+    with pytest.raises(DataError) as refused:
+        load_conversations([path])
+    assert str(refused.value) == (f"cannot read {path}: it is a zip archive; decompress it "
+                                  "(unzip) and give the .json file")
 
 
 def test_a_folder_of_no_json_file_says_so_and_what_data_takes(tmp_path: Path) -> None:
