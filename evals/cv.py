@@ -172,20 +172,23 @@ def render_cv(console: Any, report: dict[str, Any]) -> None:
 
     table = Table(title=f"LoCoMo leave-one-conversation-out ({', '.join(report['conversations'])}"
                         f"), weights tuned by {report['tune_metric']}")
-    for column in ("config", "figures", "R@1", "R@10", "mrr", "questions"):
+    # The last column sets a split beside its own conversation at the default weights (the
+    # dev row holds all of them pooled).
+    for column in ("config", "figures", "R@1", "R@10", "mrr", "questions", "default R@10"):
         table.add_column(column, justify="left" if column in ("config", "figures") else "right",
                          overflow="fold")
     for c in report["configs"]:
         for name, summary in ((f"dev, weights {c['default_weights']}", c["default"]),
                               ("cross-validated", c["overall"])):
             table.add_row(c["name"], name, *(f"{summary.get(m, 0):.3f}" for m in
-                          ("recall@1", "recall@10", "mrr")), str(summary["questions"]))
+                          ("recall@1", "recall@10", "mrr")), str(summary["questions"]), "")
         for split in c["splits"]:
             reported = split["reported"]
             table.add_row(c["name"], f"held out {split['held_out']} (tuned on "
                           f"{', '.join(split['tuned_on'])}: {split['weights']})",
                           *(f"{reported.get(m, 0):.3f}" for m in ("recall@1", "recall@10", "mrr")),
-                          str(reported["questions"]))
+                          str(reported["questions"]),
+                          f"{split['default'].get('recall@10', 0):.3f}")
     console.print(table)
     categories = sorted({k for c in report["configs"] for k in c["by_category"]}, key=int)
     cat_table = Table(title="recall@10 by category: dev (default weights) / cross-validated")

@@ -62,6 +62,30 @@ def test_each_split_gives_its_held_out_conversation_at_the_default_weights() -> 
     assert result["default"]["recall@10"] == pytest.approx(4 / 8, abs=1e-4)
 
 
+def test_the_table_sets_each_split_beside_its_default_weights() -> None:
+    # A split's row showed its figures at the tuned weights alone.
+    import io
+
+    from rich.console import Console
+
+    from tiermem.evals.cv import render_cv
+
+    hits = {"a": {"0.3:0.7": 4, "0.6:0.4": 1}, "b": {"0.3:0.7": 0, "0.6:0.4": 3}}
+    per_conv = {conv: {label: _records(conv, [1.0] * n + [0.0] * (4 - n))
+                       for label, n in by_label.items()} for conv, by_label in hits.items()}
+    report = {"conversations": ["a", "b"], "tune_metric": "recall@10",
+              "configs": [{"name": "hybrid", **cross_validate(per_conv, KS, FusionWeights())}]}
+    out = io.StringIO()
+    render_cv(Console(file=out, width=200), report)
+    rows = {line.split("│")[2].strip(): [cell.strip() for cell in line.split("│")[3:-1]]
+            for line in out.getvalue().splitlines() if line.count("│") > 6}
+    # held out a: 0.6:0.4 chosen (on b) scores 1 of 4; at the default 0.6:0.4, 1 of 4;
+    # held out b: 0.3:0.7 chosen (on a) scores 0 of 4, at the default 3 of 4
+    assert rows["held out a (tuned on b: 0.6:0.4)"][1:] == ["0.250", "0.250", "4", "0.250"]
+    assert rows["held out b (tuned on a: 0.3:0.7)"][1:] == ["0.000", "0.000", "4", "0.750"]
+    assert rows["dev, weights 0.6:0.4"][-1] == ""
+
+
 def test_the_json_report_holds_each_split_at_the_default_weights(tmp_path: Path) -> None:
     from tiermem.cli import run
 
