@@ -67,7 +67,9 @@ class SettingChange:
             # The number stays as it was, now counting the other unit: 150 tokens become
             # 150 facts. Said outright, a change the user did not mean shows at once.
             before, _, after = text.partition(";")
-            text = (f"{before} (core limit now {config.core_limit} {config.core_limit_unit})"
+            unit = config.core_limit_unit
+            text = (f"{before} (core limit now {config.core_limit} "
+                    f"{unit.removesuffix('s') if config.core_limit == 1 else unit})"
                     + (f";{after}" if after else ""))
         return text
 

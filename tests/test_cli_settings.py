@@ -157,6 +157,16 @@ def test_a_changed_fusion_shows_as_json_and_an_unchanged_one_says_so(home: Path)
     assert again.stdout.startswith("fusion unchanged: {")
 
 
+def test_a_unit_change_under_a_limit_of_one_names_the_unit_singular() -> None:
+    # It read "core_limit_unit tokens → facts (core limit now 1 facts)".
+    from tiermem.agent.settings import SettingChange
+    from tiermem.memory.config import MemoryConfig
+
+    change = SettingChange("core_limit_unit", "tokens", "facts", 0)
+    assert change.describe(MemoryConfig(core_limit=1, core_limit_unit="facts")) == (
+        "core_limit_unit tokens → facts (core limit now 1 fact)")
+
+
 def test_a_value_the_agent_already_has_is_told_unchanged_not_stored(home: Path) -> None:
     # It read "clock unchanged: logical; stored for agent a", as if it had been changed.
     chat(home, stdin="I am allergic to peanuts.\n")
