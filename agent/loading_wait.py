@@ -5,8 +5,9 @@ given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before 
 attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all.
 Once that much was spent with no answer in between, a later request (a scenario's or an
 eval's next turn) gets the client's short backoff only, not another minute, until the
-server answers again. Each wait is told as it starts, so that a chat waiting a minute does
-not look hung.
+server answers again: a completion, or a refusal of its own (a 400, say; not a gateway's
+502, 503 or 504, whose server behind may still be down). Each wait is told as it starts,
+so that a chat waiting a minute does not look hung.
 """
 
 from __future__ import annotations

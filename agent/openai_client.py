@@ -263,6 +263,8 @@ class OpenAIClient:
                     provider_error(exc, attempt, url=self.shown_url, model=self.model,
                                    timeout=self.timeout, connect_timeout=self.connect_timeout),
                     self._secrets)
+                if error.retry_wait is None and error.status_code not in (None, 502, 503, 504):
+                    self.loading.answered()  # a refusal from the server itself: it is loaded
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
@@ -271,8 +273,8 @@ class OpenAIClient:
                     self.loading.started(delay)
                 self._sleep(delay)
                 continue
-            completion = self._parse(body, attempt)
             self.loading.answered()
+            completion = self._parse(body, attempt)
             if tools:
                 completion = _with_offered_names(completion, tools)
             if tools and self.text_tool_calls == "auto":

@@ -113,3 +113,46 @@ def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
     assert "Noted." in captured.out
     assert (f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"
             in captured.err.splitlines())
+
+
+def waited_out(server: FakeOpenAIServer,
+               memory: HierarchicalMemory) -> tuple[Agent, list[float]]:
+    """An agent whose first turn spent its minute of waits on a server that stayed loading,
+    and the client's waits since."""
+    sleeps: list[float] = []
+    agent = Agent(memory, OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                                       sleep=sleeps.append))
+    loading(server, 4)
+    with pytest.raises(ProviderError):
+        agent.step("first")
+    assert sleeps == [10.0, 20.0, 30.0]
+    del sleeps[:]
+    return agent, sleeps
+
+
+@pytest.mark.parametrize(("status", "sent"), [(400, 1), (500, 4)])
+def test_a_refusal_from_the_loaded_server_gives_a_later_loading_its_waits_afresh(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, status: int, sent: int) -> None:
+    agent, sleeps = waited_out(server, memory)
+    # Loaded, it refuses the next turn (a 500 is sent again); then it loads its model again.
+    for _ in range(sent):
+        server.enqueue_error(status, {"error": {"message": "something went wrong"}})
+    with pytest.raises(ProviderError):
+        agent.step("second")
+    assert len(server.requests) == 4 + sent
+    del sleeps[:]
+    loading(server, 1)
+    server.enqueue_reply("Noted.")
+    assert agent.step("third").reply == "Noted."
+    assert sleeps == [10.0]
+
+
+def test_a_gateway_s_502_is_no_answer_from_the_server_behind_it(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    agent, sleeps = waited_out(server, memory)
+    loading(server, 1)
+    server.enqueue_error(502, {"error": {"message": "Bad Gateway"}})
+    loading(server, 2)
+    with pytest.raises(ProviderError):
+        agent.step("second")
+    assert len(server.requests) == 8 and len(sleeps) == 3 and max(sleeps) <= 2.0
