@@ -92,17 +92,22 @@ def test_ctrl_c_during_the_wait_cancels_the_turn_and_sends_nothing_more(
     assert statuses(memory) == {"I like green tea": "unanswered"}
 
 
-def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
-        server: FakeOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    from tiermem.cli import main
-
+@pytest.fixture
+def no_sleeping(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clients the command line builds wait no time."""
     real = OpenAIClient.from_config.__func__  # type: ignore[attr-defined]
 
     def without_sleeping(cls: Any, config: Any, **kwargs: Any) -> OpenAIClient:
         return real(cls, config, sleep=lambda seconds: None, **kwargs)
 
     monkeypatch.setattr(OpenAIClient, "from_config", classmethod(without_sleeping))
+
+
+def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
+        server: FakeOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], no_sleeping: None) -> None:
+    from tiermem.cli import main
+
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"I like green tea\n")))
     loading(server, 1)
@@ -113,6 +118,23 @@ def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
     assert "Noted." in captured.out
     assert (f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"
             in captured.err.splitlines())
+
+
+def test_tiermem_forget_says_it_waits_for_the_loading_model_of_its_judge(
+        server: FakeOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], no_sleeping: None) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
+        m.add_fact("User's locker code is 4412", "durable")
+    loading(server, 2)
+    main(["forget", "--agent", "ada", "--embedder", "hashing", "--mode", "top_k_llm",
+          "--model", "qwen3:4b", "--base-url", server.base_url, "--context-window", "8192",
+          "my locker code"])
+    told = capsys.readouterr().err.splitlines()
+    assert [line for line in told if "still loading" in line][:2] == [
+        f"tiermem: {waiting_text(10.0)}", f"tiermem: {waiting_text(20.0)}"]
 
 
 def waited_out(server: FakeOpenAIServer,
