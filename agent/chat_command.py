@@ -60,7 +60,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 terminate_on_signals():
             config = None if args.offline else config_from_args(args)
             privacy, policy_file = session_policy(place.home, args.policy)
-            llm = open_client(config, note, lambda text: note(f"{text}; {WAIT_CANCEL}")) \
+            llm = open_client(config, note, lambda text: note(
+                f"{text}; {wait_cancel(repl.running if repl is not None else None)}")) \
                 if config else OfflinePolicy()
             # The chat model also judges which items a forget request in an LLM mode targets.
             judge = session_judge(privacy, policy_file, llm if config else None) or (
@@ -115,6 +116,12 @@ SESSION_ENDED = "as the session ended; every turn and command it finished was sa
 #: Ctrl-C while the memory closes after the session ended.
 CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
                    "every turn and command it finished was saved")
+
+
+def wait_cancel(running: str | None) -> str:
+    """How not to wait for a model still loading: Ctrl-C cancels a turn, and stops the slash
+    command ``running`` (a /forget the chat's model judges)."""
+    return f"Ctrl-C stops {running}" if running and running.startswith("/") else WAIT_CANCEL
 
 
 def _ended_how(repl: Any) -> str:

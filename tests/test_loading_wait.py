@@ -178,3 +178,26 @@ def test_a_gateway_s_502_is_no_answer_from_the_server_behind_it(
     with pytest.raises(ProviderError):
         agent.step("second")
     assert len(server.requests) == 8 and len(sleeps) == 3 and max(sleeps) <= 2.0
+
+
+def test_a_model_judged_forget_in_the_chat_says_ctrl_c_stops_it_not_the_turn(
+        server: FakeOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], no_sleeping: None) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "default"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.add_fact("User's locker code is 4412", "durable")
+    (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        b"/forget my locker code\nI like green tea\n")))
+    loading(server, 1)
+    server.enqueue_reply("[]")
+    loading(server, 1)
+    server.enqueue_reply("Noted.")
+    main(["chat", "--embedder", "hashing", "--model", "qwen3:4b", "--base-url",
+          server.base_url, "--context-window", "8192"])
+    told = [line for line in capsys.readouterr().err.splitlines() if "still loading" in line]
+    assert told == [f"tiermem: {waiting_text(10.0)}; Ctrl-C stops /forget",
+                    f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"]
