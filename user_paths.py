@@ -26,13 +26,35 @@ def expanded(path: str | os.PathLike[str]) -> Path:
 
 
 def unknown_home(path: str | os.PathLike[str]) -> str | None:
-    """Why ``path`` names no place to create, when it begins with ``~USER`` for no such
-    user (or ``~`` for a user without a home) and no directory so named is here; else
-    None. Left as given, it would be made as a directory named ``~USER`` in the working
-    directory, where no one looks for it."""
-    first = os.fspath(path).split("/", 1)[0]
-    if not first.startswith("~") or expanded(first) != Path(first) or Path(first).exists():
+    """Why ``path`` names no place to create, else None: it begins with ``~USER`` for no
+    such user (or ``~`` for a user without a home) and no directory so named is here, so
+    left as given it would be made as a directory ``~USER`` in the working directory, where
+    no one looks for it; or it is ``./~/h``, the directory ``~`` here, which is not there
+    while the home's ``~/h`` is, so an agent home kept there is not left for a new, empty
+    one."""
+    text = os.fspath(path)
+    first = text.split("/", 1)[0]
+    if not text.startswith("~"):
+        return home_elsewhere(text)
+    if expanded(first) != Path(first) or Path(first).exists():
         return None
     if first == "~":
         return "~ names no home: HOME is not set, and this user has none"
     return f"{first} names no home: there is no user {first[1:]!r} here"
+
+
+def home_elsewhere(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` (``./~/h``, the directory ``~`` here) names no place to create, when it
+    is not there while the home's ``~/h`` is; else None."""
+    given = Path(path)
+    if os.fspath(path).startswith("~") or not given.parts or given.parts[0][:1] != "~":
+        return None
+    here = given.absolute()
+    try:
+        home = given.expanduser()
+    except (RuntimeError, ValueError):
+        return None
+    if here.exists() or home == given or not home.exists():
+        return None
+    return (f"{here} (the directory {given.parts[0]} here) does not exist, while {given} "
+            f"({home}) does; give {given} to use that one, or create {here}")

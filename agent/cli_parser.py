@@ -17,6 +17,7 @@ from tiermem.agent.cli_values import (
     agent_name,
     given,
     given_path,
+    place_path,
     policy_file,
 )
 
@@ -224,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     pg.add_argument("action", choices=("start", "stop", "status"),
                     help="start the server (creating it the first time) and print its DSN, "
                          "stop it, or print its DSN if it is running")
-    pg.add_argument("--dir", type=given_path("the server's data directory"), metavar="PATH",
+    pg.add_argument("--dir", type=place_path("the server's data directory"), metavar="PATH",
                     help="the server's data directory (default: $TIERMEM_HOME/postgres; "
                          "for root /var/lib/tiermem/postgres)")
 
@@ -300,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "its directory)")
     _add_json(upgrade, "the schema versions before and after")
     where = upgrade.add_mutually_exclusive_group()
-    where.add_argument("--home", type=given_path("the agent home's directory"), metavar="DIR",
+    where.add_argument("--home", type=place_path("the agent home's directory"), metavar="DIR",
                        help="the agent's home directory, when it is not "
                             "$TIERMEM_HOME/agents/NAME (e.g. what `tiermem migrate --from` "
                             "names)")

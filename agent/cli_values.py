@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from tiermem.user_paths import expanded
+from tiermem.user_paths import expanded, home_elsewhere
 
 
 def given(what: str) -> Callable[[str], str]:
@@ -35,6 +35,19 @@ def given_path(what: str) -> Callable[[str], Path]:
 
     def path(text: str) -> Path:
         return expanded(check(text))
+
+    return path
+
+
+def place_path(what: str) -> Callable[[str], Path]:
+    """As ``given_path``, for a directory that holds a memory or a server's data: refused
+    when it is ``./~/d``, not there, while the home's ``~/d`` is (``home_elsewhere``)."""
+    check = given(what)
+
+    def path(text: str) -> Path:
+        if (problem := home_elsewhere(check(text))) is not None:
+            raise argparse.ArgumentTypeError(problem)
+        return expanded(text)
 
     return path
 

@@ -144,8 +144,8 @@ def open_backend(
                                 "here path is the agent home's directory: give None for a "
                                 "memory held in RAM")
     home = expanded(path) if path is not None else None
-    if home is not None and (unknown := unknown_home(home)) is not None:
-        raise InvalidInputError(f"path {str(home)!r}: {unknown}; give the agent home's "
+    if path is not None and (unknown := unknown_home(path)) is not None:
+        raise InvalidInputError(f"path {str(path)!r}: {unknown}; give the agent home's "
                                 f"directory")
     if store is None and (home is None or not (home / DB_FILE).exists()):
         # A new memory: refuse bad settings before creating any file.

@@ -93,3 +93,35 @@ def test_a_tilde_after_a_dot_slash_is_a_directory_here(
     assert done.returncode == 0, done.stderr
     assert (work / "~" / "h" / "agents" / "default").is_dir()
     assert not (tmp_path / "h").exists()
+
+
+def test_a_home_the_tilde_after_a_dot_slash_named_is_not_left_for_an_empty_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # TIERMEM_HOME=./~/h kept the agents in $HOME/h; read as the directory "~" here, the
+    # chat made an empty home there and said it knew nothing, its memory left unseen.
+    home = tmp_path / "home"
+    assert tiermem(home / "h", "chat", "--offline", "--agent", "a").returncode == 0
+    (home / "pg").mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**cli_env(work), "TIERMEM_HOME": "./~/h", "HOME": str(home)}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], cwd=work,
+                              env=env, input="hi\n", capture_output=True, text=True,
+                              check=False)
+
+    said = f"{work}/~/h (the directory ~ here) does not exist, while ~/h ({home}/h) does"
+    chat = run("chat", "--offline", "--agent", "a")
+    assert chat.stderr.startswith(f"tiermem: TIERMEM_HOME is ./~/h, but {said}; give ~/h ")
+    server = run("pg", "status", "--dir", "./~/pg")
+    assert f"argument --dir: {work}/~/pg (the directory ~ here) does not exist" in server.stderr
+    assert chat.returncode == server.returncode == 2
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    with pytest.raises(InvalidInputError, match=r"path '\./~/h/agents/a': .* does not exist"):
+        HierarchicalMemory(path="./~/h/agents/a")
+    assert list(work.iterdir()) == []
+    (work / "~" / "h").mkdir(parents=True)
+    assert run("chat", "--offline").returncode == 0
+    assert (work / "~" / "h" / "agents" / "default").is_dir()
