@@ -54,11 +54,14 @@ _OTHER_NAMES = {
 _ONLY_BY_MEANING = frozenset({"/forget"})
 
 
+#: Commands that leave: named for a word cut short or mistyped only in its order or by a
+#: doubled letter (/exti, /exitt), never for other words near them (/edit, /next, /quiet).
+_LEAVING = frozenset({"/exit", "/quit"})
+
+
 def nearest_commands(name: str) -> list[str]:
     """The slash commands an unknown ``name`` (``/search``, ``/recal``, ``/diag``) most
-    likely meant, nearest first; none when nothing is near."""
-    import difflib
-
+    likely meant, nearest first; none when nothing is near enough to be what was meant."""
     known = sorted({command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS}
                    - _ONLY_BY_MEANING | {"/quit"})
     typed = name.lower()
@@ -68,7 +71,39 @@ def nearest_commands(name: str) -> list[str]:
         started = [command for command in known if command.startswith(typed)]
         if started:
             return started
-    return difflib.get_close_matches(typed, known, n=2, cutoff=0.75)
+    near = sorted((_typo_distance(typed, command), command) for command in known)
+    return [command for distance, command in near
+            if distance <= (2 if len(typed) > 8 else 1)][:2]
+
+
+def _typo_distance(typed: str, command: str) -> int:
+    """How many slips of the keys (a letter missing, added, changed or two swapped) make
+    ``command`` into ``typed``; 9 when a slip would be too likely to make another word: a
+    changed letter in a short word (/care, /hell), any but a swap or a doubled letter for
+    a command that leaves."""
+    if command in _LEAVING:
+        doubled = any(typed[:at] + typed[at + 1:] == command
+                      for at in range(1, len(typed)) if typed[at] == typed[at - 1])
+        swapped = sorted(typed) == sorted(command) and _slips(typed, command) == 1
+        return 1 if doubled or swapped else 9
+    slips = _slips(typed, command)
+    if slips == 1 and len(typed) == len(command) < 6 and sorted(typed) != sorted(command):
+        return 9
+    return slips
+
+
+def _slips(typed: str, command: str) -> int:
+    """The optimal string alignment distance: edits, with a swap of two letters one."""
+    rows = [list(range(len(command) + 1))]
+    for i, letter in enumerate(typed, 1):
+        row = [i]
+        for j, other in enumerate(command, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1,
+                           rows[-1][j - 1] + (letter != other)))
+            if i > 1 and j > 1 and letter == command[j - 2] and typed[i - 2] == other:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 #: Where the descriptions start; a longer command is followed by two spaces instead.

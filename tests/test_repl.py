@@ -176,6 +176,20 @@ def test_forget_is_named_only_for_a_word_meaning_it_never_for_one_spelt_like_it(
         "unknown command /delete (did you mean /forget?); /help lists them"]
 
 
+def test_a_command_is_named_only_when_near_enough_and_leaving_only_for_its_own_slips(
+        memory: HierarchicalMemory) -> None:
+    # "/del" named /model, "/edit", "/next" and "/text" /exit, "/quiet" /quit, "/care" /core.
+    repl, _ = make_repl(memory)
+    unnamed = ["/del", "/edit", "/next", "/text", "/exist", "/quiet", "/care", "/hell"]
+    named = ["/exti", "/exitt", "/quti", "/coer", "/histroy", "/modal", "/diagnstcs"]
+    assert repl.run_piped(unnamed + named) == 1
+    assert errors_of(repl).splitlines() == [
+        *(f"unknown command {word}; /help lists them" for word in unnamed),
+        *(f"unknown command {word} (did you mean {meant}?); /help lists them"
+          for word, meant in zip(named, ["/exit", "/exit", "/quit", "/core", "/history",
+                                          "/model", "/diagnostics"], strict=True))]
+
+
 def test_a_line_that_opens_with_a_path_or_a_double_slash_is_a_message(
         memory: HierarchicalMemory) -> None:
     repl, out = make_repl(memory)
