@@ -21,6 +21,7 @@ import re
 from tiermem.memory.text.bare_denials import DENIES_ALREADY
 from tiermem.memory.text.doings import doing_of, unquoted
 from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.platforms import kind_of_place, same_kind_of_place
 from tiermem.memory.text.relations import relation_of
 
 __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_after",
@@ -178,21 +179,32 @@ def denies_a_things(stated: str, denial: str) -> bool:
     return being is not None and names_a_thing(being["subject"])
 
 
+#: A word saying which, lower case within a sentence: "the Mac".
+_DETERMINER_WORD = re.compile(r"^(?:the|my|our|your|this|that)$", re.IGNORECASE)
 #: A doing said at one place or with one thing alone: "work on iOS", "run on Linux".
 _AT_ONE_PLACE = re.compile(r"^(?P<verb>[\w-]+\s+(?:on|in|at|for|with|under|via|using))\s+"
                            r"(?P<place>[^,]+)$", re.IGNORECASE)
 
 
-def _done_elsewhere(stated: str, doing: tuple[str, str], place: str) -> str | None:
+def _done_elsewhere(stated: str, doing: tuple[str, str], who: str) -> str | None:
     """What "Android doesn't" says after ``stated``, a thing's ``doing`` said at one place
     ("Search works on iOS"): that it is not done at that one, "Search doesn't work on
-    Android". None for any other doing, or of one not named ("It works in Chrome")."""
+    Android", written as the place said ("Login works on web. Mobile doesn't." is "...
+    on mobile"). None for any other doing, of one not named ("It works in Chrome"), or
+    when ``who`` may be another that does it, as no place of the kind said is ("Python runs
+    on Linux but Ruby doesn't", "Chrome works on Windows but Firefox doesn't") nor one of
+    the subject's kind."""
     at_one = _AT_ONE_PLACE.match(doing[1])
     subject = " ".join(stated.split()[:-len(f"{doing[0]}{doing[1]}".split())])
     if (at_one is None or _WHERE_OR_WITH.search(at_one["place"]) or not subject
-            or _NOT_TOLD_OF.search(subject) or names_a_person(subject) or _USERS.search(subject)):
+            or _NOT_TOLD_OF.search(subject) or names_a_person(subject) or _USERS.search(subject)
+            or not same_kind_of_place(at_one["place"], who)
+            or kind_of_place(subject) == kind_of_place(who)):
         return None
-    return f"{subject} doesn't {at_one['verb']} {place}"
+    first, *rest = who.split(None, 1)
+    if _DETERMINER_WORD.match(first) or (at_one["place"].islower() and first[1:].islower()):
+        first = first.casefold()  # told from its first letter up, as a sentence
+    return f"{subject} doesn't {at_one['verb']} {' '.join([first, *rest])}"
 
 
 def told_in_full(stated: str, denial: str) -> str | None:
@@ -204,7 +216,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
     "It isn't slow anymore", takes back "The API is slow") or of one's thing unnamed
     ("Tom's isn't"), and when ``denial`` is of no person and ``stated`` says where or with
     what it is done ("Login works on web but mobile doesn't" may contrast places), but at
-    one place alone, which it is not done at instead ("Login doesn't work on Mobile")."""
+    one place alone, which it is not done at instead, if of the kind ("Login doesn't work
+    on mobile")."""
     denied = _BEING_DENIED.match(denial)
     if denied is None:
         return None
@@ -224,8 +237,9 @@ def told_in_full(stated: str, denial: str) -> str | None:
             # "Login works on web but mobile doesn't" is no "Mobile doesn't work on web":
             # another thing is told only a doing not said where or with what ("Acme pays
             # monthly. Globex doesn't." is "Globex doesn't pay monthly"), but mobile may
-            # be another place it is done: "Login doesn't work on Mobile"
-            return _done_elsewhere(stated, doing, denied["who"].strip() + more)
+            # be another place it is done: "Login doesn't work on mobile"
+            in_full = _done_elsewhere(stated, doing, denied["who"].strip())
+            return None if in_full is None else in_full + more
         does = "doesn't" if denied["doing"][:4].casefold() == "does" else "don't"
         # "The old API still works. The DB doesn't." is no "doesn't still work"
         return f"{who} {does} {_STILL.sub('', doing[0])}{doing[1]}{more}"
