@@ -28,6 +28,11 @@ __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_af
            "denies_a_things", "denies_nothing_said", "denies_only", "names_a_person",
            "names_a_thing", "told_in_full", "without_denial_after_comma"]
 
+#: A word closing a bare denial that contrasts or weighs it, no part of what is denied:
+#: "Ana doesn't, though" is "Ana doesn't smoke" after "Tom smokes".
+_AFTERTHOUGHT = (r"(?:,?\s+(?:though|however|sadly|unfortunately|luckily|fortunately"
+                 r"|thankfully))?")
+_CLOSING_AFTERTHOUGHT = re.compile(_AFTERTHOUGHT[:-1] + r"(?=\W*$)", re.IGNORECASE)
 #: "Tom doesn't", "User's wife isn't anymore": what is denied left unsaid, of one named in
 #: at most four words ("I work at Acme and Tom doesn't" says what Tom does not).
 #: "My parents don't" too, but not the speaker's own "I don't", "we don't".
@@ -35,7 +40,7 @@ _BARE_DENIAL = re.compile(
     r"^(?:(?!(?:i|we|you|they)\b)[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:don['’]?t|do\s+not)"
     r"|[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+(?:(?:does|did|is|was|are|were|has|have|can|will)n['’]?t"
     r"|won['’]?t|(?:does|did|is|are|has|can|will)\s+not))"
-    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?\W*$", re.IGNORECASE)
+    r"(?:\s+(?:any\s?more|any\s+longer|either|now))?" + _AFTERTHOUGHT + r"\W*$", re.IGNORECASE)
 
 
 #: A statement and a bare denial joined, not one denial of "Tom smokes and Ana": "but"
@@ -53,7 +58,7 @@ def denies_only(text: str) -> bool:
 
 
 #: "Ana doesn't either": it shares a denial said before it.
-_EITHER = re.compile(r"\beither\W*$", re.IGNORECASE)
+_EITHER = re.compile(r"\beither" + _AFTERTHOUGHT + r"\W*$", re.IGNORECASE)
 
 
 def denies_nothing_said(text: str) -> bool:
@@ -98,7 +103,7 @@ _BEING_DENIED = re.compile(
     rf"^\s*(?:{_JOINING}\s+)?"
     r"(?P<who>[^,]+?)\s+(?:(?P<denied>(?:is|are|was|were)(?:n['’]?t|\s+not))"
     r"|(?P<doing>do(?:es)?n['’]?t|do(?:es)?\s+not))"
-    r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?\W*$", re.IGNORECASE)
+    r"(?P<more>\s+(?:any\s?more|any\s+longer|now))?" + _AFTERTHOUGHT + r"\W*$", re.IGNORECASE)
 #: A word saying whose, which told of another would name the wrong owner ("his job").
 _THIRD_PERSON_WHOSE = re.compile(r"\b(?:his|him|her|hers|their|them|its)\b", re.IGNORECASE)
 #: Another "be" in what is said: "The server that is in Paris is down" cannot tell which
@@ -271,7 +276,7 @@ def denial_set_after(stated: str, denial: str) -> str | None:
     if (denied is None or _PRONOUN.match(denied["who"].split()[-1])
             or _OPENER.match(denied["who"].strip())):
         return None
-    first, _, rest = denial.strip().partition(" ")
+    first, _, rest = _CLOSING_AFTERTHOUGHT.sub("", denial.strip()).partition(" ")
     if first.casefold() in _SAID_LOWER:
         first = first.casefold()
     return f"{stated.rstrip().rstrip('.!;:')}, {first} {rest}"

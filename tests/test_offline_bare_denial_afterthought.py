@@ -1,0 +1,35 @@
+"""A bare denial closed by a word that weighs it ("Ana doesn't, though", "..., sadly") was
+no bare denial to the offline policy, so the fragment was stored as said, a fact that says
+nothing. The closing word is no part of what is denied: the denial is told in full as
+without it, or, when it cannot be, stores nothing."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["Tom smokes.", "Ana doesn't, though."], ["Ana doesn't smoke", "Tom smokes"]),
+    (["Tom smokes. Ana doesn't, though."], ["Ana doesn't smoke", "Tom smokes"]),
+    (["Tom smokes, Ana doesn't though."], ["Ana doesn't smoke", "Tom smokes"]),
+    (["Tom smokes but Ana doesn't, though."], ["Ana doesn't smoke", "Tom smokes"]),
+    (["Tom is vegan.", "Ana isn't, sadly."], ["Ana isn't vegan", "Tom is vegan"]),
+    (["Tom smokes.", "Ana doesn't anymore, however."],
+     ["Ana doesn't smoke anymore", "Tom smokes"]),
+    (["I live in Lisbon. My parents don't, though."],
+     ["User lives in Lisbon", "User's parents don't live in Lisbon"]),
+])
+def test_a_closing_word_leaves_the_denial_told_in_full(said: list[str],
+                                                      kept: list[str]) -> None:
+    assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["Ana doesn't, though."], []),
+    (["Tom's car is red.", "Ana isn't, though."], ["Tom's car is red"]),
+    (["Tom smokes.", "She doesn't, though."], ["Tom smokes"]),
+])
+def test_a_denial_that_cannot_be_told_stores_nothing(said: list[str],
+                                                     kept: list[str]) -> None:
+    assert core_after(*said) == kept
