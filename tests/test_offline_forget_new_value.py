@@ -215,3 +215,15 @@ def test_a_number_in_a_remark_is_no_new_value(said: str) -> None:
 ])
 def test_a_whole_value_sentence_is_the_new_value(said: str) -> None:
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]
+
+
+@pytest.mark.parametrize("said", [
+    # read whole, the request matched nothing held and the old address stayed
+    "Forget my address. It's 9 Elm Road, time for bed.",
+    "Forget my address, it's 9 Elm Road, time to change.",
+    "Forget my address. It's 2am, time for bed.",
+    # "User: I think" was stored beside an address told with a doubt
+    "Forget my address. It's 9 Elm Road, I think.",
+])
+def test_a_remark_on_an_address_held_as_where_one_lives_leaves_it_forgotten(said: str) -> None:
+    assert core_after("My PIN is 1234.", "I live at 7 Oak St.", said) == ["User's PIN is 1234"]

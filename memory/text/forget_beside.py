@@ -118,6 +118,8 @@ _MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?{_OWN_SAID}"
 _NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our)\s+new\s)", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
+#: A remark opening on "it", the thing a request named ("it's 9 Elm Road, time for bed").
+_OF_IT = re.compile(r"it\b", _I)
 
 
 def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, str]:
@@ -173,9 +175,11 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # "Forget my number, it's 555-0199 now": read whole, it matched nothing held,
         # and the new number, which is news, was lost with it
         return told[0], " ".join([told[1], *more])
-    if len(remark) > 1 and held_of(named_in(remark[0]), held, any_fact=True):
+    if len(remark) > 1 and (held_of(named_in(remark[0]), held, any_fact=True)
+                            or _OF_IT.match(remark[1])):
         # "Forget my password, it's 10 years old": no new value of what is held, so,
-        # read whole, it only kept the password
+        # read whole, it only kept the password; "Forget my address, it's 9 Elm Road, time
+        # for bed", read whole, matched nothing, and kept "User lives at 7 Oak St."
         return remark[0].rstrip(" .!") + ".", " ".join(more)
     # "Forget my PIN, my new PIN is 4321", or "Forget my PIN and my password, my new PIN ..."
     request, *new = _NEW_ONE_AFTER.split(remark[-1], maxsplit=1)
