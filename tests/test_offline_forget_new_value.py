@@ -212,6 +212,8 @@ def test_a_number_in_a_remark_is_no_new_value(said: str) -> None:
     # alone, "It's 4321" was stored, of nothing
     "Forget my PIN. It's now 4321.",
     "Forget my PIN. It's 4321 now, call me.", "Forget my PIN, it's 4321, thanks.",
+    # asked to be kept, it was read as a remark and lost
+    "Forget my PIN. It's 4321, remember that.", "Forget my PIN, it's 4321, note it.",
 ])
 def test_a_whole_value_sentence_is_the_new_value(said: str) -> None:
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]

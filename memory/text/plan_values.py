@@ -177,8 +177,10 @@ def value_kind(value: str) -> str | None:
     return None
 
 
-#: A clause that only asks the assistant for something or thanks it ("call me", "thanks").
-_ASIDE = re.compile(rf"^(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b|{THANKS}\W*$|please\W*$)", _I)
+#: A clause that only asks the assistant for something or thanks it ("call me", "thanks",
+#: "remember that": of the value told, which it asks to keep).
+_ASIDE = re.compile(rf"^(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b|{THANKS}\W*$|please\W*$"
+                    r"|(?:remember|note|save|keep)\s+(?:that|it|this)\W*$)", _I)
 
 
 def value_told(remark: str) -> str | None:
