@@ -114,3 +114,9 @@ def test_words_after_the_value_meant_are_not_of_it(said: str) -> None:
     stored = core_after("My PIN is 1234.", said)
     assert not any(fact.startswith("User's PIN is 4321 ") for fact in stored), stored
     assert not any("1234" in fact for fact in stored), stored
+
+
+def test_a_bare_relation_named_as_meant_stores_nothing() -> None:
+    # "User's brother" was stored, a fact of nothing, beside the sister forgotten
+    assert core_after("My PIN is 1234.", "My sister is Ana.",
+                      "Forget my sister, I meant my brother.") == ["User's PIN is 1234"]
