@@ -362,6 +362,9 @@ class OfflinePolicy:
                              'forget: "Forget that ...".')
         if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
+        # "Tom is tall. Scratch that, she's a doctor" took Tom's fact back, whoever she is
+        if retracted := None if parts else retraction_note(user_text, recent_statements(messages)):
+            parts.append(retracted)
         unnamed = unnamed_pronouns(taken_back_apart(split_sentences(user_text)), next(iter(
             recent_statements(messages)), None))
         if unnamed:
@@ -371,9 +374,8 @@ class OfflinePolicy:
             verb = "are" if unnamed[0].casefold() == "they" else "is"
             parts.append(f'(offline) I could not tell who "{unnamed[0]}" {verb}, so {kept}; '
                          "say their name.")
-        if not parts and (retracted := retraction_note(user_text, recent_statements(messages))):
-            parts.append(retracted)
-        elif again := forgot_nothing_more(user_text, recent_statements(messages), forgot_none):
+        if not retracted and (again := forgot_nothing_more(user_text, recent_statements(messages),
+                                                            forgot_none)):
             parts.append(again)  # beside what the first forgot
         # said beside a fact stored, a share or denial dropped would otherwise go unmentioned
         parts += dropped_notes(user_text, recent_statements(messages))

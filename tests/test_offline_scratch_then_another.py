@@ -14,7 +14,6 @@ from offline_helpers import core_after, reply_and_core
     (["My wife is a nurse. Disregard that, she is a doctor."], ["User's wife is a doctor"]),
     (["My sister lives in Berlin. Scratch that - she lives in Munich."],
      ["User's sister lives in Munich"]),
-    (["Tom works at Globex.", "Scratch that, he works at Initech."], ["Tom works at Initech"]),
     (["I love jazz. Scratch that, Sam loves jazz."], ["Sam loves jazz"]),
     (["My wife is a nurse. Scratch that, she's a doctor and she lives in Porto."],
      ["User's wife is a doctor", "User's wife lives in Porto"]),
@@ -68,16 +67,23 @@ def test_ignore_that_takes_back_the_last_fact_as_forget_that_does(said: list[str
     assert core_after(*said) == kept
 
 
-@pytest.mark.parametrize(("said", "who"), [
-    ("My dog is called Rex. Scratch that, he's called Max.", '"He" is'),
-    ("My wife is a nurse. Scratch that, he's a doctor.", '"He" is'),
-    ("My sister lives in Berlin. Scratch that, they live in Munich.", '"They" are'),
-    ("Scratch that, she's a doctor.", '"She" is'),
+@pytest.mark.parametrize(("said", "who", "went"), [
+    ("My dog is called Rex. Scratch that, he's called Max.", '"He" is', "My dog is called Rex"),
+    ("My wife is a nurse. Scratch that, he's a doctor.", '"He" is', "My wife is a nurse"),
+    ("My sister lives in Berlin. Scratch that, they live in Munich.", '"They" are',
+     "My sister lives in Berlin"),
 ])
-def test_a_pronoun_after_the_request_naming_no_one_is_said_so(said: str, who: str) -> None:
-    # as "Scratch that. He's called Max." says: the fact taken back is not left unmentioned
+def test_a_pronoun_after_the_request_naming_no_one_is_said_so(said: str, who: str,
+                                                              went: str) -> None:
+    # as "Scratch that. He's called Max." says, and what went is not left unmentioned
     assert reply_and_core(said) == (
-        f"(offline) I could not tell who {who}, so nothing changed; say their name.", [])
+        f'(offline) You asked me to forget "{went}" in the same message, so nothing was '
+        f"stored.\n(offline) I could not tell who {who}, so I did not store what you said of "
+        "them; say their name.", [])
+    assert reply_and_core("Scratch that, she's a doctor.") == (
+        "(offline) Nothing in core memory matched that, so nothing changed.\n(offline) I "
+        'could not tell who "She" is, so I did not store what you said of them; say their name.',
+        [])
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -98,8 +104,6 @@ def test_why_the_fact_taken_back_was_said_is_no_fact(said: list[str], kept: list
     ("The build is failing. Ignore that, it's flaky.", "The build is failing"),
     ("I like tea. Ignore that, I meant coffee.", "I like tea"),
     ("I like tea. Forget that, it's fine.", "I like tea"),
-    ("Tom is tall. Scratch that, he's not.", "Tom is tall"),
-    ("Tom is tall. Scratch that. He's not.", "Tom is tall"),
 ])
 def test_the_reply_names_what_a_request_with_more_after_it_took_back(said: str,
                                                                     forgot: str) -> None:
@@ -107,3 +111,25 @@ def test_the_reply_names_what_a_request_with_more_after_it_took_back(said: str,
     assert reply_and_core(said) == (
         f'(offline) You asked me to forget "{forgot}" in the same message, so nothing was '
         "stored.", [])
+
+
+@pytest.mark.parametrize(("said", "who"), [
+    ("Tom is tall. Strike that, She's a doctor.", "She"),
+    ("Tom is tall. Scratch that - she lives in Munich.", "She"),
+    ("Tom is tall. Scratch that. She's a doctor.", "She"),
+    ("Ana is tall. Scratch that, he's a doctor.", "He"),
+    ("Tom is tall. Scratch that, he's not.", "He"),
+    ("Tom is tall. Scratch that. He's not.", "He"),
+])
+def test_a_pronoun_after_a_name_whose_fact_went_names_no_one(said: str, who: str) -> None:
+    # a name says no sex: the "she" may be anyone but Tom, and "Tom is a doctor" was stored
+    first = said.split(".")[0]
+    assert reply_and_core(said) == (
+        f'(offline) You asked me to forget "{first}" in the same message, so nothing was '
+        f'stored.\n(offline) I could not tell who "{who}" is, so I did not store what you '
+        "said of them; say their name.", [])
+
+
+def test_a_pronoun_in_the_next_message_after_a_name_names_no_one() -> None:
+    assert core_after("Tom works at Globex.", "Scratch that, she works at Initech.") == []
+    assert core_after("Tom works at Globex.", "Scratch that, he works at Initech.") == []

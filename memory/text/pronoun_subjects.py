@@ -27,7 +27,7 @@ from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.several_before import each_of, others_beside, several_before
-from tiermem.memory.text.statements import read_statement
+from tiermem.memory.text.statements import forgets_the_last, read_statement
 
 __all__ = ["unnamed_pronouns", "with_pronouns_named"]
 
@@ -149,8 +149,11 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         # One the sentence names beside its pronoun is someone else: after "Tom works at
         # Globex." the "she" of "She and Tom moved to Porto" was read as Tom.
         beside = {person.casefold() for person, _, _ in _people(sentence)}
+        # Right after "Scratch that", a name whose sex nothing says is no "she": "Tom is
+        # tall. Scratch that, she's a doctor." stored "Tom is a doctor".
         person = _last_named([*before, *told], pronoun,
-                             _places([*before, *told, sentence]) | beside)
+                             _places([*before, *told, sentence]) | beside,
+                             bool(told) and forgets_the_last(told[-1]))
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
@@ -278,21 +281,24 @@ def _says_of_its_own(sentence: str, said_from: int) -> bool:
             and read_statement(sentence).change != "retraction")
 
 
-def _last_named(sentences: list[str], pronoun: str, not_them: set[str]) -> str | None:
+def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
+                sexed: bool = False) -> str | None:
     """The one person ``pronoun`` may be among all those ``sentences`` name ("Tom", "My
-    wife"), none of ``not_them`` (places, those named beside it); None when unclear."""
+    wife"), none of ``not_them`` (places, those named beside it); None when unclear, or
+    when ``sexed`` and nothing says that one is a "he" or a "she"."""
     # All of them, not those of the latest sentence naming anyone: after "Tom works at
     # Globex. Priya is on call." the "he" of "He no longer works at Globex" may be Tom,
     # and read as Priya it left Tom's job held and stored a change no one said of her.
     fits: dict[str, tuple[str, bool]] = {}
+    sexes: dict[str, str | None] = {}
     for sentence in sentences:
         for person, own, sex in _people(sentence):
             if sex in (None, pronoun) and person.casefold() not in not_them:
-                fits[person.casefold()] = (person, own)
+                fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
     if len(fits) != 1:
         return None
     [(person, own)] = fits.values()
-    return person if own else None
+    return person if own and not (sexed and sexes.get(person.casefold()) is None) else None
 
 
 def _places(sentences: list[str]) -> set[str]:
