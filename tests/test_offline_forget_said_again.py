@@ -131,3 +131,27 @@ def test_an_hour_said_with_for_is_said_again_with_it(memory: HierarchicalMemory,
                                                      held: str) -> None:
     _chat(memory, said)
     assert list(_core(memory)) == [held]
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    (["My wife is a nurse. Ignore that, it's on Monday."], "it's on Monday"),
+    (["The build is failing. Ignore that, it's 5678."], "it's 5678"),
+    (["My wife is a nurse. Scratch that, it's in Porto."], "it's in Porto"),
+    (["My wife is a nurse.", "Ignore that, it's on Monday."], "it's on Monday"),
+])
+def test_a_value_of_another_kind_is_not_stored_and_the_reply_says_so(
+        memory: HierarchicalMemory, said: list[str], value: str) -> None:
+    # "User's wife is on Monday" and "The build is 5678" were stored
+    reply = _chat(memory, *said)[-1]
+    assert _core(memory) == {}
+    assert (f'(offline) "{value}" does not say what it is of (what was taken back was a value '
+            "of another kind), so I did not store it; say it in full to store it.") in reply
+
+
+def test_a_value_of_the_same_kind_is_said_again() -> None:
+    for said, held in [("My flat is in Lisbon. Forget that, it's in Porto.", "flat is in Porto"),
+                       ("My gym is Ironworks. Forget that, it's FitLife.", "gym is FitLife"),
+                       ("My email is a@b.com. Forget that, it's c@d.com.", "email is c@d.com")]:
+        with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+            reply = _chat(memory, said)[0]
+            assert list(_core(memory)) == [f"User's {held}"] and "another kind" not in reply

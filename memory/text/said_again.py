@@ -10,7 +10,7 @@ import re
 
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
 
-__all__ = ["corrected_in_place"]
+__all__ = ["corrected_in_place", "values_of_another_kind"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -52,13 +52,45 @@ _VALUE_SAID = re.compile(
 _AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I)
 
 
+#: What a value is said after ("at 9pm", "in Porto", "on Monday"), beside its kind.
+_PREPOSITION = re.compile(r"^(?:at|on|in|from|by|until|to|for)\s+", _I)
+
+
+def _kind(value: str) -> tuple[str, str]:
+    """What kind of value ``value`` is: the preposition it is said after, and an hour or a
+    day, a number, an address, a name or a word ("a nurse", "failing")."""
+    said_with = _PREPOSITION.match(value)
+    bare = value[said_with.end():] if said_with else value
+    if _TIME_OF_DAY.match(bare):
+        return "", "time"  # "it's 7am" keeps the "at" of "at 6am"
+    word = said_with.group().strip().casefold() if said_with else ""
+    if "@" in bare:
+        return word, "address"
+    if re.search(r"\d", bare):
+        return word, "number"
+    return word, "name" if re.search(r"(?-i:\b[A-Z])", bare) else "word"
+
+
 def corrected_in_place(sentences: list[str], said_last: str | None = None) -> list[str]:
     """``sentences`` with a value taken back and said again ("My locker code is 1234.
     Forget that, it's 5678.", "My flight is at 7pm, forget that, it's at 9pm") said once,
     as corrected ("My locker code is 5678."): read as said, the request took the old value
     back and "it's 5678", naming nothing, stored no new one. A message that opens so takes
     back the value ``said_last`` (the user's last statement before it) said."""
+    return _corrected(sentences, said_last)[0]
+
+
+def values_of_another_kind(sentences: list[str], said_last: str | None = None) -> list[str]:
+    """The new values ``corrected_in_place`` leaves out, as "it's X" said them, for they are
+    of another kind than the one taken back: "My wife is a nurse. Ignore that, it's on
+    Monday." would store "User's wife is on Monday", "The build is failing. Ignore that,
+    it's 5678." "The build is 5678"."""
+    return _corrected(sentences, said_last)[1]
+
+
+def _corrected(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
     out: list[str] = []
+    other_kind: list[str] = []
     for sentence in sentences:
         clauses = CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
         found = next(((at, new) for at in range(len(clauses) - 1)
@@ -95,6 +127,10 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
                 continue
             if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
                 value = f"{said_with['word']} {value}"
+        elif _kind(value) != _kind(old_value):
+            out.append(remark)  # "it's on Monday" is no nurse, "it's 5678" no failing build
+            other_kind.append(clauses[at + 1].strip())
+            continue
         corrected = " and ".join([*(kept if said is not None or out else []),
                                   f"{old['subject'].strip()} {old['verb']} {value}"])
         rest = clauses[at + 2:]
@@ -106,4 +142,4 @@ def corrected_in_place(sentences: list[str], said_last: str | None = None) -> li
         out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
         if rest:  # what follows is a sentence of its own now
             out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
-    return out
+    return out, other_kind
