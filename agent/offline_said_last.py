@@ -16,7 +16,11 @@ from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.own_denials import withdrawn
-from tiermem.memory.text.said_again import corrected_in_place, values_of_another_kind
+from tiermem.memory.text.said_again import (
+    corrected_in_place,
+    meant_unplaced,
+    values_of_another_kind,
+)
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import forgets_the_last, own_clauses
 from tiermem.memory.text.taken_back import taken_back_apart
@@ -51,8 +55,9 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
     """What the reply says of the sentences of ``text`` that were not stored because alone
     they tell no fact: a share (``shares_dropped``), and a denial opening it of a person
     when the last message said what a thing is or does ("Ana isn't." after "Tom's car is
-    red."), which is no person's, and a value said again of another kind than the one taken
-    back (``recent``: the user's earlier messages, newest first)."""
+    red."), which is no person's, a value said again of another kind than the one taken
+    back, and what "I meant" named in the place of nothing (``recent``: the user's earlier
+    messages, newest first)."""
     notes = []
     if dropped := shares_dropped(text, recent):
         quoted, one = " and ".join(f'"{shared.strip()}"' for shared in dropped), len(dropped) == 1
@@ -66,6 +71,10 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
         notes.append(f'(offline) "{first.strip()}" alone does not say what is denied ("'
                      f'{before.strip().rstrip(".!;:")}" is said of a thing, not of a person), so '
                      "I did not store it; say it in full to store it.")
+    # "I like green tea. Forget that, I meant coffee.": no one word for coffee to replace
+    for meant in meant_unplaced(taken_back_apart(split_sentences(text)), before):
+        notes.append(f'(offline) I could not tell what "{meant}" takes the place of in what '
+                     "you took back, so I did not store it; say the fact in full to store it.")
     # "My wife is a nurse. Ignore that, it's on Monday.": not the nurse's new value
     for other in values_of_another_kind(taken_back_apart(split_sentences(text)), before):
         notes.append(f'(offline) "{other}" does not say what it is of (what was taken back was '

@@ -155,3 +155,29 @@ def test_a_value_of_the_same_kind_is_said_again() -> None:
         with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
             reply = _chat(memory, said)[0]
             assert list(_core(memory)) == [f"User's {held}"] and "another kind" not in reply
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    (["I like tea. Forget that, I meant coffee."], "User likes coffee"),
+    (["I like tea. Ignore that, I meant coffee."], "User likes coffee"),
+    (["I live in Lisbon. Forget that, I meant Porto."], "User lives in Porto"),
+    (["I like tea.", "Forget that, I meant coffee."], "User likes coffee"),
+    (["My gym is Ironworks. Scratch that, I meant FitLife."], "User's gym is FitLife"),
+])
+def test_what_was_meant_takes_the_place_of_the_one_value(memory: HierarchicalMemory,
+                                                        said: list[str], held: str) -> None:
+    # the tea was forgotten and "coffee" lost without a word
+    _chat(memory, *said)
+    assert list(_core(memory)) == [held]
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("I like green tea. Forget that, I meant coffee.", "coffee"),
+    ("I am allergic to peanuts. Ignore that, I meant cats.", "cats"),
+])
+def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalMemory,
+                                                          said: str, meant: str) -> None:
+    reply = _chat(memory, said)[0]
+    assert _core(memory) == {}
+    assert (f'(offline) I could not tell what "{meant}" takes the place of in what you took '
+            "back, so I did not store it; say the fact in full to store it.") in reply

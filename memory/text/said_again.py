@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
+from tiermem.memory.text.fragments import meant_alone
 
-__all__ = ["corrected_in_place", "values_of_another_kind"]
+__all__ = ["corrected_in_place", "meant_unplaced", "values_of_another_kind"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -71,13 +72,53 @@ def _kind(value: str) -> tuple[str, str]:
     return word, "name" if re.search(r"(?-i:\b[A-Z])", bare) else "word"
 
 
+#: A statement whose value is one word after its verb ("I like tea", "I live in Lisbon",
+#: "My gym is Ironworks"), which "Forget that, I meant coffee" says again in its place.
+_ONE_VALUE = re.compile(
+    r"^\W*(?P<said>(?:i|we|(?:my|our)\s+[\w-]+)\s+[\w'’-]+\s+"
+    r"(?:(?:in|at|on|to|from|for|with|a|an|the)\s+)?)(?P<value>[\w'’-]+)\W*$", _I)
+#: One word or one name ("coffee", "Porto", "New York"): all that "I meant" puts in place.
+_ONE_WORD = re.compile(r"[\w'’-]+|(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))*")
+
+
+def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
+    """``sentences`` with "Forget that, I meant coffee" after "I like tea" said as "Forget
+    that." and "I like coffee.", and what "I meant" named that had no one value to take
+    the place of ("I like green tea. Forget that, I meant coffee"); read as said, the
+    request forgot the tea and "I meant coffee", no fact alone, was lost unsaid."""
+    out: list[str] = []
+    unplaced: list[str] = []
+    for sentence in sentences:
+        clauses = CLAUSE_BREAK.split(sentence.strip())
+        meant = meant_alone(", ".join(clauses[1:])) if len(clauses) > 1 else None
+        if meant is None or not forgets_the_last(clauses[0]):
+            out.append(sentence)
+            continue
+        last = out[-1] if out else said_last or ""
+        old = _ONE_VALUE.match(last)
+        meant = meant.strip(" '\"")
+        if old is None or _ONE_WORD.fullmatch(meant) is None:
+            unplaced.append(meant)
+            out.append(clauses[0] + ".")
+            continue
+        said = f"{old['said']}{meant}"
+        out += [clauses[0] + ".", said[:1].upper() + said[1:] + "."]
+    return out, unplaced
+
+
+def meant_unplaced(sentences: list[str], said_last: str | None = None) -> list[str]:
+    """What "I meant" named after a request to forget that ``corrected_in_place`` put in
+    the place of nothing, for the fact taken back has no one value it would replace."""
+    return _meant(sentences, said_last)[1]
+
+
 def corrected_in_place(sentences: list[str], said_last: str | None = None) -> list[str]:
     """``sentences`` with a value taken back and said again ("My locker code is 1234.
     Forget that, it's 5678.", "My flight is at 7pm, forget that, it's at 9pm") said once,
     as corrected ("My locker code is 5678."): read as said, the request took the old value
     back and "it's 5678", naming nothing, stored no new one. A message that opens so takes
     back the value ``said_last`` (the user's last statement before it) said."""
-    return _corrected(sentences, said_last)[0]
+    return _corrected(_meant(sentences, said_last)[0], said_last)[0]
 
 
 def values_of_another_kind(sentences: list[str], said_last: str | None = None) -> list[str]:
