@@ -52,6 +52,7 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
+from tiermem.agent.offline_archival_note import kept_in_archival_note
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.agent.offline_said_last import (
     cancelled_notes,
@@ -64,10 +65,9 @@ from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
-from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
 from tiermem.memory.text.sentences import chunk_text, split_sentences
-from tiermem.memory.text.statements import as_news, forgets_the_last, keeps_the_last
+from tiermem.memory.text.statements import forgets_the_last, keeps_the_last
 from tiermem.memory.text.taken_back import taken_back_apart
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 
@@ -113,52 +113,6 @@ MAX_QUERY_CHARS = 500
 #: Tools whose plain-text result says what they stored.
 _STORING_TOOLS = frozenset({"core_memory_append", "core_memory_replace",
                             "archival_memory_insert"})
-
-
-def _retired_this_turn(messages: list[dict[str, Any]]) -> list[str]:
-    """The facts the calls since the user's message retired without an error."""
-    start = max(i for i, m in enumerate(messages) if m["role"] == "user")
-    failed = {m.get("tool_call_id") for m in messages[start + 1:]
-              if m["role"] == "tool" and (m.get("content") or "").startswith("Error:")}
-    retired, held_again = [], set()
-    for message in messages[start + 1:]:
-        for call in message.get("tool_calls") or []:
-            name = call["function"]["name"]
-            if name not in ("core_memory_replace", "core_memory_append") or call["id"] in failed:
-                continue
-            try:
-                arguments = json.loads(call["function"].get("arguments") or "{}")
-            except ValueError:
-                continue
-            if name == "core_memory_append":
-                held_again.update(member_shares(str(arguments.get("content") or "")))
-            elif not arguments.get("new_content") and arguments.get("old_content"):
-                retired.append(str(arguments["old_content"]))
-    # "Tom works at Globex", retired as the joint fact put back says it again, is no past
-    # fact: it is as true as before.
-    return [fact for fact in retired if fact not in held_again]
-
-
-def _kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> list[str]:
-    """For a request to forget, where what it retired still is: archival keeps a retired
-    fact as a past one, which a user asking to forget private data must be told, with the
-    way to remove it for good."""
-    if not any(as_news(s) is None for s in split_sentences(user_text)):
-        return []
-    retired = _retired_this_turn(messages)
-    if len(retired) == 1 and (retired[0].lstrip().startswith("-")
-                              or not retired[0].isprintable()):
-        # Typed after /forget, "--erase wipes the disk" would erase "wipes the disk".
-        return [f'(offline) I keep "{retired[0]}" in archival as a past fact; to remove it '
-                "for good: tiermem forget - with its whole text on standard input."]
-    if len(retired) == 1:
-        return [f'(offline) I keep "{retired[0]}" in archival as a past fact; to remove it '
-                f"for good: /forget {retired[0]} in the chat, or tiermem forget."]
-    if retired:
-        quoted = "; ".join(f'"{fact}"' for fact in retired)
-        return [f"(offline) I keep {quoted} in archival as past facts; to remove one for "
-                "good: /forget TEXT in the chat, or tiermem forget."]
-    return []
 
 
 def _question_text(text: str) -> str:
@@ -341,7 +295,7 @@ class OfflinePolicy:
             parts.append("Could not store everything: " + " ".join(errors))
         parts += correction_notes(messages, user_text)
         parts += cancelled_notes(user_text)
-        parts += _kept_in_archival_note(messages, user_text)
+        parts += kept_in_archival_note(messages, user_text)
         if any(_REMINDER.match(s) for s in split_sentences(user_text)):
             parts.append(REMINDER_NOTE)
         elif any(_CALL_BACK.match(s) and asks_a_call(s) for s in split_sentences(user_text)):
