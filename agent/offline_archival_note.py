@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tiermem.memory.text.forget_requests import CLAUSE_BREAK
 from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.statements import as_news
+from tiermem.memory.text.statements import as_news, forgets_the_last
 
 __all__ = ["kept_in_archival_note"]
 
@@ -42,7 +43,9 @@ def kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> lis
     """For a request to forget, where what it retired still is: archival keeps a retired
     fact as a past one, which a user asking to forget private data must be told, with the
     way to remove it for good."""
-    if not any(as_news(s) is None for s in split_sentences(user_text)):
+    # "Ignore that, it's fine" (or "..., it's 5678") asks it as "Forget that, ..." does
+    if not any(as_news(s) is None or forgets_the_last(CLAUSE_BREAK.split(s.strip())[0])
+               for s in split_sentences(user_text)):
         return []
     retired = _retired_this_turn(messages)
     if len(retired) == 1 and (retired[0].lstrip().startswith("-")

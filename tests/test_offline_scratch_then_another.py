@@ -4,7 +4,9 @@ back the last fact, and what another person is instead said after it in one sent
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after, reply_and_core
+from offline_helpers import chat, core_after, reply_and_core
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -132,3 +134,17 @@ def test_a_pronoun_after_a_name_whose_fact_went_names_no_one(said: str, who: str
 def test_a_pronoun_in_the_next_message_after_a_name_names_no_one() -> None:
     assert core_after("Tom works at Globex.", "Scratch that, she works at Initech.") == []
     assert core_after("Tom works at Globex.", "Scratch that, he works at Initech.") == []
+
+
+@pytest.mark.parametrize(("said", "went"), [
+    (["I like tea.", "Ignore that, it's fine."], "User likes tea"),
+    (["I like tea.", "Scratch that, it's fine."], "User likes tea"),
+    (["My PIN is 1234.", "Ignore that, it's 5678."], "User's PIN is 1234"),
+])
+def test_a_request_in_the_next_message_tells_of_the_copy_kept(said: list[str],
+                                                              went: str) -> None:
+    # as "Forget that, it's fine." tells; the note was missing for "Ignore that, ..."
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, *said)[-1]
+    assert (f'(offline) I keep "{went}" in archival as a past fact; to remove it for good: '
+            f"/forget {went} in the chat, or tiermem forget.") in reply
