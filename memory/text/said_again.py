@@ -84,7 +84,8 @@ _ONE_WORD = re.compile(r"[\w'’-]+|(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’
 def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
     """``sentences`` with "Forget that, I meant coffee" after "I like tea" said as "Forget
     that." and "I like coffee.", and what "I meant" named that had no one value to take
-    the place of ("I like green tea. Forget that, I meant coffee"); read as said, the
+    the place of ("I like green tea. Forget that, I meant coffee"), or one of another kind
+    ("I live in Lisbon. Forget that, I meant coffee"); read as said, the
     request forgot the tea and "I meant coffee", no fact alone, was lost unsaid."""
     out: list[str] = []
     unplaced: list[str] = []
@@ -97,7 +98,9 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         last = out[-1] if out else said_last or ""
         old = _ONE_VALUE.match(last)
         meant = meant.strip(" '\"")
-        if old is None or _ONE_WORD.fullmatch(meant) is None:
+        # of another kind, "I meant coffee" after "I live in Lisbon" stored "... in coffee"
+        if (old is None or _ONE_WORD.fullmatch(meant) is None
+                or _kind(meant)[1] != _kind(old["value"])[1]):
             unplaced.append(meant)
             out.append(clauses[0] + ".")
             continue
