@@ -41,7 +41,7 @@ from tiermem.tools.declare import HEARTBEAT_PARAM
 
 __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
            "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
-           "unreadable_call", "without_end_tokens"]
+           "spliced", "unreadable_call", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text; its label line may end in "\r\n".
@@ -80,6 +80,19 @@ def offered_name(name: str, names: Collection[str]) -> str:
         if name.startswith(namespace) and name[len(namespace):] in names:
             return name[len(namespace):]
     return name
+
+
+def spliced(pieces: list[str]) -> str:
+    """The text around calls taken out of it, stripped: ``pieces`` joined where the calls
+    were, the spaces on either side of a call one space ("Saving. <call> Done." reads
+    "Saving. Done."), and none beside a line break or at the text's start or end."""
+    text = pieces[0] if pieces else ""
+    for piece in pieces[1:]:
+        left, right = text.rstrip(" \t"), piece.lstrip(" \t")
+        spaced = (left != text or right != piece) and left and right \
+            and not left.endswith("\n") and not right.startswith("\n")
+        text = f"{left} {right}" if spaced else left + right
+    return text.strip()
 
 
 def without_end_tokens(text: str, tokens: tuple[str, ...]) -> str:

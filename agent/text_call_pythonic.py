@@ -45,7 +45,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_objects import TextToolCalls, offered_name, without_end_tokens
+from tiermem.agent.text_call_objects import (
+    TextToolCalls,
+    offered_name,
+    spliced,
+    without_end_tokens,
+)
 
 __all__ = ["literal_value", "pythonic_calls", "tool_code_calls"]
 
@@ -110,7 +115,7 @@ def tool_code_calls(content: str, names: frozenset[str], cut: bool,
             calls += found
             position = match.end()
     kept.append(content[position:])
-    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+    return TextToolCalls(calls, spliced(kept)) if calls else TextToolCalls(rest=content)
 
 
 def _code_calls(body: str, names: frozenset[str],

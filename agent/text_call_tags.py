@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_objects import TextToolCalls, without_end_tokens
+from tiermem.agent.text_call_objects import TextToolCalls, spliced, without_end_tokens
 
 __all__ = ["BodyReader", "SegmentReader", "after_marker", "tagged", "without_markup_end_tokens"]
 
@@ -32,7 +32,7 @@ def tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReade
     call quoted as inline code beside other text is an example; beside nothing but other
     calls, so quoted or not, it is a call."""
     calls: list[ToolCall] = []
-    kept: list[str] = []
+    kept: list[list[str]] = [[]]  # the text between the calls taken out
     examples = []  # the text of the calls quoted as examples
     position = 0
     end = 0  # the first closing tag at or after the last body's start, -1 when none is
@@ -63,20 +63,21 @@ def tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReade
             found = None  # "write `<tool_call>{...}</tool_call>` to save" shows the form
             examples.append(content[tag.start():after])
         if found is None:
-            kept.append(content[position:after])
+            kept[-1].append(content[position:after])
         else:
-            kept.append(content[position:tag.start()])
+            kept[-1].append(content[position:tag.start()])
+            kept.append([])
             calls += found
         position = after
-    kept.append(content[position:])
-    rest = "".join(kept)
+    kept[-1].append(content[position:])
+    rest = spliced(["".join(piece) for piece in kept])
     beside = rest
     for example in examples:
         beside = beside.replace(example, "", 1)
     if examples and _SPACE_OR_TICKS.fullmatch(beside):
         # "`<tool_call>{...}</tool_call>` `<tool_call>{...}</tool_call>`": calls, each quoted
         return tagged(content, opening, closing, read, cut, unreadable, quoted=False)
-    return TextToolCalls(calls, rest.strip()) if calls else TextToolCalls(rest=content)
+    return TextToolCalls(calls, rest) if calls else TextToolCalls(rest=content)
 
 
 def _in_inline_code(content: str, start: int, end: int) -> bool:

@@ -92,6 +92,7 @@ from tiermem.agent.text_call_objects import (
     cut_call,
     offered_name,
     python_calls_in,
+    spliced,
     without_end_tokens,
 )
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls, tool_code_calls
@@ -336,7 +337,7 @@ def _fenced(content: str, names: frozenset[str], cut: bool, after_prose: bool) -
             calls += found
             position = match.end()
     kept.append(content[position:])
-    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+    return TextToolCalls(calls, spliced(kept)) if calls else TextToolCalls(rest=content)
 
 
 def _bare(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
