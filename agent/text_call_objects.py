@@ -177,7 +177,8 @@ def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = Tru
     (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``, unless
     ``unfinished`` (cut off mid-way: the arguments were never written), or not ``alone``
     (prose around the markup names it: "Llama writes <function=NAME>") for a tool whose
-    schema in ``schemas`` requires an argument, or is not known: then it is no call, ``[]``;
+    schema in ``schemas`` requires an argument, or is not known (a tool offered with no
+    parameters schema requires none): then it is no call, ``[]``;
     text that is not a JSON object is no call, unless ``unfinished`` and it begins one:
     prose after the name ("<function=NAME>, then the arguments") mentions the markup."""
     arguments = arguments.strip()
@@ -194,8 +195,14 @@ def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = Tru
 
 
 def _needs_arguments(name: str, schemas: Mapping[str, Any]) -> bool:
-    schema = schemas.get(offered_name(name, schemas))
-    return not isinstance(schema, Mapping) or bool(schema.get("required"))
+    """Whether the tool ``name`` requires an argument: its schema says so, or it is not
+    known; a tool offered with no parameters schema takes none."""
+    key = offered_name(name, schemas)
+    if key not in schemas:
+        return True
+    schema = schemas[key]
+    return schema is not None and (not isinstance(schema, Mapping)
+                                   or bool(schema.get("required")))
 
 
 def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
