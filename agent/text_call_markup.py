@@ -71,6 +71,7 @@ from tiermem.agent.text_call_objects import (
     offered_name,
     python_calls_in,
     unreadable_call,
+    whole_without_arguments,
 )
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
@@ -251,6 +252,8 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
             name, arguments = named.groups()
         elif offered_name(segment, names) in names:  # "[TOOL_CALLS]get_time": no arguments
             name, arguments = segment, ""
+            # At the cut too, when the tool needs none and no other name goes on from it.
+            last = last and not whole_without_arguments(segment, names, schemas)
         else:
             return call_sequence(segment, names, marked=True, cut=cut and last)
         name = _MISTRAL_CALL_ID.sub("", name).strip()

@@ -41,7 +41,7 @@ from tiermem.tools.declare import HEARTBEAT_PARAM
 
 __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
            "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
-           "spliced", "unreadable_call", "without_end_tokens"]
+           "spliced", "unreadable_call", "whole_without_arguments", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text; its label line may end in "\r\n".
@@ -192,6 +192,16 @@ def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = Tru
         begun = unfinished and arguments.startswith("{")
         return [ToolCall("", name, arguments)] if begun else None
     return [ToolCall("", name, arguments)] if isinstance(value, dict) else None
+
+
+def whole_without_arguments(name: str, names: Collection[str],
+                            schemas: Mapping[str, Any] | None) -> bool:
+    """Whether ``name`` alone, where the token limit cut the reply, is a whole call: it names
+    an offered tool that requires no argument, and no other offered name goes on from it
+    (``get_time`` beside ``get_time_zone`` may have been cut)."""
+    key = offered_name(name, names)
+    return key in names and not _needs_arguments(key, schemas or {}) \
+        and not any(other != key and other.startswith(key) for other in names)
 
 
 def _needs_arguments(name: str, schemas: Mapping[str, Any]) -> bool:

@@ -70,7 +70,8 @@ fence no reply; so are the whole calls of a list cut just before its ``]``
 After whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``)
 is no reply either: it is returned as a call with no name and its text as arguments. One
 cut before its arguments (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not
-``{}``.
+``{}``; but the whole name of an offered tool that needs none after ``[TOOL_CALLS]``, which
+no other offered name goes on from, is a whole call there too, as it is in a reply not cut.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ from tiermem.agent.text_call_objects import (
     offered_name,
     python_calls_in,
     spliced,
+    whole_without_arguments,
     without_end_tokens,
 )
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls, tool_code_calls
@@ -125,6 +127,8 @@ _CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w
                           r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
                           r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
+#: A name alone after the marker, which may be a whole call at the cut.
+_MARKED_NAME = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32
@@ -182,6 +186,9 @@ def find_text_tool_calls(
     opened = ""
     if cut:
         text, opened = _without_cut_opening(_without_cut_closing(text))
+        named = _MARKED_NAME.fullmatch(opened)
+        if named and whole_without_arguments(named.group(1), names, schemas):
+            text, opened = text + opened, ""  # "[TOOL_CALLS]get_time": a whole call
     found = _find(text, names, cut, schemas, after_prose) if names \
         else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in text for mark in _ESCAPED):
