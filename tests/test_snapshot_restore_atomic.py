@@ -221,3 +221,21 @@ def test_a_restore_over_a_hard_linked_database_leaves_its_other_name_as_it_was(
     # the backup changed with it.
     assert backup.read_bytes() == kept and backup.stat().st_nlink == 1
     assert not leftovers(home) and (home / "memory.sqlite3").stat().st_nlink == 1
+
+
+def test_a_restore_over_a_hard_linked_database_a_reader_holds_is_refused(
+        tmp_path: Path) -> None:
+    import os
+
+    home = tmp_path / "home"
+    _old_home(home)
+    backup = tmp_path / "backup.sqlite3"
+    os.link(home / "memory.sqlite3", backup)
+    kept = backup.read_bytes()
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as reader:
+        reader.facts()  # its lock is on the linked file, which a copy would not share
+        # Before: the restore went ahead under the reader, as if no session read the memory.
+        with pytest.raises(StoreError, match="is open in another process"):
+            restore(small_snapshot(), home, replace=True).close()
+        assert [f.text for f in reader.facts()] == ["the old memory's fact"]
+    assert backup.read_bytes() == kept and not leftovers(home)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shlex
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -189,9 +190,35 @@ def _own_file(database: Path) -> None:
     is swept as a restore's leftover."""
     if database.stat().st_nlink < 2:
         return
+    if _held_or_logged(database):
+        quoted = shlex.quote(str(database))
+        raise StoreError(
+            f"the memory at {database.parent} is open in another process, or a writer left "
+            f"commits in its -wal, and {database.name} is a hard link; close every session "
+            f"reading it, and if none is open, give it a file of its own (`cp -p {quoted} "
+            f"{quoted}.own && mv {quoted}.own {quoted}`), then restore again")
     own = database.with_name(f"{RESTORE_PREFIX}{os.getpid()}-own")
     shutil.copy2(database, own)
     os.replace(own, database)
+
+
+def _held_or_logged(database: Path) -> bool:
+    """Whether a session reads ``database`` (its lock is on this file, which a copy would
+    not share, so settling the copy could not see it), or its -wal holds frames, which
+    looking would fold in through the link. Looking at an empty -wal writes nothing."""
+    wal = database.with_name(f"{database.name}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return True
+    conn = sqlite3.connect(database, timeout=0, isolation_level=None)
+    try:
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        conn.execute("BEGIN EXCLUSIVE")  # refused while any other connection reads it
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError:
+        return True
+    finally:
+        conn.close()
+    return False
 
 
 def _settle(database: Path) -> None:
