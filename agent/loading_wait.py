@@ -2,12 +2,13 @@
 
 A server loading its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is
 given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before the second
-attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all.
+attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all
+(a longer ``Retry-After`` is cut to what is left).
 Once that much was spent with no answer in between, a later request (a scenario's or an
 eval's next turn) gets the client's short backoff only, not another minute, until the
 server answers again: a completion, or a refusal of its own (a 400, say; not a gateway's
-502, 503 or 504, whose server behind may still be down). Each wait is told as it starts,
-so that a chat waiting a minute does not look hung.
+502, 503 or 504, whose server behind may still be down). Each such wait is told as it starts,
+so that a chat waiting a minute does not look hung; the short backoff is not.
 """
 
 from __future__ import annotations
@@ -35,16 +36,17 @@ class LoadingWaits:
         self.budget = budget
         self.spent = 0.0
 
-    def step(self, wait: float | None) -> float | None:
-        """The wait per attempt a loading server's error asks (``wait``), or None, for the
-        short backoff, once the budget is spent or for any other error."""
-        return wait if wait is not None and self.spent < self.budget else None
-
-    def started(self, seconds: float) -> None:
-        """A wait for a loading model of ``seconds`` begins."""
+    def take(self, seconds: float) -> float | None:
+        """The wait for a loading model that begins, ``seconds`` cut to what is left of the
+        budget and told; None, for the short backoff (not told), once the budget is spent."""
+        left = self.budget - self.spent
+        if left <= 0:
+            return None
+        seconds = min(seconds, left)
         self.spent += seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))
+        return seconds
 
     def answered(self) -> None:
         """The server answered: a later loading of its model gets the waits afresh."""

@@ -268,10 +268,10 @@ class OpenAIClient:
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
-                delay = self._retry_delay(attempt, exc, self.loading.step(error.retry_wait))
-                if error.retry_wait is not None:
-                    self.loading.started(delay)
-                self._sleep(delay)
+                delay = self._retry_delay(attempt, exc, error.retry_wait)
+                # A loading model's wait is cut to the budget left, and none once it is spent.
+                taken = self.loading.take(delay) if error.retry_wait is not None else delay
+                self._sleep(self._backoff(attempt) if taken is None else taken)
                 continue
             self.loading.answered()
             completion = self._parse(body, attempt)
@@ -304,6 +304,9 @@ class OpenAIClient:
             server_delay = wait * attempt
         if server_delay is not None:
             return min(server_delay, self.max_retry_after)
+        return self._backoff(attempt)
+
+    def _backoff(self, attempt: int) -> float:
         backoff = min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))
         return backoff * (0.5 + 0.5 * self._rng.random())
 

@@ -71,6 +71,35 @@ def test_a_server_that_stays_loading_costs_the_next_turn_the_short_backoff_only(
     assert sleeps[6:] == [10.0]
 
 
+def two_requests_refused(server: FakeOpenAIServer) -> tuple[list[float], list[str]]:
+    """The waits a client sleeps and tells over two requests each refused four times."""
+    told: list[str] = []
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append, loading_notice=told.append)
+    for _ in range(2):
+        with pytest.raises(ProviderError):
+            llm.complete([{"role": "user", "content": "hi"}], [])
+    return sleeps, told
+
+
+def test_the_short_backoff_after_the_spent_minute_is_not_told_as_a_wait(
+        server: FakeOpenAIServer) -> None:
+    loading(server, 8)
+    sleeps, told = two_requests_refused(server)
+    assert len(sleeps) == 6 and max(sleeps[3:]) <= 2.0
+    assert told == [waiting_text(10.0), waiting_text(20.0), waiting_text(30.0)]
+
+
+def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(8):
+        server.enqueue_error(503, LOADING, headers={"Retry-After": "25"})
+    sleeps, told = two_requests_refused(server)
+    assert sleeps[:3] == [25.0, 25.0, 10.0] and max(sleeps[3:]) <= 2.0
+    assert told == [waiting_text(25.0), waiting_text(25.0), waiting_text(10.0)]
+
+
 def test_ctrl_c_during_the_wait_cancels_the_turn_and_sends_nothing_more(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     from rich.console import Console
