@@ -88,6 +88,16 @@ def test_a_model_still_loading_says_to_wait(server: FakeOpenAIServer) -> None:
                               "(its log says when)")
 
 
+def test_a_model_the_server_failed_to_load_is_not_said_to_be_loading(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 503, {"error": {"code": 503, "type": "unavailable_error", "message":
+                                     "Error loading model: failed to open the file"}})
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and "failed to open the file" in report.verdict
+    assert "failed to load its model" in advice(report)
+    assert "model file path" in advice(report) and "Wait until" not in advice(report)
+
+
 def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServer) -> None:
     # Ollama's answer for a model it has not pulled.
     refusing(server, 404, {"error": {"message": 'model "qwen2.5:7b" not found, try pulling it '
