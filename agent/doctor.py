@@ -49,6 +49,7 @@ from tiermem.agent.doctor_window import window_fit, window_mismatch
 from tiermem.agent.http_json import Unreachable, shown_url, without_secrets
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
+from tiermem.agent.server_setup import at_ollama_port
 
 
 def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
@@ -70,6 +71,8 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
     if _reach(prober, report):
         _window(prober, report, max_tokens, context_window, encoding)
         probe_tool_calls(prober, report)
+        if report.findings.model_missing() and not at_ollama_port(prober.base_url):
+            report.findings.ollama_api = _answers_ollama(prober)
     report.works = report.findings.agent_can_work()
     report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
     report.model = prober.model
@@ -131,6 +134,16 @@ def _reach(prober: Prober, report: DoctorReport) -> bool:
         report.add("plain chat", "fail", "no model", "pass --model NAME")
         return False
     return True
+
+
+def _answers_ollama(prober: Prober) -> bool:
+    """Whether the server answers Ollama's own ``GET /api/version``, within the budget."""
+    try:
+        answer = prober.get(f"{server_root(prober.base_url)}/api/version")
+    except Unreachable:
+        return False
+    return answer is not None and answer.ok and isinstance(answer.body, dict) \
+        and isinstance(answer.body.get("version"), str)
 
 
 def _model_ids(body: Any) -> list[str]:

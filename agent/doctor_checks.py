@@ -63,6 +63,8 @@ class Findings:
     #: names it (agent/server_setup.py): what it means, after "the server", and the fix.
     server_fault: str = ""
     server_hint: str = ""
+    #: The server answers Ollama's own API (GET /api/version) away from Ollama's port.
+    ollama_api: bool = False
     #: The refusal of the request with tools and tool_choice "auto" (plain chat answered),
     #: when it names no fault server_fault knows.
     tools_refused: str = ""
@@ -209,9 +211,10 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
     if facts.model_missing():
         listed = (f" ({', '.join(facts.models[:3])})" if facts.models
                   else f" ({base_url}/models lists them)")
-        # `ollama pull` only for Ollama's port: vLLM, LM Studio or a proxy has no such command.
+        # `ollama pull` only for Ollama (its port, or its API answering elsewhere): vLLM, LM
+        # Studio or a proxy has no such command.
         fetch = (f"pull it (ollama pull {model}) or load it in the server"
-                 if at_ollama_port(base_url) else "load it in the server")
+                 if at_ollama_port(base_url) or facts.ollama_api else "load it in the server")
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]
     if facts.plain_chat_status == 503 and _FAILED_LOAD.search(error):

@@ -149,3 +149,22 @@ def test_a_missing_model_at_ollama_s_port_is_advised_the_ollama_pull() -> None:
     advice = advice_for(facts, "http://localhost:11434/v1", "qwen2.5:7b")[1]
     assert advice[0].startswith("the server has no model named 'qwen2.5:7b': pull it (ollama "
                                 "pull qwen2.5:7b) or load it in the server, or pass --model")
+
+
+def test_a_missing_model_on_an_ollama_at_another_port_is_advised_the_ollama_pull(
+        server: FakeOpenAIServer) -> None:
+    # Ollama's own answer, as text alone, from one started with OLLAMA_HOST on another port.
+    server.responder = lambda asked: refusal(404, {"error": "model 'qwen2.5:7b' not found"})
+    server.routes[("GET", "/api/version")] = {"version": "0.5.7"}
+    report = run_doctor(server.base_url, "qwen2.5:7b")
+    assert report.findings.ollama_api
+    assert report.advice[0].startswith("the server has no model named 'qwen2.5:7b': pull it "
+                                       "(ollama pull qwen2.5:7b)")
+
+
+def test_a_missing_model_on_a_server_without_ollama_s_api_is_not_advised_a_pull(
+        server: FakeOpenAIServer) -> None:
+    server.responder = lambda asked: refusal(404, {"error": "model 'qwen2.5:7b' not found"})
+    report = run_doctor(server.base_url, "qwen2.5:7b")
+    assert ("GET", "/api/version") in server.other_requests and not report.findings.ollama_api
+    assert "ollama pull" not in "\n".join(report.advice)
