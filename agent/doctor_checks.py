@@ -9,7 +9,6 @@ gives it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tiermem.agent.config import (
@@ -196,11 +195,6 @@ def _unheard(facts: Findings) -> str:
     return f"got {facts.auto_error}"
 
 
-#: A server's words for a model it could not load ("Error loading model: failed to open
-#: the file").
-_FAILED_LOAD = re.compile(r"error loading model|failed to (?:load|open)", re.IGNORECASE)
-
-
 def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list[str]:
     error = facts.plain_chat_error
     if NOT_A_COMPLETION in error or (facts.plain_chat_status == 404
@@ -217,12 +211,6 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
                  if at_ollama_port(base_url) or facts.ollama_api else "load it in the server")
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]
-    if facts.plain_chat_status == 503 and _FAILED_LOAD.search(error):
-        # Not llama.cpp's "Loading model" (the server fault the chat waits for): a load that
-        # failed, which no wait mends.
-        return ["the server failed to load its model (HTTP 503): check the model file path it "
-                "was started with (llama-server -m) and the server's log, restart it, then run "
-                "the doctor again"]
     if facts.plain_chat_status == 503:
         return ["the server is not ready (HTTP 503): a llama.cpp or vLLM server answers so "
                 "while it loads the model. Wait until its log says the model is loaded, then "

@@ -24,6 +24,8 @@ number of attempts changes; only its text tells them apart:
   until the server or the model is changed. A runner that ended with "CUDA-capable
   device(s) is/are busy or unavailable" found its GPU held by another process, which
   passes, and is sent again;
+- a server that could not load its model answers 503 "Error loading model: failed to open
+  the file" (or "failed to load"): no wait mends that, so it is not sent again;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is, but after waits long enough for a model to load
   (``LOADING_WAIT`` seconds, then twice and three times that) instead of the short
@@ -44,13 +46,17 @@ from urllib.parse import urlsplit
 
 from tiermem.agent.errors import ProviderErrorKind
 
-__all__ = ["LOADING_WAIT", "OLLAMA_PORT", "ServerFault", "at_ollama_port", "server_fault"]
+__all__ = ["FAILED_LOAD", "LOADING_WAIT", "OLLAMA_PORT", "ServerFault", "at_ollama_port",
+           "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
 LOADING_WAIT = 10.0
 #: The port Ollama listens on unless told otherwise.
 OLLAMA_PORT = 11434
+#: A server's words, in a 503, for a model it could not load ("Error loading model: failed
+#: to open the file"), as against llama.cpp's "Loading model" while it loads one.
+FAILED_LOAD = re.compile(r"error loading model|failed to (?:load|open)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,12 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
     if "requires more system memory" in lowered:
         return ServerFault(says=f"has too little free memory to load model {model!r}",
                            kind="server", hint=_SMALLER)
+    if status == 503 and FAILED_LOAD.search(lowered):
+        # Only a restart with the model mended mends it: sending it again fails alike.
+        return ServerFault(
+            says="could not load its model", kind="server",
+            hint=("check the model file path the server was started with (llama-server -m, "
+                  "say) and its log, restart it, then send it again"))
     if status == 503 and re.fullmatch(r"loading model\W*", lowered.strip()):
         # llama.cpp's own words, whole: "Error loading model" and the like failed to load.
         return ServerFault(

@@ -94,8 +94,11 @@ def test_a_model_the_server_failed_to_load_is_not_said_to_be_loading(
                                      "Error loading model: failed to open the file"}})
     report = run_doctor(server.base_url, server.model)
     assert not report.works and "failed to open the file" in report.verdict
-    assert "failed to load its model" in advice(report)
-    assert "model file path" in advice(report) and "Wait until" not in advice(report)
+    # The chat's fault and fix, worded for the doctor.
+    assert report.findings.server_fault == "could not load its model"
+    assert advice(report) == ("check the model file path the server was started with "
+                              "(llama-server -m, say) and its log, restart it, then run "
+                              "`tiermem doctor` again")
 
 
 def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServer) -> None:

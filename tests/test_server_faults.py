@@ -11,6 +11,7 @@ import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
 
 from tiermem.agent.chat_output import UNANSWERED, provider_hint
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
@@ -156,8 +157,8 @@ def test_a_server_loading_its_model_that_asks_a_wait_is_waited_for_that_long(
 
 
 @pytest.mark.parametrize("message", [
-    "Error loading model: failed to open the file", "Service unavailable while loading model "
-    "weights from a remote store", "Loading models is disabled on this server"])
+    "Service unavailable while loading model weights from a remote store",
+    "Loading models is disabled on this server"])
 def test_a_503_that_is_not_a_model_loading_keeps_the_short_backoff(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
         message: str) -> None:
@@ -166,6 +167,23 @@ def test_a_503_that_is_not_a_model_loading_keeps_the_short_backoff(
     error = failed_turn(server, memory, sleeps)
     assert len(server.requests) == 4 and len(sleeps) == 3 and max(sleeps) <= 2.0
     assert "still loading its model" not in str(error) and error.retry_wait is None
+
+
+@pytest.mark.parametrize("message", [
+    "Error loading model: failed to open the file", "failed to load model 'qwen3-4b.gguf'"])
+def test_a_model_the_server_could_not_load_is_asked_once_and_says_to_check_its_file(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        message: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body(message, code=503, type="unavailable_error"))
+    error = failed_turn(server, memory, sleeps)
+    assert len(server.requests) == 1 and sleeps == []
+    assert (error.kind, error.retryable, error.may_pass) == ("server", False, False)
+    assert "could not load its model (HTTP 503); the server said: " in str(error)
+    assert "having problems" not in str(error) and "still loading" not in str(error)
+    assert "model file path the server was started with (llama-server -m" in error.hint
+    # An eval or a scenario says to run it again, not to send the message again.
+    assert hint_for(error.hint, "eval").endswith("restart it, then run the eval again")
 
 
 def test_openais_service_saying_loading_model_keeps_the_short_backoff(
