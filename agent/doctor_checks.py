@@ -212,9 +212,11 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]
     if facts.plain_chat_status == 503:
-        return ["the server is not ready (HTTP 503): a llama.cpp or vLLM server answers so "
-                "while it loads the model. Wait until its log says the model is loaded, then "
-                "run the doctor again"]
+        # llama.cpp's "Loading model" is a server fault, advised before: this one is busy.
+        return ["the server is busy or overloaded (HTTP 503): run the doctor again shortly, "
+                "once fewer requests run on it; an Ollama server refuses requests beyond its "
+                "queue (raise OLLAMA_NUM_PARALLEL or OLLAMA_MAX_QUEUE for more), and its log "
+                "says why otherwise"]
     if "within the timeout" in error:
         return [f"the server did not answer a short chat request within "
                 f"{facts.probe_timeout:g} s: a model still loading or a slow machine. Run the "

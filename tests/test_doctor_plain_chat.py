@@ -101,6 +101,19 @@ def test_a_model_the_server_failed_to_load_is_not_said_to_be_loading(
                               "`tiermem doctor` again")
 
 
+def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
+        server: FakeOpenAIServer) -> None:
+    # Ollama's answer once its queue of pending requests is full.
+    refusing(server, 503, {"error": {"message": "server busy, please try again.  maximum "
+                                                "pending requests exceeded"}})
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and report.findings.server_fault == ""
+    assert advice(report).startswith("the server is busy or overloaded (HTTP 503): run the "
+                                     "doctor again shortly")
+    assert "OLLAMA_NUM_PARALLEL or OLLAMA_MAX_QUEUE" in advice(report)
+    assert "loads the model" not in advice(report) and "Wait until" not in advice(report)
+
+
 def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServer) -> None:
     # Ollama's answer for a model it has not pulled.
     refusing(server, 404, {"error": {"message": 'model "qwen2.5:7b" not found, try pulling it '
