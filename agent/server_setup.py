@@ -56,7 +56,11 @@ LOADING_WAIT = 10.0
 OLLAMA_PORT = 11434
 #: A server's words, in a 503, for a model it could not load ("Error loading model: failed
 #: to open the file"), as against llama.cpp's "Loading model" while it loads one.
-FAILED_LOAD = re.compile(r"error loading model|failed to (?:load|open)", re.IGNORECASE)
+FAILED_LOAD = re.compile(
+    # "failed to open" alone is also a proxy's "failed to open connection to upstream",
+    # which a later attempt may pass: only a model or its file makes it a failed load.
+    r"error loading model|failed to (?:load|open)\b[^.;\n]{0,40}?(?:model|\.gguf|\bfile\b)",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,9 @@ def test_a_server_loading_its_model_that_asks_a_wait_is_waited_for_that_long(
 
 @pytest.mark.parametrize("message", [
     "Service unavailable while loading model weights from a remote store",
-    "Loading models is disabled on this server"])
+    "Loading models is disabled on this server",
+    "upstream connect error: failed to open connection to upstream",
+    "failed to load balance the request: no healthy upstream"])
 def test_a_503_that_is_not_a_model_loading_keeps_the_short_backoff(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
         message: str) -> None:
