@@ -25,6 +25,7 @@ from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.said_alike import says_alike
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.several_before import each_of, others_beside, several_before
 from tiermem.memory.text.statements import forgets_the_last, read_statement
@@ -151,9 +152,14 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         beside = {person.casefold() for person, _, _ in _people(sentence)}
         # Right after "Scratch that", a name whose sex nothing says is no "she": "Tom is
         # tall. Scratch that, she's a doctor." stored "Tom is a doctor".
-        person = _last_named([*before, *told], pronoun,
-                             _places([*before, *told, sentence]) | beside,
-                             bool(told) and forgets_the_last(told[-1]))
+        not_them = _places([*before, *told, sentence]) | beside
+        taken_back = bool(told) and forgets_the_last(told[-1])
+        person = _last_named([*before, *told], pronoun, not_them, taken_back)
+        # unless it says again what the fact taken back said: "he works at Initech"
+        if person is None and taken_back and len(said := [*before, *told]) > 1 and (
+                (one := _last_named(said, pronoun, not_them)) is not None
+                and says_alike(said[-2], one, sentence[opened.end():])):
+            person = one
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.

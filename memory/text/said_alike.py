@@ -1,0 +1,35 @@
+"""Whether what is said of "he" or "she" is of the kind a fact just taken back said of a
+name: after "Tom works at Globex. Scratch that," the "he works at Initech" says again what
+Tom's job is, so the "he" is Tom whatever a name says of sex, while "she's a doctor" after
+"Tom is tall." says another kind of thing and may be of anyone.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["says_alike"]
+
+_I = re.IGNORECASE
+#: A verb and the small word tying it to what it says: "works at", "is a", "lives in".
+_KIND = re.compile(r"\s*(?P<verb>[a-z]+)\s+(?P<tie>an?|the|at|in|on|for|from|with|as)\s+\w",
+                   _I)
+#: A verb run into its pronoun, said in full: "'s a doctor" -> "is a doctor".
+_RUN_IN = re.compile(r"^['’]s\b", _I)
+
+
+def says_alike(fact: str, person: str, said: str) -> bool:
+    """Whether ``fact`` opens with ``person`` and says of them by the verb and tie word
+    that ``said``, what follows a pronoun ("'s a doctor", " works at Initech"), says."""
+    if not fact.casefold().startswith(person.casefold()):
+        return False
+    before = _KIND.match(fact[len(person):])
+    after = _KIND.match(_RUN_IN.sub("is", said.lstrip()))
+    return (before is not None and after is not None
+            and _kind(before) == _kind(after))
+
+
+def _kind(said: re.Match[str]) -> tuple[str, str]:
+    tie = said["tie"].casefold()
+    return said["verb"].casefold(), "a" if tie == "an" else tie
