@@ -176,6 +176,8 @@ def test_what_was_meant_takes_the_place_of_the_one_value(memory: HierarchicalMem
     ("I am allergic to peanuts. Ignore that, I meant cats.", "cats"),
     ("I live in Lisbon. Forget that, I meant coffee.", "coffee"),
     ("My flight is at 7pm. Scratch that, I meant Porto.", "Porto"),
+    ("My wife is a nurse. Strike that, I meant coffee.", "coffee"),
+    ("I am a nurse. Forget that, I meant coffee.", "coffee"),
 ])
 def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalMemory,
                                                           said: str, meant: str) -> None:

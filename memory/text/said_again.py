@@ -77,6 +77,9 @@ def _kind(value: str) -> tuple[str, str]:
 _ONE_VALUE = re.compile(
     r"^\W*(?P<said>(?:i|we|(?:my|our)\s+[\w-]+)\s+[\w'’-]+\s+"
     r"(?:(?:in|at|on|to|from|for|with|a|an|the)\s+)?)(?P<value>[\w'’-]+)\W*$", _I)
+#: What one is ("My wife is a nurse", "I am a nurse"), which nothing tells "I meant coffee"
+#: is another of: put in the place of "nurse", it stored "User's wife is a coffee".
+_IS_A = re.compile(r"\b(?:is|are|am)\s+an?\s+$", _I)
 #: One word or one name ("coffee", "Porto", "New York"): all that "I meant" puts in place.
 _ONE_WORD = re.compile(r"[\w'’-]+|(?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))*")
 
@@ -99,7 +102,7 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         old = _ONE_VALUE.match(last)
         meant = meant.strip(" '\"")
         # of another kind, "I meant coffee" after "I live in Lisbon" stored "... in coffee"
-        if (old is None or _ONE_WORD.fullmatch(meant) is None
+        if (old is None or _ONE_WORD.fullmatch(meant) is None or _IS_A.search(old["said"])
                 or _kind(meant)[1] != _kind(old["value"])[1]):
             unplaced.append(meant)
             out.append(clauses[0] + ".")
