@@ -55,6 +55,7 @@ from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_gener
 from tiermem.agent.offline_archival_note import kept_in_archival_note
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.agent.offline_said_last import (
+    NOTHING_MATCHED,
     cancelled_notes,
     dropped_notes,
     forgot_nothing_more,
@@ -321,6 +322,8 @@ class OfflinePolicy:
             parts.append(retracted)
         unnamed = unnamed_pronouns(taken_back_apart(split_sentences(user_text)), next(iter(
             recent_statements(messages)), None))
+        if unnamed and parts == [NOTHING_MATCHED]:
+            parts = []  # "Scratch that, she's a doctor" said first: who "she" is says enough
         if unnamed:
             # beside facts stored or a question answered, what was said of them would go
             # unmentioned

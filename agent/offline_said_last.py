@@ -27,8 +27,11 @@ from tiermem.memory.text.taken_back import taken_back_apart
 from tiermem.memory.text.unsaid_denials import denies_a_things, denies_nothing_said
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["cancelled_notes", "dropped_notes", "forgot_nothing_more", "retraction_note",
-           "said_last", "shares_dropped"]
+__all__ = ["NOTHING_MATCHED", "cancelled_notes", "dropped_notes", "forgot_nothing_more",
+           "retraction_note", "said_last", "shares_dropped"]
+
+#: What a request to take back says when it found nothing held to take back.
+NOTHING_MATCHED = "(offline) Nothing in core memory matched that, so nothing changed."
 
 
 def said_last(recent: list[str]) -> str | None:
@@ -115,7 +118,7 @@ def retraction_note(text: str, recent: list[str]) -> str | None:
         notes.append("(offline) You took that back in the same message, so nothing was stored.")
     if notes and idle:
         notes.append(_forgot_nothing(idle[0][0]))
-    return "\n".join(notes) or "(offline) Nothing in core memory matched that, so nothing changed."
+    return "\n".join(notes) or NOTHING_MATCHED
 
 
 def forgot_nothing_more(text: str, recent: list[str], first_forgot_none: bool = False
