@@ -132,6 +132,9 @@ def test_a_pronoun_after_a_name_whose_fact_went_names_no_one(said: str, who: str
 def test_a_pronoun_in_the_next_message_after_a_name_names_no_one() -> None:
     assert core_after("Tom is tall.", "Scratch that, she's a doctor.") == []
     assert core_after("Tom works at Globex.", "Scratch that, he lives in Munich.") == []
+    assert core_after("Tom is tall. Scratch that, she's Ana.") == []
+    assert core_after("Tom is tall. Scratch that, she's my sister.") == []
+    assert core_after("Tom likes tea. Scratch that, she likes him.") == []
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -140,6 +143,8 @@ def test_a_pronoun_in_the_next_message_after_a_name_names_no_one() -> None:
     (["Tom is a nurse. Strike that, she's a doctor."], ["Tom is a doctor"]),
     (["Tom is a nurse. Scratch that. He is an engineer."], ["Tom is an engineer"]),
     (["Ana lives in Rome.", "Ignore that, she lives in Milan."], ["Ana lives in Milan"]),
+    (["Tom likes tea. Scratch that, he likes coffee."], ["Tom likes coffee"]),
+    (["Tom is tall. Scratch that, he's short."], ["Tom is short"]),
 ])
 def test_a_pronoun_saying_again_what_the_fact_taken_back_said_is_that_name(
         said: list[str], kept: list[str]) -> None:
