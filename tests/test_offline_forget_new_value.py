@@ -214,9 +214,21 @@ def test_a_number_in_a_remark_is_no_new_value(said: str) -> None:
     "Forget my PIN. It's 4321 now, call me.", "Forget my PIN, it's 4321, thanks.",
     # asked to be kept, it was read as a remark and lost
     "Forget my PIN. It's 4321, remember that.", "Forget my PIN, it's 4321, note it.",
+    "Forget my PIN. It's 4321, remember that please.",
+    # asked to be kept to itself, it was read as a remark and lost
+    "Forget my PIN. It's 4321, but don't tell anyone.", "Forget my PIN, it's 4321, keep it secret.",
+    "Forget my PIN. It's 4321, don’t share it.",
 ])
 def test_a_whole_value_sentence_is_the_new_value(said: str) -> None:
     assert core_after("My PIN is 1234.", said) == ["User's PIN is 4321"]
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my PIN. It's 4321, don't tell Tom.",
+    "Forget my PIN. It's 4321, don't tell anyone about it.",
+])
+def test_a_remark_on_whom_to_tell_is_still_a_remark(said: str) -> None:
+    assert core_after("My PIN is 1234.", said) == []
 
 
 @pytest.mark.parametrize("said", [

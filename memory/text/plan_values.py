@@ -178,9 +178,13 @@ def value_kind(value: str) -> str | None:
 
 
 #: A clause that only asks the assistant for something or thanks it ("call me", "thanks",
-#: "remember that": of the value told, which it asks to keep).
-_ASIDE = re.compile(rf"^(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b|{THANKS}\W*$|please\W*$"
-                    r"|(?:remember|note|save|keep)\s+(?:that|it|this)\W*$)", _I)
+#: "remember that", "but don't tell anyone": of the value told, which it asks to keep, or
+#: to keep to itself).
+_ASIDE = re.compile(rf"^(?:(?:and|but|so)\s+)?(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b"
+                    rf"|{THANKS}\W*$|please\W*$|(?:remember|note|save|keep)\s+(?:that|it|this)"
+                    r"(?:\s+(?:secret|private|safe|to\s+yourself))?(?:\s+please)?\W*$"
+                    rf"|(?:don{_APOS}t|do\s+not|never)\s+(?:tell|share|show|give|mention)\s+"
+                    r"(?:it\s+(?:to\s+)?)?(?:anyone|anybody|it|that|this)\W*$)", _I)
 
 
 def value_told(remark: str) -> str | None:
