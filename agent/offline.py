@@ -315,7 +315,8 @@ class OfflinePolicy:
                 parts.append(f"(offline) Your last message told me {len(told)} facts "
                              f"({'; '.join(told)}), so I forgot none; say which one to "
                              'forget: "Forget that ...".')
-        if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
+        if not parts and any(keeps_the_last(s, core_facts(messages))
+                             for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
         # "Tom is tall. Scratch that, she's a doctor" took Tom's fact back, whoever she is
         if retracted := None if parts else retraction_note(user_text, recent_statements(messages)):

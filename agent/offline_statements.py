@@ -60,6 +60,7 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
+    keeps_what_is_held,
     left_for_another,
     names_what_to_forget,
     now_apart,
@@ -218,8 +219,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         said_before = previous
         previous, before, retired_before = sentence, dict(new), len(retired)
         held_before = dict(current)
-        if is_question(sentence):
-            continue
+        if is_question(sentence) or keeps_what_is_held(sentence, current):
+            continue  # "Keep my PIN" of a PIN held changes nothing
         correction = correction_of(sentence)
         if correction is not None:
             facts = held()

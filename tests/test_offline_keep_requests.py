@@ -50,3 +50,28 @@ def test_saying_one_forgot_it_is_no_request_and_no_fact(memory: HierarchicalMemo
 def test_what_one_forgot_when_named_is_still_told(memory: HierarchicalMemory) -> None:
     _chat(memory, "I forgot my keys at home.")
     assert _core(memory) == {"User: I forgot my keys at home": "short-lived"}
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    ("My PIN is 1234.", "Don't forget my PIN."), ("My PIN is 1234.", "Keep my PIN."),
+    ("My PIN is 1234.", "Please remember my PIN!"),
+    ("My sister lives in Berlin.", "Don't forget my sister."),
+])
+def test_a_request_to_keep_a_thing_held_changes_nothing(memory: HierarchicalMemory, held: str,
+                                                        said: str) -> None:
+    # read as a statement, it was stored as "User's PIN" or "Keep User's PIN"
+    _chat(memory, held)
+    before = _core(memory)
+    assert _chat(memory, said) == [KEPT_NOTE]
+    assert _core(memory) == before
+
+
+@pytest.mark.parametrize(("held", "said", "stored"), [
+    ("My PIN is 1234.", "Don't forget my umbrella tomorrow.", "User's umbrella tomorrow"),
+    # a reminder of the thing held, not a request to keep it
+    ("My umbrella is red.", "Don't forget my umbrella tomorrow.", "User's umbrella tomorrow"),
+])
+def test_a_reminder_of_a_thing_is_still_stored(memory: HierarchicalMemory, held: str,
+                                               said: str, stored: str) -> None:
+    _chat(memory, held, said)
+    assert stored in _core(memory)

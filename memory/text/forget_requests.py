@@ -36,6 +36,7 @@ from tiermem.memory.text.named_lists import things_listed
 from tiermem.memory.text.plan_values import (
     as_held,
     as_one_listed,
+    held_of,
     spelled_as_held,
     time_held,
 )
@@ -45,8 +46,8 @@ from tiermem.memory.text.value_looks import value_kind
 
 __all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "brushes_off_about_it", "each_named_apart", "fine_as_it_is", "forget_opening",
-           "forgets_the_last", "keeps_the_last", "named_last", "names_what_to_forget",
-           "never_minded", "not_taken_back", "requests_forgetting"]
+           "forgets_the_last", "keeps_the_last", "keeps_what_is_held", "named_last",
+           "names_what_to_forget", "never_minded", "not_taken_back", "requests_forgetting"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -296,9 +297,27 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     return out
 
 
-def keeps_the_last(sentence: str) -> bool:
-    """Whether ``sentence`` asks to keep, naming nothing, what the speaker just said."""
-    return _BARE_KEEP.match(sentence) is not None
+#: A request to keep a thing named, and nothing more ("Don't forget my PIN.", "Keep my PIN").
+_KEEP_NAMED = re.compile(
+    rf"^\W*(?:please\s+)?(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
+    r"(?P<named>(?:my|our)(?:\s+[\w-]+){1,2}?)(?:,?\s+please)?\W*$", _I)
+
+
+def keeps_the_last(sentence: str, held: Iterable[str] = ()) -> bool:
+    """Whether ``sentence`` asks to keep, naming nothing, what the speaker just said, or
+    only a thing ``held`` already names ("Keep my PIN" of "User's PIN is 1234"), which
+    read as a statement was stored as "Keep User's PIN"."""
+    return _BARE_KEEP.match(sentence) is not None or keeps_what_is_held(sentence, held)
+
+
+def keeps_what_is_held(sentence: str, held: Iterable[str]) -> bool:
+    """Whether ``sentence`` only asks to keep a thing a fact ``held`` names, each word of
+    it ("my umbrella tomorrow" of an umbrella held asks for a reminder)."""
+    if (named := _KEEP_NAMED.match(sentence)) is None:
+        return False
+    words = {word.casefold() for word in named["named"].split()[1:]}
+    return any(words <= {word.casefold() for word in subject.split()}
+               for subject, _ in held_of(named["named"], held, any_fact=True))
 
 
 #: What, right before "forget that", makes it something the speaker tells of themselves

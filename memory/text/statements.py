@@ -49,6 +49,7 @@ from tiermem.memory.text.forget_requests import (
     forget_opening,
     forgets_the_last,
     keeps_the_last,
+    keeps_what_is_held,
     names_what_to_forget,
     requests_forgetting,
 )
@@ -58,8 +59,8 @@ from tiermem.memory.text.retractions import reporting_denied, workplace_denied, 
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "asks_to_forget", "each_named_apart", "forgets_the_last",
-           "keeps_the_last", "left_for_another", "names_what_to_forget", "now_apart", "own_clauses",
-           "past_apart",
+           "keeps_the_last", "keeps_what_is_held", "left_for_another", "names_what_to_forget",
+           "now_apart", "own_clauses", "past_apart",
            "read_statement", "without_aside"]
 
 _I = re.IGNORECASE
