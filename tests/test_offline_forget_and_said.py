@@ -116,7 +116,11 @@ def test_words_after_the_value_meant_are_not_of_it(said: str) -> None:
     assert not any("1234" in fact for fact in stored), stored
 
 
-def test_a_bare_relation_named_as_meant_stores_nothing() -> None:
+def test_a_bare_relation_named_as_meant_is_the_one_forgotten() -> None:
     # "User's brother" was stored, a fact of nothing, beside the sister forgotten
     assert core_after("My PIN is 1234.", "My sister is Ana.",
-                      "Forget my sister, I meant my brother.") == ["User's PIN is 1234"]
+                      "Forget my sister, I meant my brother.") == [
+        "User's PIN is 1234", "User's sister is Ana"]
+    # the brother meant stayed, and the sister, never meant, went
+    assert core_after("My sister is Ana.", "My brother is Tom.",
+                      "Forget my sister, I meant my brother.") == ["User's sister is Ana"]

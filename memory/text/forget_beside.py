@@ -100,8 +100,8 @@ _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
                     rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
                     r"(?P<value>[^\s,;]*[\d@][^\s,;]*(?:,?\s+(?-i:[A-Z0-9])[^\s,;]*)*?)"
                     r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
-#: Another one of the user's named as the one meant, bare ("I meant my brother").
-_MEANT_SOMEONE = re.compile(r"^i\s+meant\s+(?:my|our)\s+(?P<noun>[a-z]+)\W*$", _I)
+#: Another one of the user's named as the one meant to forget, bare ("I meant my brother").
+_MEANT_SOMEONE = re.compile(r"^i\s+meant\s+(?P<whose>(?:my|our)\s+(?P<noun>[a-z]+))\W*$", _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -203,8 +203,12 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # whose it is as the fact held says: "Forget the PIN" of "User's PIN is 1234"
         # stored "The PIN is 4321"; the value whole, as meant ("7 Glass Street, Leeds")
         return told[0], f"{told[1].split(' is ', 1)[0]} is {meant['value']}."
-    if (someone := _MEANT_SOMEONE.match(parts[1])) and relation_of(someone["noun"]):
-        return parts[0].rstrip(" .!") + ".", ""  # stored, "User's brother" said nothing
+    opening = FORGET_NAMED.match(parts[0].strip())
+    if ((someone := _MEANT_SOMEONE.match(parts[1])) and relation_of(someone["noun"])
+            and opening is not None):
+        # the one meant is the one to forget: the sister went, the brother stayed, and
+        # "User's brother" was stored, which says nothing
+        return f"{parts[0].strip()[:opening.end()]}{someone['whose']}.", ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
 
 
