@@ -67,6 +67,10 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     ("My email is a@b.org.", "Forget my email, I meant c@d.org.", "User's email is c@d.org"),
     # alone, "It's 4321" was stored as a fact of nothing, and the PIN lost
     ("My PIN is 1234.", "Forget my PIN. It's 4321.", "User's PIN is 4321"),
+    # read as another thing kept, "the old one" left "Forget my PIN, it's 4321", which
+    # matched nothing, and the PIN stayed
+    ("My PIN is 1234.", "Forget my PIN, it's 4321, not the old one.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, it's 4321 now, not my old PIN.", "User's PIN is 4321"),
     ("My address is 3 Pine St.", "Forget my address. It is 7 Glass Street.",
      "User's address is 7 Glass Street"),
     # read as the speaker's statement, "User: I changed it to 4321" was stored

@@ -21,6 +21,7 @@ from tiermem.memory.text.plan_values import (
     remembered_value,
     spelled_as_held,
     told_of,
+    value_told,
 )
 from tiermem.memory.text.relations import relation_of
 
@@ -83,6 +84,10 @@ _KEPT_AFTER = re.compile(
     # "... but keep my PIN, it's 4321 now": the new value of what is kept
     rf"(?:\s*[,;]\s*(?:it{_APOS}s|it\s+is)\s+(?P<value>[^\s,;]*[\d@][^\s,;]*?)(?:\s+now)?)?"
     rf"(?:,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
+#: The old value set aside after the new one told ("..., it's 4321, not the old one"): no
+#: other thing kept, as read, "Forget my PIN, it's 4321" matched nothing and the PIN stayed.
+_OLD_ONE = re.compile(r"\W*(?:(?:and|but)\s+)?not\s+(?:the|my|our)\s+(?:old|previous|former"
+                      r"|current|original)\b", _I)
 #: Another thing to forget named after a hedge ("... and I think my password too"): read as
 #: the speaker's statement, "User: I think my password" was stored and the password kept.
 _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess|suppose)\s+"
@@ -132,6 +137,8 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
     kept = _KEPT_AFTER.search(sentence.strip())
+    if kept is not None and _OLD_ONE.match(kept[0]) and _tells_a_value(sentence[:kept.start()]):
+        kept = None
     if kept is not None and FORGET_NAMED.match(sentence.strip()[:kept.start()]) is not None:
         # "Forget my address but keep my PIN": only the address goes, and nothing is said
         # but a new value of what is kept ("..., it's 4321 now": "My PIN is 4321.")
@@ -210,6 +217,12 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # "User's brother" was stored, which says nothing
         return f"{parts[0].strip()[:opening.end()]}{someone['whose']}.", ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
+
+
+def _tells_a_value(request: str) -> bool:
+    """Whether ``request`` closes on a remark telling a new value ("..., it's 4321")."""
+    remark = _REMARK_AFTER.split(request.strip(), maxsplit=1)
+    return len(remark) > 1 and value_told(remark[1]) is not None
 
 
 def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str] | None:
