@@ -18,6 +18,14 @@ from offline_helpers import core_after
     ("Search works.", ["Search works"]),
     ("Find works offline.", ["Find works offline"]),
     ("Search crashes on iOS.", ["Search crashes on iOS"]),
+    # a verb that is also a plural noun, before no thing sought
+    ("Search works in Safari.", ["Search works in Safari"]),
+    ("Search returns 404.", ["Search returns 404"]),
+    ("Find fails silently.", ["Find fails silently"]),
+    ("Search runs nightly.", ["Search runs nightly"]),
+    ("Search breaks with emoji.", ["Search breaks with emoji"]),
+    ("Search works for Tom.", ["Search works for Tom"]),
+    ("Look up fails for long queries.", ["Look up fails for long queries"]),
 ])
 def test_a_word_that_opens_requests_is_a_subject_before_a_verb(said: str,
                                                               kept: list[str]) -> None:

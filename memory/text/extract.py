@@ -195,12 +195,13 @@ _REQUEST = re.compile(
     r"|remind\s+\w"
     r"|(?:ask|find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
     # a verb after it makes the word a subject: "Search works on iOS", "Search doesn't";
-    # one that is also a plural noun only before what is said of a doing ("Search works
-    # well"), not before what is sought ("Search works by Monet", "Find returns for March")
+    # one that is also a plural noun ("Search returns 404") but before what is sought:
+    # "Search works by Monet", "Find returns for March", "Search runs for Tom"
     r"(?!(?:is|was|are|were|has|had|will|worked|does|did|failed|broke|crashed|seems"
     rf"|(?:does|did|is|was|has|wo)n{_APOS}?t|can{_APOS}?t)\b"
-    r"|(?:works|fails|breaks|crashes|returns|runs)(?:\s*$|\s+(?:on|offline|online|well|fine"
-    r"|again|now|great|correctly|properly|nothing|slowly|locally|perfectly|any\s?more)\b))\w"
+    r"|(?:works|fails|breaks|crashes|returns|runs)\b(?!\s+(?:by|of|from|about|orders?)\b"
+    r"|\s+in\s+the\s+logs?\b"
+    r"|(?<!works)(?<!fails)(?<!breaks)\s+for\s+(?:(?-i:[A-Z])|(?:last|this|next)\b)))\w"
     r"|let\s+me\s+know\b"
     rf"|let{_APOS}?s\b"
     rf"|i\s+(?:want|need|would\s+like|{_APOS}d\s+like)\s+you\s+to\b"
