@@ -92,6 +92,14 @@ def test_a_bare_denial_of_several_is_told_in_full(said: str, kept: list[str]) ->
      ["Chrome doesn't work on Linux", "Chrome works on Windows"]),
     ("Checkout works on desktop. Mobile doesn't.",
      ["Checkout doesn't work on mobile", "Checkout works on desktop"]),
+    # a name keeps its capital, though the place said was written lower case
+    ("Search works on linux but Windows doesn't.",
+     ["Search doesn't work on Windows", "Search works on linux"]),
+    ("The site works in chrome. Firefox doesn't.",
+     ["The site doesn't work in Firefox", "The site works in chrome"]),
+    ("Deploy works on aws but Azure doesn't.",
+     ["Deploy doesn't work on Azure", "Deploy works on aws"]),
+    ("Auth works on dev but QA doesn't.", ["Auth doesn't work on QA", "Auth works on dev"]),
 ])
 def test_a_denial_of_another_place_is_told_of_the_doer(said: str, kept: list[str]) -> None:
     assert core_after(said) == kept

@@ -21,7 +21,7 @@ import re
 from tiermem.memory.text.bare_denials import DENIES_ALREADY
 from tiermem.memory.text.doings import doing_of, unquoted
 from tiermem.memory.text.given_names import is_first_name
-from tiermem.memory.text.platforms import kind_of_place, same_kind_of_place
+from tiermem.memory.text.platforms import is_common_word, kind_of_place, same_kind_of_place
 from tiermem.memory.text.relations import relation_of
 
 __all__ = ["denial_after_comma_in_full", "denial_joined_in_full", "denial_set_after",
@@ -207,7 +207,7 @@ def _done_elsewhere(stated: str, doing: tuple[str, str], who: str) -> str | None
             or kind_of_place(subject) == kind_of_place(who)):
         return None
     first, *rest = who.split(None, 1)
-    if _DETERMINER_WORD.match(first) or (at_one["place"].islower() and first[1:].islower()):
+    if _DETERMINER_WORD.match(first) or (at_one["place"].islower() and is_common_word(first)):
         first = first.casefold()  # told from its first letter up, as a sentence
     return f"{subject} doesn't {at_one['verb']} {' '.join([first, *rest])}"
 
