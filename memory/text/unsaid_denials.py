@@ -191,6 +191,25 @@ _AT_ONE_PLACE = re.compile(r"^(?P<verb>[\w-]+\s+(?:on|in|at|for|with|under|via|u
                            r"(?P<place>[^,]+)$", re.IGNORECASE)
 
 
+def _subject_of(stated: str, doing: tuple[str, str]) -> str:
+    """Who or what does ``doing`` in ``stated``: "Search" of "Search works on iOS"."""
+    return " ".join(stated.split()[:-len(f"{doing[0]}{doing[1]}".split())])
+
+
+#: A thing named by one word of its own, as a feature or a job is ("Search", "Payroll"),
+#: and what such a thing does: "Search works on iOS", "Payroll runs on Fridays".
+_ONE_WORD_NAME = re.compile(r"^[A-Z][\w-]*$")
+_THINGS_DOING = re.compile(r"^(?:work|run)\b")
+
+
+def _a_things_doing(stated: str, doing: tuple[str, str]) -> bool:
+    """Whether ``stated`` is what a thing named by one word does, no person's doing: told
+    of a person, "Search works on iOS" is no "Ana doesn't work on iOS"."""
+    subject = _subject_of(stated, doing)
+    return (_ONE_WORD_NAME.match(subject) is not None and not is_first_name(subject)
+            and not _USERS.match(subject) and _THINGS_DOING.match(doing[1]) is not None)
+
+
 def _done_elsewhere(stated: str, doing: tuple[str, str], who: str) -> str | None:
     """What "Android doesn't" says after ``stated``, a thing's ``doing`` said at one place
     ("Search works on iOS"): that it is not done at that one, "Search doesn't work on
@@ -200,7 +219,7 @@ def _done_elsewhere(stated: str, doing: tuple[str, str], who: str) -> str | None
     on Linux but Ruby doesn't", "Chrome works on Windows but Firefox doesn't") nor one of
     the subject's kind."""
     at_one = _AT_ONE_PLACE.match(doing[1])
-    subject = " ".join(stated.split()[:-len(f"{doing[0]}{doing[1]}".split())])
+    subject = _subject_of(stated, doing)
     if (at_one is None or _WHERE_OR_WITH.search(at_one["place"]) or not subject
             or _NOT_TOLD_OF.search(subject) or names_a_person(subject) or _USERS.search(subject)
             or not same_kind_of_place(at_one["place"], who)
@@ -236,7 +255,8 @@ def told_in_full(stated: str, denial: str) -> str | None:
         # the speaker's quoted ("User: I drink coffee"), of one named
         stated = unquoted(stated) if is_first_name(who) else stated
         doing = doing_of(stated, of_a_thing=not _may_do_it(who))
-        if doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1]):
+        if (doing is None or _USERS.search(doing[1]) or _MORE_DOINGS.search(doing[1])
+                or (names_a_person(who) and _a_things_doing(stated, doing))):
             return None
         if _WHERE_OR_WITH.search(doing[1]) and not _may_do_it(who):
             # "Login works on web but mobile doesn't" is no "Mobile doesn't work on web":
