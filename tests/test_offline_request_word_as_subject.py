@@ -26,6 +26,12 @@ from offline_helpers import core_after
     ("Search breaks with emoji.", ["Search breaks with emoji"]),
     ("Search works for Tom.", ["Search works for Tom"]),
     ("Look up fails for long queries.", ["Look up fails for long queries"]),
+    # a noun and a verb after it: no request
+    ("Read receipts are off.", ["Read receipts are off"]),
+    ("Check engine light is on.", ["Check engine light is on"]),
+    ("Search results are slow.", ["Search results are slow"]),
+    ("Check-in is at 3pm.", ["Check-in is at 3pm"]),
+    ("Open works in Safari.", ["Open works in Safari"]),
 ])
 def test_a_word_that_opens_requests_is_a_subject_before_a_verb(said: str,
                                                               kept: list[str]) -> None:
@@ -37,6 +43,10 @@ def test_a_word_that_opens_requests_is_a_subject_before_a_verb(said: str,
                                   # a verb that is also a plural noun, before what is sought
                                   "Search works orders.", "Find works by Monet.",
                                   "Look up returns for March.", "Search runs for Tom.",
-                                  "Fetch crashes from last week.", "Find fails in the log."])
+                                  "Fetch crashes from last week.", "Find fails in the log.",
+                                  # asked to check, open, read, show, list or get
+                                  "Check the doc.", "Open the doc.", "Read Tom's number.",
+                                  "Show works by Monet.", "List works by Monet.",
+                                  "Get my notes for Tom."])
 def test_a_request_stores_nothing(said: str) -> None:
     assert core_after(said) == []

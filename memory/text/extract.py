@@ -193,7 +193,10 @@ _REQUEST = re.compile(
     r"(?:please|pls|plz|kindly)\b"
     r"|(?:remind|tell|show|give|help)\s+(?:me|us)\b"
     r"|remind\s+\w"
-    r"|(?:ask|find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
+    r"|(?:ask|find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate|check|open"
+    r"|read|show|list|get)\s+"
+    # a noun and a verb after it: "Read receipts are off", "Check engine light is on"
+    rf"(?!(?:[\w'’-]+\s+){{1,2}}(?:is|are|was|were|has|have|had|will|works|runs)(?:n{_APOS}?t)?\b)"
     # a verb after it makes the word a subject: "Search works on iOS", "Search doesn't";
     # one that is also a plural noun ("Search returns 404") but before what is sought:
     # "Search works by Monet", "Find returns for March", "Search runs for Tom"
