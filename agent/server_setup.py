@@ -10,9 +10,10 @@ number of attempts changes; only its text tells them apart:
   requires --enable-auto-tool-choice and --tool-call-parser to be set';
 - Ollama answers 400 "registry.ollama.ai/library/NAME does not support tools" for a
   model whose template has no tool calls, and 404 'model "NAME" not found, try pulling
-  it first' (newer versions "model 'NAME' not found", typed "not_found_error", or as the
-  text alone of its own API's ``{"error": ...}``, read as Ollama's only at its port, 11434)
-  for one it has not pulled;
+  it first' (newer versions "model 'NAME' not found", typed "not_found_error" or as the
+  text alone of its own API's ``{"error": ...}``, either read as Ollama's only at its port,
+  11434: a proxy such as LiteLLM types and words a missing model alike) for one it has not
+  pulled;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
   status 2"; older versions "llama runner process no longer running: -1") when the
@@ -114,9 +115,8 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
-            status == 404 and (_typed(body, "not_found_error")
-                               or (_untyped(body) and at_ollama_port(url)))
-            and re.fullmatch(r"model '.+' not found", lowered.strip())):
+            status == 404 and (_typed(body, "not_found_error") or _untyped(body))
+            and at_ollama_port(url) and re.fullmatch(r"model '.+' not found", lowered.strip())):
         return ServerFault(
             says=f"has no model {model!r}",
             hint=(f"pull model {model!r} (`ollama pull {model}`), or pass --model a name "
@@ -166,7 +166,7 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
 
 def _typed(body: Any, kind: str) -> bool:
     """Whether ``body`` is an OpenAI-shaped error of type ``kind`` (Ollama's 404 is
-    "not_found_error": other servers word a missing model alike)."""
+    "not_found_error", as a proxy's is)."""
     if not isinstance(body, Mapping):
         return False
     inner = body.get("error")  # the SDK hands on the error object itself
@@ -182,7 +182,7 @@ def _untyped(body: Any) -> bool:
 
 
 def at_ollama_port(url: str) -> bool:
-    """Whether ``url`` is at Ollama's port: an untyped "model 'NAME' not found" is worded
+    """Whether ``url`` is at Ollama's port: "model 'NAME' not found", typed or not, is worded
     alike by proxies and other servers, for which `ollama pull` would be no advice."""
     try:
         return urlsplit(url).port == OLLAMA_PORT

@@ -60,9 +60,6 @@ def error_body(message: str, **fields: Any) -> dict[str, Any]:
     # Ollama, for a model it has not pulled.
     (404, error_body('model "qwen3:4b" not found, try pulling it first', type="api_error"),
      "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
-    (404, error_body("model 'qwen3:4b' not found", type="not_found_error", param=None,
-                     code=None),
-     "has no model 'qwen3:4b' (HTTP 404)", "pull model 'qwen3:4b' (`ollama pull qwen3:4b`)"),
     # LM Studio, with no model loaded, under either status it has used.
     (400, {"error": "No models loaded. Please load a model in the developer page or use the "
                     "`lms load` command."},
@@ -94,9 +91,13 @@ def ollama_at(port: int, server: FakeOpenAIServer) -> OpenAIClient:
     return llm
 
 
+@pytest.mark.parametrize("body", [
+    {"error": "model 'qwen3:4b' not found"},
+    error_body("model 'qwen3:4b' not found", type="not_found_error", param=None, code=None),
+])
 def test_ollama_s_own_error_shape_at_its_port_says_to_pull_the_model(
-        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
-    server.enqueue_error(404, {"error": "model 'qwen3:4b' not found"})
+        server: FakeOpenAIServer, memory: HierarchicalMemory, body: dict[str, Any]) -> None:
+    server.enqueue_error(404, body)
     with pytest.raises(ProviderError) as info:
         Agent(memory, ollama_at(11434, server)).step(SAID)
     assert "has no model 'qwen3:4b' (HTTP 404)" in str(info.value)
@@ -106,6 +107,9 @@ def test_ollama_s_own_error_shape_at_its_port_says_to_pull_the_model(
 @pytest.mark.parametrize("body", [
     # A proxy's or another server's text alone, worded as Ollama's.
     {"error": "model 'qwen3:4b' not found"},
+    # A proxy's (LiteLLM's) typed error, worded and typed as Ollama's.
+    error_body("model 'qwen3:4b' not found", type="not_found_error", param=None, code=None),
+    error_body("model qwen3:4b not found", type="not_found_error"),
     # OpenAI's own, and vLLM's.
     error_body("The model `qwen3:4b` does not exist or you do not have access to it.",
                type="invalid_request_error", code="model_not_found"),
