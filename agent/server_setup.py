@@ -27,6 +27,9 @@ number of attempts changes; only its text tells them apart:
   passes, and is sent again;
 - a server that could not load its model answers 503 "Error loading model: failed to open
   the file" (or "failed to load"): no wait mends that, so it is not sent again;
+- Ollama answers 503 "server busy, please try again.  maximum pending requests exceeded"
+  when more requests came than it runs and queues: that passes as they end, so it is sent
+  again as any 5xx is;
 - llama.cpp answers 503 "Loading model" until its model is loaded: that one passes,
   and is sent again as any 5xx is, but after waits long enough for a model to load
   (``LOADING_WAIT`` seconds, then twice and three times that) instead of the short
@@ -47,8 +50,8 @@ from urllib.parse import urlsplit
 
 from tiermem.agent.errors import ProviderErrorKind
 
-__all__ = ["FAILED_LOAD", "LOADING_WAIT", "OLLAMA_PORT", "ServerFault", "at_ollama_port",
-           "server_fault"]
+__all__ = ["BUSY_HINT", "FAILED_LOAD", "LOADING_WAIT", "OLLAMA_PORT", "ServerFault",
+           "at_ollama_port", "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
@@ -80,6 +83,10 @@ class ServerFault:
     may_pass: bool = False
 
 
+#: What to do about a server too busy to take a request (Ollama's 503 "server busy").
+BUSY_HINT = ("send it again later, once fewer requests run on it; Ollama refuses requests "
+             "beyond those it runs (OLLAMA_NUM_PARALLEL) and queues (OLLAMA_MAX_QUEUE, 512 by "
+             "default): raise them for more")
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
 # Asking again reloads the model into the same memory, which ends the same way.
 _SMALLER = ("try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or a smaller "
@@ -155,6 +162,11 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             says="could not load its model", kind="server",
             hint=("check the model file path the server was started with (llama-server -m, "
                   "say) and its log, restart it, then send it again"))
+    if status == 503 and "server busy" in lowered:
+        # Ollama's words once more requests came than it runs and queues: that passes as
+        # they end, so it is sent again after the short backoff, as any 5xx is.
+        return ServerFault(says="is busy: it refuses requests beyond those it runs and queues",
+                           kind="server", retryable=True, may_pass=True, hint=BUSY_HINT)
     if status == 503 and re.fullmatch(r"loading model\W*", lowered.strip()):
         # llama.cpp's own words, whole: "Error loading model" and the like failed to load.
         return ServerFault(

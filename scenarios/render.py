@@ -49,6 +49,8 @@ def print_result(console: Console, result: ScenarioResult) -> None:
     if result.failed_turns:
         console.print(f"[bold red]{result.failed_turns} turns failed: the model server "
                       f"refused or could not answer them (see the days above)[/bold red]")
+        for advice in result.advice:
+            console.print(f"[red]{escape(advice)}[/red]")
     if result.warning:
         console.print(f"[bold red]{escape(result.warning)}[/bold red]")
     else:

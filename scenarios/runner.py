@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.context import ContextOverflowError
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.home import tiermem_home
@@ -50,6 +51,8 @@ class DayLog:
     turns: int = 0
     #: Turns the model failed (an HTTP error, a context it could not fit), with the reason.
     errors: list[str] = field(default_factory=list)
+    #: What to do about those failures, as their errors advise it (each said once).
+    advice: list[str] = field(default_factory=list)
     tool_calls: int = 0
     memory_tool_calls: int = 0
     seconds: float = 0.0
@@ -106,6 +109,11 @@ class ScenarioResult:
     @property
     def failed_turns(self) -> int:
         return sum(len(d.errors) for d in self.days)
+
+    @property
+    def advice(self) -> list[str]:
+        """What the failed turns' errors advise, each said once."""
+        return list(dict.fromkeys(a for d in self.days for a in d.advice))
 
     @property
     def tool_calls(self) -> int:
@@ -261,6 +269,9 @@ def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, whe
         # Memory was rolled back to before the turn; the checks show what it cost.
         said = message.ask if isinstance(message, Question) else message
         log.errors.append(f"{said[:60]}: {exc}")
+        hint = exc.hint if isinstance(exc, ProviderError) else None
+        if hint and hint_for(hint, "scenario") not in log.advice:
+            log.advice.append(hint_for(hint, "scenario"))
         if isinstance(message, Question):
             answers.append(Answer(message, "", [], False, when))
         return TurnResult(reply=None)

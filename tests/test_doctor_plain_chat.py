@@ -9,7 +9,9 @@ from typing import Any
 import server_personalities as persona
 from fake_openai import FakeOpenAIServer, FakeResponse
 
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor import DoctorReport, run_doctor
+from tiermem.agent.server_setup import BUSY_HINT
 
 
 def refusing(server: FakeOpenAIServer, status: int, body: dict[str, Any]) -> None:
@@ -107,11 +109,22 @@ def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
     refusing(server, 503, {"error": {"message": "server busy, please try again.  maximum "
                                                 "pending requests exceeded"}})
     report = run_doctor(server.base_url, server.model)
+    assert not report.works and report.findings.server_fault.startswith("is busy")
+    # The chat's own advice, worded for the doctor.
+    assert report.advice == [hint_for(BUSY_HINT, "doctor")]
+    assert advice(report).startswith("run `tiermem doctor` again later, once fewer requests "
+                                     "run on it")
+    assert "loads the model" not in advice(report) and "Wait until" not in advice(report)
+
+
+def test_another_503_is_advised_as_a_busy_or_overloaded_server(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 503, {"error": {"message": "Service Unavailable"}})
+    report = run_doctor(server.base_url, server.model)
     assert not report.works and report.findings.server_fault == ""
     assert advice(report).startswith("the server is busy or overloaded (HTTP 503): run the "
                                      "doctor again shortly")
     assert "OLLAMA_NUM_PARALLEL or OLLAMA_MAX_QUEUE" in advice(report)
-    assert "loads the model" not in advice(report) and "Wait until" not in advice(report)
 
 
 def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServer) -> None:

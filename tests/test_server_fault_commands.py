@@ -80,3 +80,25 @@ def test_a_model_the_server_cannot_start_stops_the_scenario_at_its_first_turn(
     err = " ".join(capsys.readouterr().err.split())
     assert len(server.requests) == 1 and said in err
     assert "then run the scenario again" in err and "turns failed" not in err
+
+
+def test_a_busy_server_costs_the_scenario_its_turns_and_says_what_to_do_once(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.agent.openai_client import OpenAIClient
+
+    real = OpenAIClient.from_config.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(OpenAIClient, "from_config", classmethod(
+        lambda cls, config, **kwargs: real(cls, config, sleep=lambda seconds: None, **kwargs)))
+    # Ollama's answer once its queue of pending requests is full: that passes as they end.
+    body = json.dumps({"error": {"message": "server busy, please try again.  maximum pending "
+                                            "requests exceeded"}}).encode()
+    server.responder = lambda request: FakeResponse(
+        status=503, body=body, headers={"Content-Type": "application/json"})
+    assert run(["scenario", "personal-assistant", "--base-url", server.base_url,
+                "--model", "m", "--embedder", "hashing"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert len(server.requests) == 23 * 4  # every turn, each sent again as any 5xx is
+    assert out.count("is busy: it refuses requests") >= 8 and "having problems" not in out
+    assert out.count("run the scenario again later, once fewer requests run on it") == 1
+    assert "OLLAMA_NUM_PARALLEL" in out and "OLLAMA_MAX_QUEUE" in out

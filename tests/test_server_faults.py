@@ -126,6 +126,23 @@ def test_a_missing_model_elsewhere_than_ollama_s_port_gives_no_ollama_advice(
     assert "has no model 'qwen3:4b' or no /chat/completions endpoint (HTTP 404)" in said
 
 
+def test_ollama_s_busy_server_is_asked_again_then_says_it_is_busy_and_what_to_do(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body("server busy, please try again.  maximum pending "
+                                             "requests exceeded"))
+    error = failed_turn(server, memory, sleeps)
+    # The short backoff: the queue empties as the requests before it end.
+    assert len(server.requests) == 4 and len(sleeps) == 3 and max(sleeps) <= 2.0
+    assert (error.kind, error.retryable, error.may_pass) == ("server", True, True)
+    assert ("is busy: it refuses requests beyond those it runs and queues (HTTP 503, "
+            "4 attempts)") in str(error)
+    assert "having problems" not in str(error)
+    hint = provider_hint(error)
+    assert hint.startswith(f"{UNANSWERED}; send it again later, once fewer requests run on it")
+    assert "OLLAMA_NUM_PARALLEL" in hint and "OLLAMA_MAX_QUEUE" in hint
+
+
 def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
     for _ in range(4):
