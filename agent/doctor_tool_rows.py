@@ -224,6 +224,10 @@ def _first_token_row(prober: Prober, report: DoctorReport) -> None:
         report.add(check, "skip", "-", "out of time")
     elif isinstance(started, str):
         report.add(check, "warn", "no answer", started)
+    elif started.cut:
+        report.add(check, "warn", "stream cut",
+                   f"HTTP {started.status}, {started.events} events, then {started.cut}: the "
+                   f"server may have crashed; its log says why")
     elif not isinstance(started, StreamStart) or started.first_token_seconds is None:
         report.add(check, "warn", "no tokens streamed",
                    f"HTTP {started.status}, {started.events} events")

@@ -10,6 +10,7 @@ raised: only a server that cannot be reached at all raises ``Unreachable``.
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import socket
 import time
@@ -129,11 +130,15 @@ class StreamStart:
     first_token_seconds: float | None
     events: int
     text: str
+    #: Why the stream stopped part way, with no content and before its end; "" if it did not.
+    cut: str = ""
 
 
 def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
                          headers: dict[str, str] | None = None) -> StreamStart:
-    """Send a streaming chat request; stop reading at its first content-bearing event."""
+    """Send a streaming chat request; stop reading at its first content-bearing event. A
+    stream that stops before it (and before its ``[DONE]`` or a ``finish_reason``) because
+    the connection closed says so in ``cut``."""
     started = time.perf_counter()
     try:
         response = urllib.request.urlopen(
@@ -143,27 +148,50 @@ def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
         return StreamStart(exc.code, None, 0, text)
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise Unreachable(_describe(exc)) from exc
-    events = 0
+    events, ended = 0, False
     try:
         with response:
             for data in _sse_data(response):
+                if data == "[DONE]":
+                    return StreamStart(response.status, None, events, "")
                 events += 1
                 if _carries_content(data):
                     return StreamStart(response.status, time.perf_counter() - started,
                                        events, data)
-            return StreamStart(response.status, None, events, "")
+                ended = ended or _finishes(data)
+            left = getattr(response, "length", None)  # of the length announced, what never came
+            if isinstance(left, int) and left > 0:
+                cut = f"the connection closed with {left} bytes announced still to come"
+            elif events and not ended:
+                cut = "the connection closed before the stream's end ([DONE])"
+            else:
+                cut = ""
+            return StreamStart(response.status, None, events, "", cut)
+    except http.client.HTTPException as exc:  # a chunk cut short (IncompleteRead)
+        return StreamStart(response.status, None, events, "",
+                           f"the connection closed part way through a chunk ({exc!r})")
     except OSError as exc:
         raise Unreachable(_describe(exc)) from exc
 
 
 def _sse_data(response: Any) -> Iterator[str]:
+    """The data of each event, ``[DONE]`` among them."""
     for raw_line in response:
         line = raw_line.decode("utf-8", errors="replace").strip()
         if line.startswith("data:"):
-            data = line[len("data:"):].strip()
-            if data == "[DONE]":
-                return
-            yield data
+            yield line[len("data:"):].strip()
+
+
+def _finishes(data: str) -> bool:
+    """Whether the event ``data`` ends the answer (a ``finish_reason``): a stream may end
+    there without ``[DONE]``."""
+    try:
+        event = json.loads(data)
+    except ValueError:
+        return False
+    choices = event.get("choices") if isinstance(event, dict) else None
+    return isinstance(choices, list) and any(
+        isinstance(choice, dict) and choice.get("finish_reason") for choice in choices)
 
 
 def _carries_content(data: str) -> bool:

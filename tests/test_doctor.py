@@ -301,3 +301,35 @@ def test_credentials_a_server_quotes_back_are_masked_in_the_verdict_and_json(
     said = json.dumps(report.to_dict())
     assert "cannot work" in report.verdict and "internal: auth=Bearer" in said
     assert key not in said and password not in said
+
+
+_ROLE = 'data: {"choices": [{"index": 0, "delta": {"role": "assistant"}}]}\n\n'
+
+
+@pytest.mark.parametrize(("body", "announced", "why"), [
+    # Cut inside an event, the rest of the length announced never sent.
+    (_ROLE + 'data: {"choi', 10_000, "bytes announced still to come"),
+    # Closed after a whole event, announcing no length: no [DONE], no finish_reason.
+    (_ROLE, None, "closed before the stream's end ([DONE])"),
+], ids=["mid-event", "no-end"])
+def test_a_stream_cut_before_its_first_token_is_reported_as_cut(
+        examine: Callable[..., DoctorReport], body: str, announced: int | None,
+        why: str) -> None:
+    def cut(request: dict[str, Any], answer: FakeResponse) -> None:
+        if request.get("stream"):
+            answer.body, answer.declared_length = body.encode(), announced
+
+    report = examine(lambda server: persona.capable_but(server, cut))
+    status, result = rows(report)["time to first token"]
+    assert (status, result) == ("warn", "stream cut")
+    assert why in rendered(report) and "its log says why" in rendered(report)
+
+
+def test_a_whole_stream_without_text_is_no_cut(examine: Callable[..., DoctorReport]) -> None:
+    def empty(request: dict[str, Any], answer: FakeResponse) -> None:
+        if request.get("stream"):
+            answer.body = (_ROLE + 'data: {"choices": [{"index": 0, "delta": {}, '
+                                   '"finish_reason": "stop"}]}\n\n').encode()
+
+    report = examine(lambda server: persona.capable_but(server, empty))
+    assert rows(report)["time to first token"] == ("warn", "no tokens streamed")
