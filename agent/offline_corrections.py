@@ -25,7 +25,7 @@ from tiermem.memory.text.corrections import (
     mentioning,
 )
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.forget_beside import means_a_value
+from tiermem.memory.text.forget_beside import means_instead
 from tiermem.memory.text.forget_requests import forget_opening
 from tiermem.memory.text.fragments import meant_alone, no_then, without_asides
 from tiermem.memory.text.sentences import split_sentences
@@ -85,7 +85,7 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     notes = []
     sentences = [part for whole in split_sentences(text) for part in correction_apart(whole)]
     for at, sentence in enumerate(sentences):
-        if at and forget_opening(sentences[at - 1].strip()) and means_a_value(sentence):
+        if at and forget_opening(sentences[at - 1].strip()) and means_instead(sentence):
             continue  # "Forget my PIN. I meant 4321." stores the PIN meant: no slip
         correction = correction_of(sentence)
         if correction is None:

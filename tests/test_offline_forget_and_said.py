@@ -128,3 +128,45 @@ def test_a_bare_relation_named_as_meant_is_the_one_forgotten() -> None:
     # the brother meant stayed, and the sister, never meant, went
     assert core_after("My sister is Ana.", "My brother is Tom.",
                       "Forget my sister, I meant my brother.") == ["User's sister is Ana"]
+
+
+@pytest.mark.parametrize("said", [
+    # the brother meant stayed and "User's brother" was stored, or "User: I mean my brother"
+    "Forget my sister. I meant my brother.", "Forget my sister; I meant my brother.",
+    "Forget my sister, I meant to say my brother.", "Forget my sister, I mean my brother.",
+    "Delete my sister. Sorry, I meant my brother.",
+    # read as another thing kept, the sister went and "User's brother" was stored
+    "Forget my sister, I meant my brother, not my sister.",
+])
+def test_the_relation_meant_goes_however_it_is_said(said: str) -> None:
+    assert core_after("My sister is Ana.", "My brother is Tom.", said) == [
+        "User's sister is Ana"]
+
+
+def test_the_husband_meant_goes_and_the_wife_stays() -> None:
+    assert core_after("My wife is Eva.", "My husband is Max.",
+                      "Forget my wife. I meant my husband.") == ["User's wife is Eva"]
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN. I meant my brother.",
+                                  "Forget my PIN, I meant my brother."])
+def test_a_relation_meant_after_another_thing_named_is_the_one_forgotten(said: str) -> None:
+    # "User's brother" was stored beside the brother held, and the PIN kept
+    assert core_after("My PIN is 1234.", "My brother is Tom.", said) == ["User's PIN is 1234"]
+    # with no brother held nothing goes, and nothing is stored
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 1234"]
+
+
+@pytest.mark.parametrize("said", ["Forget my sister. I meant my PIN.",
+                                  "Forget my sister, I meant my PIN."])
+def test_a_thing_meant_after_a_relation_named_is_the_one_forgotten(said: str) -> None:
+    # "User's PIN" was stored and the sister, never meant, went
+    assert core_after("My PIN is 1234.", "My sister is Ana.", said) == ["User's sister is Ana"]
+    assert core_after("My sister is Ana.", said) == ["User's sister is Ana"]
+
+
+def test_a_relation_meant_but_not_held_changes_nothing() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My sister is Ana.", "Forget my sister. I meant my brother.")[-1]
+        assert sorted(core_of(memory)) == ["User's sister is Ana"]
+    assert "Nothing in core memory matched" in reply

@@ -23,9 +23,8 @@ from tiermem.memory.text.plan_values import (
     told_of,
     value_told,
 )
-from tiermem.memory.text.relations import relation_of
 
-__all__ = ["PLAN_INSTEAD", "means_a_value", "named_and_said_after", "named_in",
+__all__ = ["PLAN_INSTEAD", "means_instead", "named_and_said_after", "named_in",
            "of_what_goes"]
 
 _I = re.IGNORECASE
@@ -105,8 +104,15 @@ _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
                     rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
                     r"(?P<value>[^\s,;]*[\d@][^\s,;]*(?:,?\s+(?-i:[A-Z0-9])[^\s,;]*)*?)"
                     r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
-#: Another one of the user's named as the one meant to forget, bare ("I meant my brother").
-_MEANT_SOMEONE = re.compile(r"^i\s+meant\s+(?P<whose>(?:my|our)\s+(?P<noun>[a-z]+))\W*$", _I)
+#: Another thing of the user's named, bare, as the one meant to forget ("I meant my
+#: brother", "Sorry, I meant to say my PIN", "I mean my husband, not my wife").
+_OTHER_MEANT = (
+    r"(?:(?:sorry|oops|no)\W+)?i\s+(?:meant(?:\s+to\s+(?:say|type|write|put))?|mean)\s+"
+    r"(?P<whose>(?:my|our)\s+[a-z]+(?:-[a-z]+)*)"
+    r"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+[a-z]+(?:-[a-z]+)*)?\W*$")
+_MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
+#: Where a request naming what to forget gives way to the other thing meant.
+_MEANT_OTHER_AFTER = re.compile(_BREAK + _OTHER_MEANT, _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -136,6 +142,11 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     ``held``: the facts held, whose values say what kind a new one told must be."""
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
+    if (other := _other_meant(sentence.strip())) is not None:
+        # the one meant is the one to forget: the sister went, the brother stayed, and
+        # "User's brother" was stored, which says nothing; "..., not my sister" is the
+        # one named first, no other thing kept
+        return other, ""
     kept = _KEPT_AFTER.search(sentence.strip())
     if kept is not None and _OLD_ONE.match(kept[0]) and _tells_a_value(sentence[:kept.start()]):
         kept = None
@@ -210,13 +221,17 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # whose it is as the fact held says: "Forget the PIN" of "User's PIN is 1234"
         # stored "The PIN is 4321"; the value whole, as meant ("7 Glass Street, Leeds")
         return told[0], f"{told[1].split(' is ', 1)[0]} is {meant['value']}."
-    opening = FORGET_NAMED.match(parts[0].strip())
-    if ((someone := _MEANT_SOMEONE.match(parts[1])) and relation_of(someone["noun"])
-            and opening is not None):
-        # the one meant is the one to forget: the sister went, the brother stayed, and
-        # "User's brother" was stored, which says nothing
-        return f"{parts[0].strip()[:opening.end()]}{someone['whose']}.", ""
     return parts[0].rstrip(" .!") + ".", parts[1][:1].upper() + parts[1][1:]
+
+
+def _other_meant(sentence: str) -> str | None:
+    """The request to forget what ``sentence`` names as meant after the thing it first
+    named ("Forget my brother." of "Forget my sister, I meant my brother"), or None."""
+    other = _MEANT_OTHER_AFTER.search(sentence)
+    opening = FORGET_NAMED.match(sentence[:other.start()]) if other is not None else None
+    if other is None or opening is None:
+        return None
+    return f"{sentence[:opening.end()]}{other['whose']}."
 
 
 def _tells_a_value(request: str) -> bool:
@@ -236,9 +251,10 @@ def _value_told_of(request: str, remark: str, held: list[str]) -> tuple[str, str
     return f"{request[:opening.end()]}{told[0]}.", told[1]
 
 
-def means_a_value(said: str) -> bool:
-    """Whether ``said`` only gives the value meant instead of what goes ("I meant 4321")."""
-    return _MEANT.match(said.strip()) is not None
+def means_instead(said: str) -> bool:
+    """Whether ``said`` only gives what was meant instead of what goes: its value ("I meant
+    4321") or another thing of the user's, the one to forget ("I meant my brother")."""
+    return _MEANT.match(said.strip()) is not None or _MEANT_OTHER.match(said.strip()) is not None
 
 
 def named_in(request: str) -> str:
