@@ -55,12 +55,11 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        from tiermem.memory.store.opening import without_password
+        from tiermem.memory.store.opening import without_passwords
 
-        for given_text in self._given:  # an option's value may follow its "=" (--store=DSN)
-            for text in {given_text, given_text.partition("=")[2]} - {""}:
-                message = without_password(message, text)
-        super().error(message)
+        # An option's value may follow its "=" (--store=DSN).
+        texts = [part for given in self._given for part in (given, given.partition("=")[2])]
+        super().error(without_passwords(message, texts))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -42,6 +43,7 @@ _PAIR_PASSWORD = re.compile(
     r"(?:^|[\s?&])(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
 # A key=value pair's unquoted value runs to a blank, "&" and all.
 _UNQUOTED_PASSWORD = re.compile(r"(?:^|\s)(?:ssl)?password\s*=\s*([^\s']+)", re.IGNORECASE)
+_PASSWORD_KEY = re.compile(r"(?:^|\s)((?:ssl)?password\s*=)", re.IGNORECASE)
 _SECRET_KEYS = ("password", "sslpassword")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -67,6 +69,14 @@ def _passwords(location: str) -> list[str]:
 
 
 def _pair_passwords(location: str) -> list[str]:
+    """The passwords of ``location`` read as key=value pairs from its start, and from each
+    password key after a blank: text libpq cannot read before one (``stray password=...``)
+    would otherwise leave it to the patterns above, which end it at an escaped blank."""
+    starts = {0} | {m.start(1) for m in _PASSWORD_KEY.finditer(location)}
+    return [found for start in sorted(starts) for found in _passwords_from(location[start:])]
+
+
+def _passwords_from(location: str) -> list[str]:
     """The passwords of ``location`` as libpq reads its key=value pairs (which may hold an
     escaped blank or quote, or a quote after the first character, where the patterns above
     stop), with what one was likely meant to hold past where libpq ends it: text right
@@ -145,7 +155,15 @@ def without_password(text: str, location: str) -> str:
     """``text`` (a message about ``location``) with the password ``location`` holds, in
     any form it may be quoted in, shown as ``***``: even a location too malformed to
     parse may be echoed by the error about it."""
-    for password in _passwords(location):
+    return without_passwords(text, (location,))
+
+
+def without_passwords(text: str, locations: Iterable[str]) -> str:
+    """``text`` with the passwords all of ``locations`` hold shown as ``***``, the longest
+    first: one location may be a part of another (an argument's text after its "="), and
+    a part's shorter reading of a password, hidden first, would leave the rest shown."""
+    passwords = {password for location in locations for password in _passwords(location)}
+    for password in sorted(passwords, key=len, reverse=True):
         decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
         # As written, decoded, and as repr() quotes either (a backslash doubled).
         forms = {password, decoded, repr(password)[1:-1], repr(decoded)[1:-1]}

@@ -1,0 +1,69 @@
+"""No part of a DSN's password in any message about a DSN libpq cannot read: its own
+refusal, a usage error repeating the argument, or a location that is no DSN at all."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import tiermem.cli as cli
+from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.postgres.dsn_checks import dsn_problem
+
+#: Malformed DSNs, each holding the password Hunter2Secret (or Hunter2 Secret) somewhere.
+MALFORMED = [
+    "host=127.0.0.1 password=Hunter2Secret user=x stray",
+    "host=127.0.0.1 password='Hunter2Secret' user=x stray",
+    "host=127.0.0.1 password = 'Hunter2Secret' user=x stray",
+    "host=127.0.0.1 password=Hunter2Secret user='x' stray",
+    "host=127.0.0.1 password=Hunter2Secret user=x 'stray'",
+    "host=127.0.0.1 password=Hunter2Secret user=x stray='",
+    "host=127.0.0.1 password='Hunter2Secret' user='x y' stray",
+    "host=127.0.0.1 password='Hunter2 Secret' user=x stray",
+    "host=127.0.0.1 password=Hunter2\\ Secret user=x stray",
+    "host=127.0.0.1 password=Hunter2'Secret user=x stray",
+    "host=127.0.0.1 password=Hunter2\\'Secret user=x stray",
+    "host=127.0.0.1 password='Hunter2\\'Secret' user=x stray",
+    "host=127.0.0.1 sslpassword=Hunter2Secret user=x stray",
+    "host=127.0.0.1 PASSWORD=Hunter2Secret user=x stray",
+    "host=127.0.0.1 password= Hunter2Secret user=x stray",
+    "host=127.0.0.1 password='Hunter2Secret'user=x stray",
+    "host=127.0.0.1 password=Hunter2=Secret user=x stray",
+    "password=Hunter2Secret user=x stray",
+    "stray host=h password=Hunter2\\ Secret",
+    "stray password=Hunter2'Secret user=x",
+    "x password=Hunter2\\'Secret stray",
+    "'host=h' password='Hunter2 Secret'",
+    "postgresql://u@h/db?password=Hunter2Secret&user=x stray",
+]
+PARTS = ("Hunter", "Secret", "2Sec", "unter2", "ecret")
+
+
+def _shown(text: str) -> list[str]:
+    return [part for part in PARTS if part in text]
+
+
+@pytest.mark.parametrize("dsn", MALFORMED)
+def test_no_part_of_the_password_of_a_malformed_dsn_is_shown(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: "password=*** Secret" or "password=***'Secret" where an escaped blank or
+    # quote, or a word libpq cannot read before the password, cut the password short.
+    assert not _shown(str(dsn_problem(dsn)))
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2
+    err = capsys.readouterr().err
+    assert not _shown(err), err
+    for argv in ([dsn], ["chat", "--offline", dsn], ["pg", "status", "--store=" + dsn]):
+        with pytest.raises(SystemExit):
+            cli.run(argv)
+        err = capsys.readouterr().err
+        assert "***" in err and not _shown(err), err
+    # Any part of it that holds the password's key hides all of the password: a usage
+    # error hides what each argument and its text after "=" hold.
+    for at in range(len(dsn)):
+        if re.search(r"(?:^|[\s?])(?:ssl)?password", dsn[at:], re.IGNORECASE):
+            shown = without_password(repr(dsn), dsn[at:])
+            assert not _shown(shown), (dsn[at:], shown)
