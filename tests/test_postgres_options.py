@@ -466,6 +466,24 @@ def test_ef_search_beside_exact_search_is_refused_before_connecting(
     assert split_dsn("host=h ef_search=40") == ("host=h", StoreOptions(ef_search=40))
 
 
+@pytest.mark.parametrize("dsn, given, named", [
+    ("postgresql://u@db.invalid/mem?ef_search=40", {"vector_index": "exact"},
+     "vector_index='exact'"),
+    ("host=db.invalid dbname=mem ef_search=40", {"vector_index": "EXACT"}, "vector_index='EXACT'"),
+    ("host=db.invalid dbname=mem ef_search=40", {"hnsw": False}, "hnsw=False")])
+def test_a_dsn_s_ef_search_beside_an_exact_argument_is_refused_before_connecting(
+        dsn: str, given: dict[str, object], named: str) -> None:
+    # Before: opened searching exactly, the DSN's ef_search dropped without a word (the
+    # DSN's vector_index=exact beside an ef_search argument was refused). Nothing connects.
+    with pytest.raises(InvalidConfigError) as caught:
+        PostgresBackend(dsn, "ann", **given)  # type: ignore[arg-type]
+    assert caught.value.fields == ("ef_search", "vector_index")
+    assert str(caught.value).startswith(
+        f"ef_search=40 in the PostgreSQL DSN and the argument {named} contradict each other")
+    assert str(caught.value).endswith("give vector_index as hnsw or auto with ef_search, or "
+                                      "leave ef_search out of the DSN")
+
+
 @pytest.mark.parametrize("given", ["Host=h password=Hunter2 Secret=x",
                                    "HOST=h?password=Hunter2&Secret=x"])
 def test_a_sqlite_only_install_hides_what_follows_a_password_too(

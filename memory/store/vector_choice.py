@@ -54,15 +54,22 @@ def checked_ef_search(value: object, where: str = "") -> int | None:
 
 
 def refuse_unused_ef_search(vector_index: str | None, ef_search: int | None,
-                            where: str = "") -> None:
+                            where: str = "", *, exact_as: str | None = None) -> None:
     """Refuse ``ef_search`` given beside ``vector_index="exact"``: exact search keeps no
-    candidates, so one of the two was not meant, and the setting would do nothing."""
-    if vector_index == "exact" and ef_search is not None:
-        raise InvalidConfigError(
-            f"ef_search={ef_search} and vector_index='exact'{where} contradict each other "
-            f"(exact search compares every vector; ef_search is for HNSW search); give "
-            f"vector_index as hnsw or auto with ef_search, or leave ef_search out",
-            ("ef_search", "vector_index"))
+    candidates, so one of the two was not meant, and the setting would do nothing.
+    ``exact_as`` (``hnsw=False``, ``vector_index='exact'``): exact is that argument, and
+    ``ef_search`` is the DSN's, which is where to leave it out."""
+    if vector_index != "exact" or ef_search is None:
+        return
+    if exact_as is None:
+        pair, leave = f"ef_search={ef_search} and vector_index='exact'{where}", "ef_search out"
+    else:
+        pair = f"ef_search={ef_search}{where} and the argument {exact_as}"
+        leave = "ef_search out of the DSN"
+    raise InvalidConfigError(
+        f"{pair} contradict each other (exact search compares every vector; ef_search is "
+        f"for HNSW search); give vector_index as hnsw or auto with ef_search, or leave "
+        f"{leave}", ("ef_search", "vector_index"))
 
 
 __all__ = ["EF_SEARCH_RANGE", "HNSW_MIN_ROWS", "VECTOR_INDEXES", "checked_ef_search",

@@ -39,7 +39,9 @@ class PgVectorSettings:
 
     def _choose_vectors(self, options: StoreOptions, hnsw: bool | None,
                         vector_index: str | None, ef_search: int | None) -> None:
+        exact_as = f"vector_index={vector_index!r}"
         if hnsw is not None:
+            exact_as = f"hnsw={hnsw!r}"
             if not isinstance(hnsw, bool):  # the string "false" would turn HNSW on
                 raise InvalidConfigError(
                     f"hnsw must be True or False, got {hnsw!r:.40}; or pass vector_index: "
@@ -54,6 +56,11 @@ class PgVectorSettings:
         if vector_index is not None:  # the two arguments; the DSN's are checked together
             refuse_unused_ef_search(checked_vector_index(vector_index),
                                     checked_ef_search(ef_search))
+            if ef_search is None and not options.vector_index_given:
+                # The DSN's ef_search awaited an index argument; one that gives its own
+                # vector_index is overridden whole by the argument's.
+                refuse_unused_ef_search(checked_vector_index(vector_index), options.ef_search,
+                                        " in the PostgreSQL DSN", exact_as=exact_as)
         elif options.vector_index_given:  # the DSN's index with the argument's ef_search
             refuse_unused_ef_search(options.vector_index, checked_ef_search(ef_search),
                                     " in the PostgreSQL DSN")
