@@ -239,3 +239,31 @@ def test_a_restore_over_a_hard_linked_database_a_reader_holds_is_refused(
             restore(small_snapshot(), home, replace=True).close()
         assert [f.text for f in reader.facts()] == ["the old memory's fact"]
     assert backup.read_bytes() == kept and not leftovers(home)
+
+
+def test_a_restore_over_a_hard_linked_database_with_commits_in_its_wal_says_so(
+        tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    running, home = tmp_path / "running", tmp_path / "home"
+    with make_memory(running) as m:
+        m.add_fact("a fact committed to the -wal")
+        home.mkdir()  # the home as a writer killed now leaves it: commits in its -wal
+        for name in ("memory.sqlite3", "memory.sqlite3-wal"):
+            shutil.copy2(running / name, home / name)
+    wal = (home / "memory.sqlite3-wal").read_bytes()
+    assert wal
+    backup = tmp_path / "backup.sqlite3"
+    os.link(home / "memory.sqlite3", backup)
+    kept = backup.read_bytes()
+    # Before: "is open in another process, or a writer left commits in its -wal", which of
+    # the two not told, and nothing said of what giving it a file of its own does to them.
+    with pytest.raises(StoreError) as refused:
+        restore(small_snapshot(), home, replace=True).close()
+    said = str(refused.value)
+    assert said.startswith(f"the memory at {home} has commits in memory.sqlite3-wal not yet "
+                           f"in memory.sqlite3 (a session has it open, or one that stopped "
+                           f"left them), and memory.sqlite3 is a hard link"), said
+    assert "the -wal's commits then go into that file alone" in said
+    assert backup.read_bytes() == kept and (home / "memory.sqlite3-wal").read_bytes() == wal

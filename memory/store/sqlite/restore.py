@@ -190,35 +190,38 @@ def _own_file(database: Path) -> None:
     is swept as a restore's leftover."""
     if database.stat().st_nlink < 2:
         return
-    if _held_or_logged(database):
+    held = _held_or_logged(database)
+    if held:
         quoted = shlex.quote(str(database))
         raise StoreError(
-            f"the memory at {database.parent} is open in another process, or a writer left "
-            f"commits in its -wal, and {database.name} is a hard link; close every session "
-            f"reading it, and if none is open, give it a file of its own (`cp -p {quoted} "
-            f"{quoted}.own && mv {quoted}.own {quoted}`), then restore again")
+            f"{held}, and {database.name} is a hard link; close every session reading it, "
+            f"and if none is open, give it a file of its own (`cp -p {quoted} {quoted}.own "
+            f"&& mv {quoted}.own {quoted}`: the -wal's commits then go into that file alone), "
+            f"then restore again")
     own = database.with_name(f"{RESTORE_PREFIX}{os.getpid()}-own")
     shutil.copy2(database, own)
     os.replace(own, database)
 
 
-def _held_or_logged(database: Path) -> bool:
-    """Whether a session reads ``database`` (its lock is on this file, which a copy would
-    not share, so settling the copy could not see it), or its -wal holds frames, which
-    looking would fold in through the link. Looking at an empty -wal writes nothing."""
+def _held_or_logged(database: Path) -> str | None:
+    """Which holds ``database``, if any: a session reading it (its lock is on this file,
+    which a copy would not share, so settling the copy could not see it), or frames in its
+    -wal, which looking would fold in through the link, so whether a session has it open
+    cannot be told. Looking at an empty -wal writes nothing."""
     wal = database.with_name(f"{database.name}-wal")
     if wal.exists() and wal.stat().st_size > 0:
-        return True
+        return (f"the memory at {database.parent} has commits in {wal.name} not yet in "
+                f"{database.name} (a session has it open, or one that stopped left them)")
     conn = sqlite3.connect(database, timeout=0, isolation_level=None)
     try:
         conn.execute("PRAGMA locking_mode = EXCLUSIVE")
         conn.execute("BEGIN EXCLUSIVE")  # refused while any other connection reads it
         conn.execute("ROLLBACK")
     except sqlite3.OperationalError:
-        return True
+        return f"the memory at {database.parent} is open in another process"
     finally:
         conn.close()
-    return False
+    return None
 
 
 def _settle(database: Path) -> None:
