@@ -12,17 +12,27 @@ from pathlib import Path
 
 def expanded(path: str | os.PathLike[str]) -> Path:
     """``path`` with a leading ``~`` or ``~USER`` expanded to that home; as given when no
-    such home is known (``~nouser/x``) or the name cannot be one (it holds a NUL byte), as
-    a shell leaves it, so what opens or writes it names what is missing. Only a ``~`` that
-    opens the text given is one: ``./~/x`` is a directory ``~`` here, made absolute, as
-    pathlib reads it as ``~/x``, which expanded again would be the home's."""
+    such home is known (``~nouser/x``, or ``~/x`` with HOME empty) or the name cannot be
+    one (it holds a NUL byte), as a shell leaves it, so what opens or writes it names what
+    is missing. Only a ``~`` that opens the text given is one: ``./~/x`` is a directory
+    ``~`` here, made absolute, as pathlib reads it as ``~/x``, which expanded again would
+    be the home's."""
     if not os.fspath(path).startswith("~"):
         given = Path(path)
         return given.absolute() if given.parts[:1] and given.parts[0][:1] == "~" else given
+    if empty_home() and os.fspath(path).split("/", 1)[0] == "~":
+        return Path(path)
     try:
         return Path(path).expanduser()
     except (RuntimeError, ValueError):
         return Path(path)
+
+
+def empty_home() -> bool:
+    """Whether HOME is set to nothing (or only blanks: an unset shell variable given, as in
+    ``HOME=$H``): ``~`` then names no home, where Python would read it as ``/``."""
+    home = os.environ.get("HOME")
+    return home is not None and not home.strip()
 
 
 def unknown_home(path: str | os.PathLike[str]) -> str | None:
@@ -39,7 +49,8 @@ def unknown_home(path: str | os.PathLike[str]) -> str | None:
     if expanded(first) != Path(first) or Path(first).exists():
         return None
     if first == "~":
-        return "~ names no home: HOME is not set, and this user has none"
+        return "~ names no home: HOME is " + (
+            "set but empty" if empty_home() else "not set, and this user has none")
     return f"{first} names no home: there is no user {first[1:]!r} here"
 
 

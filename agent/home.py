@@ -20,7 +20,7 @@ from pathlib import Path
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
-from tiermem.user_paths import expanded, unknown_home
+from tiermem.user_paths import empty_home, expanded, unknown_home
 
 DEFAULT_AGENT = "default"
 #: The bits a private home and its files must not have: any access by group or others.
@@ -70,6 +70,10 @@ def tiermem_home() -> Path:
     is a file). Checked here, so every command refuses a file alike rather than one saying
     it holds no agents and the next failing to create one in it."""
     given = home_variable()
+    if given is None and empty_home():
+        raise HomeNotDirectoryError(
+            f"HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
+            f"directory; set {HOME_VARIABLE} to the directory to keep them in, or set HOME")
     root = expanded(given) if given is not None else Path.home() / ".tiermem"
     try:
         exists = root.exists()

@@ -125,3 +125,30 @@ def test_a_home_the_tilde_after_a_dot_slash_named_is_not_left_for_an_empty_one(
     (work / "~" / "h").mkdir(parents=True)
     assert run("chat", "--offline").returncode == 0
     assert (work / "~" / "h" / "agents" / "default").is_dir()
+
+
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_home_variable_names_no_home(
+        empty: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Python reads "~" with HOME="" as "/": the agents went to /.tiermem, and
+    # TIERMEM_HOME=~/h to /h. Checked in this process: nothing is made.
+    from tiermem.agent.home import HomeNotDirectoryError, tiermem_home
+    from tiermem.user_paths import unknown_home
+
+    monkeypatch.setenv("HOME", empty)
+    monkeypatch.chdir(tmp_path)
+    assert expanded("~/h") == Path("~/h") and expanded("~") == Path("~")
+    assert unknown_home("~/h") == "~ names no home: HOME is set but empty"
+    monkeypatch.delenv("TIERMEM_HOME", raising=False)
+    with pytest.raises(HomeNotDirectoryError) as refused:
+        tiermem_home()
+    assert str(refused.value) == (
+        "HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
+        "directory; set TIERMEM_HOME to the directory to keep them in, or set HOME")
+    monkeypatch.setenv("TIERMEM_HOME", "~/h")
+    with pytest.raises(HomeNotDirectoryError, match=r"^TIERMEM_HOME is ~/h, but ~ names no "
+                                                    r"home: HOME is set but empty; set it"):
+        tiermem_home()
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))  # a home given needs no HOME
+    assert tiermem_home() == tmp_path / "h"
+    assert list(tmp_path.iterdir()) == []
