@@ -150,3 +150,24 @@ def test_the_model_is_told_its_boolean_item_is_no_number(server: FakeOpenAIServe
     [rated] = result.tool_results
     assert (rated.name, rated.ok, rated.error_kind) == ("rate", False, "invalid_arguments")
     assert result.reply == "Which items did you mean?"
+
+
+@tool
+def find_item(key: Annotated[int | str, Field(description="An id or a name.")],
+              limit: Annotated[int | None, Field(ge=1)] = None) -> str:
+    """Find an item.
+
+    Args:
+        key: An id or a name.
+        limit: How many at most.
+    """
+    return f"{key} {limit}"
+
+
+def test_a_boolean_for_an_annotated_union_names_every_type_it_takes() -> None:
+    box = Toolbox([find_item])
+    refused = box.dispatch("find_item", '{"key": true}')
+    assert "- key: should be a valid integer or string; got true" in refused.content
+    no_limit = box.dispatch("find_item", '{"key": 3, "limit": false}')
+    assert "- limit: should be a valid integer; got false" in no_limit.content
+    assert box.dispatch("find_item", '{"key": "tea", "limit": 2}').content == "tea 2"

@@ -303,6 +303,7 @@ def _unwrap(lines: list[str]) -> str:
 #: What a number parameter says of a true or false sent for it.
 _NUMBER_ERRORS = ((int, "int_type", "Input should be a valid integer"),
                   (float, "float_type", "Input should be a valid number"))
+_NUMBER_WORDS: dict[Any, str] = {int: "integer", float: "number", str: "string"}
 
 
 def _numbers_only(hint: Any) -> Any:
@@ -317,6 +318,10 @@ def _numbers_only(hint: Any) -> Any:
         and typing.get_origin(number) in (typing.Union, types.UnionType) else ()
     for kind, error, message in _NUMBER_ERRORS:
         if number is kind or (kind in either and bool not in either):
+            if either:  # Annotated[int | str, ...] takes a string too: the message says so
+                message = message.replace(_NUMBER_WORDS[kind], " or ".join(
+                    _NUMBER_WORDS.get(m, getattr(m, "__name__", "value"))
+                    for m in either if m is not type(None)))
             def refuse_bools(value: Any, error: str = error, message: str = message) -> Any:
                 if isinstance(value, bool):
                     raise PydanticCustomError(error, message)
