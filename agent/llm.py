@@ -23,13 +23,15 @@ class ToolCall:
     must report back to the model, not an exception in the client.
     ``from_text`` marks a call the model wrote as text in its content, which
     the client recognised (agent/text_tool_calls.py), rather than one the
-    server returned as a tool call.
+    server returned as a tool call. ``cut`` marks one the reply's token limit cut off
+    before its arguments ended: it is never run, and the model is told so.
     """
 
     id: str
     name: str
     arguments: str
     from_text: bool = False
+    cut: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """This call in the OpenAI ``tool_calls`` item shape."""

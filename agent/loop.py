@@ -20,6 +20,7 @@ from tiermem.agent.repeated_calls import RepeatedCalls, once_each
 from tiermem.agent.stored_context import StoredContext, Summarizer, model_summary
 from tiermem.agent.stored_messages import (
     cut_at_length,
+    cut_call_result,
     lost_tool_calls,
     repeats,
     said_once,
@@ -91,7 +92,8 @@ class Agent:
            append the results as tool messages. A reply sent in the same step as a
            call that failed comes with a notice saying so; a call repeating one of
            the turn exactly gets a note saying so in its result.
-           A reply cut at ``max_tokens`` never runs a tool call cut mid-way, and
+           A reply cut at ``max_tokens`` never runs a tool call cut mid-way (the
+           model is told it was cut, and gets a step to write it again), and
            a cut plain reply is stored marked as cut; the user is told, also when
            the model spent the budget thinking, or the server's content filter
            stopped the reply.
@@ -258,7 +260,8 @@ class Agent:
     def _dispatch(self, call: ToolCall, ctx: ToolContext, turn: int,
                   seen: RepeatedCalls) -> ToolResult:
         before = len(ctx.changes)
-        outcome = self.toolbox.dispatch(call.name, call.arguments, call_id=call.id, context=ctx)
+        outcome = cut_call_result(call, self.context.reserve) if call.cut else \
+            self.toolbox.dispatch(call.name, call.arguments, call_id=call.id, context=ctx)
         outcome = seen.noted(call, outcome, (before, len(ctx.changes)))
         outcome.from_text = call.from_text
         self._store(turn, {"role": "tool", "tool_call_id": call.id, "content": outcome.content},

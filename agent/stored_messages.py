@@ -22,7 +22,7 @@ from tiermem.agent.earlier_turns import refused_calls
 from tiermem.agent.llm import Completion, ToolCall, is_whole_json
 from tiermem.agent.turn_result import TurnResult, add_notice
 from tiermem.memory.validation import MAX_TEXT_CHARS
-from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox
+from tiermem.tools.dispatch import ERROR_PREFIX, MAX_ARGUMENT_BYTES, Toolbox, ToolResult
 from tiermem.tools.memory_tools import nothing_to_send
 from tiermem.tools.safe_text import clipped, safe_text
 
@@ -48,11 +48,12 @@ def storable(completion: Completion) -> Completion:
 
 def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
     """A reply that stopped at max_tokens (``reserve``), made safe to keep: its last tool call,
-    cut mid-way (its arguments do not parse), is dropped, never stored or run; a plain reply,
-    or the text after whole calls written as text, is kept, marked as cut. The user is told
-    either way (a notice on ``result``), and also when a reasoning model spent the whole
+    cut mid-way (its arguments do not parse), is never run: marked ``cut``, so that the model
+    is told (``cut_call_result``), or dropped when the limit cut it before its name; a plain
+    reply, or the text after whole calls written as text, is kept, marked as cut. The user is
+    told either way (a notice on ``result``), and also when a reasoning model spent the whole
     budget thinking and left no reply at all."""
-    limit = f"max_tokens={reserve}" if reserve else "its limit"
+    limit = _limit(reserve)
     raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
     # Only the last call can be cut: one before it whose arguments do not parse was written
     # whole but wrong, and is answered so, as in any reply, for the model to write it again.
@@ -62,6 +63,8 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
         called = f"a call to {name}" if name else "a tool call"
         add_notice(result, f"the reply was cut at {limit} in the middle of {called}, "
                            f"which was not run; {raise_it}")
+        if name:
+            kept.append(dataclasses.replace(last[0], cut=True))
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()
     if completion.tool_calls and not (completion.text_after_calls and content):
@@ -73,6 +76,20 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
         return completion
     add_notice(result, f"the reply was cut at {limit}; {raise_it}")
     return dataclasses.replace(completion, content=f"{content} [cut off at {limit}]")
+
+
+def cut_call_result(call: ToolCall, reserve: int) -> ToolResult:
+    """What the model is told of its ``call`` that the token limit (``reserve``) cut off:
+    an error saying it was not run, for it to write the call again, shorter."""
+    message = (f"your call to {call.name} was cut off at the reply's token limit "
+               f"({_limit(reserve)}) before its arguments ended, and was not run; call it "
+               f"again with shorter arguments, or split the text over several calls")
+    return ToolResult(call.name, call.id, ERROR_PREFIX + message, False, error=message,
+                      error_kind="invalid_json")
+
+
+def _limit(reserve: int) -> str:
+    return f"max_tokens={reserve}" if reserve else "its limit"
 
 
 def stopped_by_filter(completion: Completion, result: TurnResult) -> Completion:
@@ -256,5 +273,5 @@ def _taken_off(content: str, texts: list[str], *, all_there: bool) -> str | None
     return content
 
 
-__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "repeats", "said_once", "sent_text",
-           "stopped_by_filter", "storable", "without_oversized_arguments"]
+__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "cut_call_result", "repeats",
+           "said_once", "sent_text", "stopped_by_filter", "storable", "without_oversized_arguments"]

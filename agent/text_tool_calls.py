@@ -68,7 +68,8 @@ closing fence of a fenced call or a tool_code block, is a call, and the start of
 fence no reply; so are the whole calls of a list cut just before its ``]``
 (``[TOOL_CALLS][{...}``, ``[NAME(...)``).
 After whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``)
-is no reply either: it is returned as a call with no name and its text as arguments. One
+is no reply either: it is returned as a call with no name and its text as arguments (named,
+when the whole name of an offered tool is in it: ``<function=NAME>``). One
 cut before its arguments (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not
 ``{}``; but the whole name of an offered tool that needs none after ``[TOOL_CALLS]``, which
 no other offered name goes on from, is a whole call there too, as it is in a reply not cut.
@@ -127,6 +128,8 @@ _CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w
                           r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
                           r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
+#: The whole name in a call cut before its arguments, which says whose call was cut.
+_OPENED_NAME = re.compile(r"<function=([\w.\-]+)>|\[TOOL_CALLS\]\s*([\w.\-]+)\[")
 #: A name alone after the marker, which may be a whole call at the cut.
 _MARKED_NAME = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)")
 #: How many of the last such places are tried, and how far back from the end: the calls
@@ -197,8 +200,10 @@ def find_text_tool_calls(
             found = unescaped
     if not found.calls:
         return TextToolCalls(rest=content)
-    if opened:  # a call cut before its name: no reply, and the caller learns it was cut
-        found.calls.append(ToolCall("", "", opened))
+    if opened:  # a call cut before its arguments: no reply, and the caller learns it was cut
+        named = _OPENED_NAME.search(opened)
+        name = offered_name(named.group(1) or named.group(2), names) if named else ""
+        found.calls.append(ToolCall("", name if name in names else "", opened))
     make_id = call_id or (lambda index: f"text_call_{index}")
     found.calls = [ToolCall(make_id(i), offered_name(c.name, names), c.arguments,
                             from_text=True) for i, c in enumerate(found.calls)]

@@ -235,31 +235,39 @@ def cut_calls(server: FakeOpenAIServer, *calls: tuple[str, str], content: str = 
             for i, (name, args) in enumerate(calls)]}))
 
 
-def test_a_tool_call_cut_at_the_budget_is_neither_run_nor_stored(
+CUT_RESULT = ("Error: your call to {} was cut off at the reply's token limit (max_tokens=9) "
+              "before its arguments ended, and was not run")
+
+
+def test_a_tool_call_cut_at_the_budget_is_not_run_and_the_model_is_told(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     cut_calls(server, ("core_memory_append", '{"content": "Allergic to pea'))
+    server.enqueue_reply("Noted.")
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
                                         max_tokens=9)).step("I'm allergic to peanuts")
-    assert len(server.requests) == 1 and result.tool_results == [] and len(memory.core) == 0
-    assert [r["role"] for r in recall_rows(memory)] == ["user"]
-    assert result.reply is None and result.notice is not None
+    assert len(memory.core) == 0 and result.reply == "Noted."
+    [told] = result.tool_results
+    assert not told.ok and told.content.startswith(CUT_RESULT.format("core_memory_append"))
+    sent = server.requests[1]["messages"][-1]
+    assert (sent["role"], sent["content"]) == ("tool", told.content)
+    assert result.notice is not None
     assert ("cut at max_tokens=9 in the middle of a call to core_memory_append, which was not "
             "run; raise it with --max-tokens / TIERMEM_MAX_TOKENS") in result.notice
 
 
-def test_only_the_cut_call_of_several_is_dropped(server: FakeOpenAIServer,
+def test_only_the_cut_call_of_several_is_not_run(server: FakeOpenAIServer,
                                                  memory: HierarchicalMemory) -> None:
     # llama-server's Qwen2.5 template cut a third call short like this (arguments '{\n "').
     cut_calls(server, ("core_memory_append", '{"content": "Likes tea"}'),
               ("send_message", '{\n    "'))
+    server.enqueue_reply("Noted.")
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
                                         max_tokens=9)).step("I like tea")
     assert [f.text for f in memory.core] == ["Likes tea"]
-    assert [r.name for r in result.tool_results] == ["core_memory_append"]
-    rows = recall_rows(memory)
-    assert [c["function"]["name"] for r in rows for c in r["tool_calls"] or []] == [
-        "core_memory_append"]
-    assert [r["tool_call_id"] for r in rows if r["role"] == "tool"] == ["c0"]
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", True), ("send_message", False)]
+    assert result.tool_results[1].content.startswith(CUT_RESULT.format("send_message"))
+    assert result.reply == "Noted."
     assert result.notice is not None and "call to send_message, which was not run" in result.notice
 
 
@@ -270,8 +278,10 @@ def test_a_call_written_wrong_before_the_cut_one_is_answered_not_called_cut(
     server.enqueue_reply("Noted.")
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
                                         max_tokens=9)).step("I like tea")
-    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", False)]
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", False), ("send_message", False)]
     assert "not valid JSON" in result.tool_results[0].content
+    assert result.tool_results[1].content.startswith(CUT_RESULT.format("send_message"))
     assert result.notice is not None
     assert "in the middle of a call to send_message, which was not run" in result.notice
     assert "core_memory_append" not in result.notice
@@ -283,10 +293,13 @@ CUT_TEXT_CALL = '<tool_call>{"name": "core_memory_append", "arguments": {"conten
 def test_a_text_tool_call_cut_at_the_budget_is_not_stored_as_the_reply(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     server.enqueue_reply(CUT_TEXT_CALL, finish_reason="length")
+    server.enqueue_reply("Noted.")
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
                                         max_tokens=9)).step("I'm allergic")
-    assert result.reply is None and len(memory.core) == 0
-    assert [r["role"] for r in recall_rows(memory)] == ["user"]
+    assert result.reply == "Noted." and len(memory.core) == 0
+    assert [r["role"] for r in recall_rows(memory)] == ["user", "assistant", "tool", "assistant"]
+    assert not any("<tool_call>" in r["content"] for r in recall_rows(memory))
+    assert result.tool_results[0].content.startswith(CUT_RESULT.format("core_memory_append"))
     assert result.notice is not None and "call to core_memory_append" in result.notice
 
 

@@ -137,15 +137,18 @@ def test_a_text_tool_call_from_llama_server_is_run(server: FakeOpenAIServer,
     assert not any("<tool_call>" in r["content"] for r in recall_rows(memory))
 
 
-def test_an_escaped_text_call_cut_at_max_tokens_is_neither_run_nor_stored(
+def test_an_escaped_text_call_cut_at_max_tokens_is_not_run_and_the_model_is_told(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     cut = recording(LCP, "08_text_tool_call_prompted")
     assert cut.body["choices"][0]["finish_reason"] == "length"
     assert cut.message["content"].startswith("&lt;tool_call&gt;{&#34;name&#34;")
     server.enqueue(cut.response)
+    server.enqueue(recording(LS, "02_chat_plain").response)
     result = Agent(memory, client(server)).step("Remember that I am allergic to peanuts.")
-    assert result.tool_results == [] and result.reply is None and len(memory.core) == 0
-    assert [r["role"] for r in recall_rows(memory)] == ["user"]
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", False)]
+    assert "was cut off at the reply's token limit" in result.tool_results[0].content
+    assert result.reply == "The capital of France is Paris." and len(memory.core) == 0
+    assert not any("tool_call&gt;" in r["content"] for r in recall_rows(memory))
     assert result.notice is not None and "call to core_memory_append" in result.notice
 
 
@@ -159,10 +162,12 @@ def test_the_complete_calls_of_a_cut_reply_run_and_the_cut_one_does_not(
     server.enqueue(recording(LS, "02_chat_plain").response)
 
     result = Agent(memory, client(server)).step("Remember that I am allergic to peanuts.")
-    assert [r.name for r in result.tool_results] == ["core_memory_append", "send_message"]
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", True), ("send_message", True), ("core_memory_append", False)]
+    assert "was cut off at the reply's token limit" in result.tool_results[2].content
     assert [f.text for f in memory.core] == ["The fact to remember."]
     stored = [c["id"] for r in recall_rows(memory) for c in r["tool_calls"] or []]
-    assert stored == [calls[0]["id"], calls[1]["id"]]
+    assert stored == [call["id"] for call in calls]
     assert result.notice is not None
     assert "call to core_memory_append, which was not run" in result.notice
 

@@ -71,7 +71,9 @@ def test_a_call_cut_before_its_arguments_is_cut_not_called_with_none(
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
         result = Agent(memory, client).step("I'm allergic to peanuts")
-    assert all(r.ok for r in result.tool_results)
+    *whole, cut = result.tool_results
+    assert all(r.ok for r in whole) and not cut.ok
+    assert "was cut off at the reply's token limit" in cut.content
     assert result.notice is not None
     assert "in the middle of a " in result.notice and "which was not run" in result.notice
 
@@ -90,3 +92,20 @@ def test_markup_named_in_prose_the_limit_cut_later_is_the_reply_marked_as_cut(
         result = Agent(memory, client).step("How does a model write a tool call?")
     assert result.tool_results == [] and result.reply == f"{content} [cut off at max_tokens=1024]"
     assert result.notice is not None and "middle of" not in result.notice
+
+
+def test_a_mistral_call_cut_inside_its_arguments_is_not_run_and_the_model_is_told(
+        server: FakeOpenAIServer) -> None:
+    content = '[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic to pea Done.'
+    [cut] = find_text_tool_calls(content, NAMES, cut=True).calls
+    assert (cut.name, is_whole_json(cut.arguments)) == ("core_memory_append", False)
+    server.enqueue_reply(content, finish_reason="length")
+    server.enqueue_reply("Noted.")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        assert list(memory.core) == []
+    [told] = result.tool_results
+    assert not told.ok and "was cut off at the reply's token limit" in told.content
+    assert server.requests[1]["messages"][-1]["content"] == told.content
+    assert result.reply == "Noted."
