@@ -39,13 +39,13 @@ from typing import Any
 from tiermem.agent.llm import ToolCall, is_whole_json
 from tiermem.tools.declare import HEARTBEAT_PARAM
 
-__all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
+__all__ = ["END_OF_TURN", "FENCE", "NAMESPACES", "TextToolCalls", "call_sequence", "calls_in",
            "calls_then_text", "cut_call", "named_call", "offered_name", "python_calls_in",
            "spliced", "unreadable_call", "whole_without_arguments", "without_end_tokens"]
 
-#: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
-#: the end of the text; its label line may end in "\r\n".
-FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
+#: A fenced block (```json ... ```, or labelled ``tool_calls``), to its end or, when the reply
+#: was cut inside it, to the end of the text; its label line may end in "\r\n".
+FENCE = re.compile(r"```[ \t]*(?:json|JSON|tool_calls?)?[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 #: A JSON string, and an ellipsis where a value belongs: the form of a call shown with
 #: a placeholder (``{"content": ...}``, ``{...}``), not a call.
@@ -59,7 +59,7 @@ _SEPARATORS = " \t\r\n,;"
 END_OF_TURN = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|im_end|>",
                "<|endoftext|>", "<end_of_turn>", "<|end|>")
 #: The namespaces models write before a tool's name (module docstring).
-_NAMESPACES = ("functions.", "default_api.")
+NAMESPACES = ("functions.", "default_api.")
 
 
 @dataclass
@@ -76,7 +76,7 @@ def offered_name(name: str, names: Collection[str]) -> str:
     ``names`` (``functions.core_memory_append``); else ``name`` as it is."""
     if name in names:
         return name
-    for namespace in _NAMESPACES:
+    for namespace in NAMESPACES:
         if name.startswith(namespace) and name[len(namespace):] in names:
             return name[len(namespace):]
     return name

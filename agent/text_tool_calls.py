@@ -17,7 +17,8 @@ from it, the call arrives as plain content. These forms are recognised:
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
   positional values (``[NAME("value")]``) take the parameters the offered tool's schema
   declares, in order, when their count leaves no doubt;
-- a fenced block (```json ... ```) holding such an object or list, also written with
+- a fenced block (```json ... ```, or labelled ``tool_calls``) holding such an object or
+  list, also written with
   Python's habits (a trailing comma, single quotes, ``True``/``None``: read as a literal,
   never run);
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
@@ -25,8 +26,9 @@ from it, the call arrives as plain content. These forms are recognised:
 What wrapped the calls is no reply: a code fence left empty once they are taken out
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
 all of, a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``), which says an
-object holding the calls is calls, prose before it or not, or a marker repeated with
-nothing after it (``[TOOL_CALLS][...][TOOL_CALLS]``). Markup quoted as inline code in a
+object holding the calls is calls, prose before it or not, a marker repeated with
+nothing after it (``[TOOL_CALLS][...][TOOL_CALLS]``), or one beginning a line of prose
+after the calls (``[TOOL_CALLS] Done.``). Markup quoted as inline code in a
 sentence is an example (agent/text_call_markup.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -87,6 +89,7 @@ from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
+    NAMESPACES,
     TextToolCalls,
     call_sequence,
     calls_in,
@@ -130,6 +133,10 @@ _CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
 #: The whole name in a call cut before its arguments, which says whose call was cut.
 _OPENED_NAME = re.compile(r"<function=([\w.\-]+)>|\[TOOL_CALLS\]\s*([\w.\-]+)\[")
+#: Mistral's marker at the start of a line, before the prose that follows it there.
+_LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
+#: The word a marker or tag ends with at the cut, which may begin a cut call's name.
+_MARKED_WORD = re.compile(r"(?:\]|\|>|l>)\s*([\w.\-]+)\Z")
 #: A name alone after the marker, which may be a whole call at the cut.
 _MARKED_NAME = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)")
 #: How many of the last such places are tried, and how far back from the end: the calls
@@ -188,7 +195,7 @@ def find_text_tool_calls(
     text = without_end_tokens(content, END_OF_TURN) if names else content
     opened = ""
     if cut:
-        text, opened = _without_cut_opening(_without_cut_closing(text))
+        text, opened = _without_cut_opening(_without_cut_closing(text), names)
         named = _MARKED_NAME.fullmatch(opened)
         if named and whole_without_arguments(named.group(1), names, schemas):
             text, opened = text + opened, ""  # "[TOOL_CALLS]get_time": a whole call
@@ -275,16 +282,22 @@ def _without_cut_closing(text: str) -> str:
     return text
 
 
-def _without_cut_opening(text: str) -> tuple[str, str]:
+def _without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` without a call the token limit cut before its name (``...</tool_call>
     <tool_c``, ``<tool_call>{"na``, ``[TOOL_CALLS]send_mes``), and that call's text; or
-    ``text`` and "" when it ends otherwise."""
+    ``text`` and "" when it ends otherwise, also when a word after a marker ends a sentence
+    and begins no offered name (``[TOOL_CALLS] Done.``: prose)."""
     stripped = text.rstrip()
     fragment = next((stripped[-size:] for size in range(_LONGEST_OPENING - 1, 1, -1)
                      if any(o.startswith(stripped[-size:]) for o in _OPENINGS)), "")
     if fragment and stripped[:-len(fragment)].strip():
         return stripped[:-len(fragment)], fragment
     for match in _CUT_OPENING.finditer(stripped):
+        word = _MARKED_WORD.search(match.group(0))
+        if word and word.group(1).endswith(".") and not any(
+                f"{space}{name}".startswith(word.group(1))
+                for name in names for space in ("", *NAMESPACES)):
+            continue  # a sentence's end: "[TOOL_CALLS] Done." is prose, "functions." a name
         if stripped[:match.start()].strip() and not _NAME_FIELD.search(match.group(0)):
             return stripped[:match.start()], match.group(0)
     return text, ""
@@ -319,7 +332,9 @@ def _without_call_wrapping(rest: str, content: str) -> str:
         end -= len(marker)
         while end and rest[end - 1].isspace():
             end -= 1
-    return rest[:end]
+    # "```json [...]```\n[TOOL_CALLS] Done.": Mistral's marker that begins a line of prose
+    # after calls, where the model went on with text, is markup, no part of the reply.
+    return _LEADING_MARKER.sub("", rest[:end])
 
 
 def _fenced(content: str, names: frozenset[str], cut: bool, after_prose: bool) -> TextToolCalls:
