@@ -27,7 +27,11 @@ server's template or parser does not take it out:
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``, or an offered tool's name
-  alone, giving no arguments), text before the first marker allowed;
+  alone, giving no arguments), text before the first marker allowed; a reply that is nothing
+  but this markup, part of which does not read (``[TOOL_CALLS]NAME[TOOL_CALLS]s``, a brace
+  left out), when another part is a call or it names an offered tool, makes each such part a
+  call with its text as arguments, which running answers with what to write; arguments that
+  are a whole object then prose (``[ARGS]{...} Done.``) are that object, the prose the reply;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
@@ -70,6 +74,7 @@ from tiermem.agent.text_call_objects import (
     named_call,
     offered_name,
     python_calls_in,
+    spliced,
     unreadable_call,
     whole_without_arguments,
 )
@@ -97,6 +102,8 @@ _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 #: The name written straight before its arguments, without ``[ARGS]`` between them.
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
+#: A call's name as written, then whatever follows it, which does not read as arguments.
+_MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 _SPACE = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()
 
@@ -266,7 +273,47 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
     if _named_in_prose(found, after_prose, lambda: after_marker(
             content, _MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
+    if not found.calls and not cut and content.lstrip().startswith(_MISTRAL_CALLS):
+        return _written_wrong(content, names, read)
     return found
+
+
+def _written_wrong(content: str, names: frozenset[str],
+                   read: Callable[[str, bool], list[ToolCall] | None]) -> TextToolCalls:
+    """The calls of a reply that is nothing but Mistral's markup, some of which does not read
+    (``[TOOL_CALLS]core_memory_append[TOOL_CALLS]s``, a brace left out), each such one a call
+    with its text as arguments, for running it to tell the model what to write; when another
+    call reads, or it names an offered tool. Arguments that are a whole object and then prose
+    (``[ARGS]{...} Done.``) are that object, the prose the reply. Else no call, and the reply
+    stays as it was."""
+    readable, prose = [], []
+
+    def as_written(segment: str, last: bool) -> list[ToolCall]:
+        found = read(segment, last)
+        readable.append(found is not None)
+        if found is not None:
+            return found
+        named = _MISTRAL_WRITTEN.match(segment)
+        name, arguments = (named.group(1), named.group(2)) if named else ("", segment)
+        if name.endswith(".") and not arguments.strip():  # "[TOOL_CALLS] Done.": prose
+            readable[-1] = False
+            prose.append(segment)
+            return []
+        arguments = arguments.strip().removeprefix(_MISTRAL_ARGS).strip()
+        readable[-1] = offered_name(name, names) in names
+        try:
+            value, end = _DECODER.raw_decode(arguments)
+        except (ValueError, RecursionError):
+            return [ToolCall("", name, arguments)]
+        if isinstance(value, dict):
+            prose.append(arguments[end:])
+            arguments = arguments[:end]
+        return [ToolCall("", name, arguments)]
+
+    found = after_marker(content, _MISTRAL_CALLS, as_written)
+    if not any(readable):
+        return TextToolCalls(rest=content)
+    return TextToolCalls(found.calls, spliced([found.rest, *prose]))
 
 
 def _named_in_prose(found: TextToolCalls, after_prose: bool,

@@ -129,8 +129,6 @@ def test_text_that_is_not_a_call(content: str) -> None:
 
 @pytest.mark.parametrize(("content", "rest"), [
     ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "Allergic', ""),
-    ('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic', ""),
-    ('[TOOL_CALLS]core_memory_append{"content": "Allergic', ""),
     ('<function=core_memory_append>{"content": "Allergic', ""),
     ('<|tool_call|>[{"name": "core_memory_append", "arguments": {"content": "Allergic', ""),
 ])
