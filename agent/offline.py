@@ -213,7 +213,7 @@ class OfflinePolicy:
         content = messages[start].get("content") or ""
         user_text, withheld = _without_withheld(content, messages[start].get(MASKED_KEY) or ())
         # "Can you forget my password?" asks for nothing to be searched or quoted back
-        user_text = as_requests(user_text)
+        user_text = as_requests(user_text, core_facts(messages))
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages), recent_statements(messages))
                  if not results else self._more_recall(user_text, results))

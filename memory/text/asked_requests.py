@@ -10,9 +10,11 @@ are left as asked. What a request to forget is, is memory/text/forget_requests.p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import FROM_ELSEWHERE, THANKS
 from tiermem.memory.text.forget_requests import asks_to_forget
+from tiermem.memory.text.reminded_requests import as_forget_request
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["as_request", "as_requests"]
@@ -81,10 +83,12 @@ def as_request(sentence: str) -> str:
     return told if told != sentence.strip() and asks_to_forget(told) else sentence
 
 
-def as_requests(text: str) -> str:
-    """``text`` with each request to forget said in another form said as a request."""
+def as_requests(text: str, held: Iterable[str] = ()) -> str:
+    """``text`` with each request to forget said in another form said as a request, and
+    each worded as one to keep in mind ("Remember to forget my PIN") of what is ``held``."""
+    held = list(held)
     for sentence in split_sentences(text):
-        told = as_request(sentence)
+        told = as_forget_request(as_request(sentence), held)
         if told != sentence:
             text = text.replace(sentence, told, 1)
     return text

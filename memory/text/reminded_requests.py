@@ -1,0 +1,77 @@
+"""Requests to forget worded as something to keep in mind: "Remember to forget my PIN",
+"Don't forget to delete my PIN", "Make sure you forget my PIN", "Remember not to keep my
+PIN", "Keep my PIN out of memory" and "Don't forget my PIN, delete it" ask what "Forget my
+PIN" asks, and are said again as it (``as_forget_request``). Read as a reminder or a
+statement, they kept the PIN and stored the request beside it. "Remember to delete my old
+emails" is a task: "delete", "erase" and "remove" ask to forget here only of a thing memory
+holds or of a secret. Questions ("Remember to forget my PIN?") are left as asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tiermem.memory.text.forget_requests import asks_to_forget
+from tiermem.memory.text.plan_values import held_of
+from tiermem.memory.text.secret_names import names_a_secret
+
+__all__ = ["as_forget_request"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+_LEAD = r"^\W*(?:(?:oh|ok(?:ay)?|so|and|also|just|please|pls)\b[\s,]*)*"
+
+#: What asks that the request after it be kept in mind: "remember to", "don't forget:",
+#: "make sure you", "be sure to"; "not to" or "don't" after it asks not to keep.
+_KEPT_IN_MIND = re.compile(
+    _LEAD + rf"(?:remember|(?:don{_APOS}?t|do\s+not|never)\s+forget|(?:make|be)\s+sure)"
+    r"(?:\s*[:,\u2013\u2014-]\s*|\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?)"
+    rf"(?P<not>(?:not\s+to|don{_APOS}?t|do\s+not)\s+)?(?P<request>\w.*)$", _I)
+#: How such a request may close (", please").
+_END = r"(?P<end>(?:,?\s+please)?\W*)$"
+#: Keeping a thing out of memory ("Keep my PIN out of memory", "... off the record").
+_KEPT_OUT = re.compile(
+    _LEAD + r"keep\s+(?P<named>\w.*?)\s+(?:out\s+of\s+(?:your\s+|the\s+)?"
+    r"(?:memory|mind|head|notes|records?|database)|off\s+(?:the\s+)?record)" + _END, _I)
+#: Deleting it, said right after asking to keep it (", delete it", " - just erase it").
+_THEN_DELETED = (r"\s*[,;:\u2013\u2014-]+\s*(?:(?:just|actually|i\s+mean|rather|instead)[\s,]+)?"
+                 r"(?:forget|delete|erase|remove)\s+(?:it|them)")
+#: A thing asked to be kept, then at once to be deleted ("Don't forget my PIN, delete it").
+_KEPT_THEN_DELETED = re.compile(
+    _LEAD + rf"(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
+    r"(?P<named>(?:my|our)\s+[^,;.!?]+?)" + _THEN_DELETED + _END, _I)
+#: The verbs that ask to forget only of a thing memory holds or a secret, after "remember to".
+_OF_A_THING = re.compile(r"^(?:delete|erase|remove)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
+
+
+def _of_what_is_held(named: str, held: list[str]) -> bool:
+    """Whether ``named`` ("my PIN") is a secret or a thing a fact ``held`` names."""
+    words = named.split()
+    return (any(names_a_secret(words, at) for at in range(len(words)))
+            or bool(held_of(named, held, any_fact=True)))
+
+
+def as_forget_request(sentence: str, held: Iterable[str] = ()) -> str:
+    """``sentence`` said as the request to forget it words as one to keep in mind
+    ("Remember to forget my PIN." -> "Forget my PIN."), or as it is."""
+    text = sentence.strip()
+    if text.endswith("?"):
+        return sentence
+    for told in _told_apart(text, list(held)):
+        if told != text and asks_to_forget(told):
+            return told
+    return sentence
+
+
+def _told_apart(text: str, held: list[str]) -> Iterable[str]:
+    """The requests to forget ``text`` may word as one to keep in mind."""
+    if (out := _KEPT_OUT.match(text) or _KEPT_THEN_DELETED.match(text)) is not None:
+        yield f"Forget {out['named']}{out['end'] or '.'}"
+    if (kept := _KEPT_IN_MIND.match(text)) is not None:
+        request = kept["request"]
+        thing = _OF_A_THING.match(request)
+        if kept["not"]:
+            yield "Don't " + request
+        elif thing is None or _of_what_is_held(thing["named"], held):
+            yield request[:1].upper() + request[1:]
