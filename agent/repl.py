@@ -66,7 +66,7 @@ from tiermem.agent.interrupts import (
     ctrl_c_held,
     terminate_on_signals,
 )
-from tiermem.agent.line_input import OverlongLine, typed_text
+from tiermem.agent.line_input import OverlongLine, typed_text, unpadded
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import prompt_output, read_line
 from tiermem.agent.slash_commands import SlashCommands, first_word, is_command
@@ -286,7 +286,7 @@ class ChatRepl(ChatReports):
         """Process one input line; False means the session should end."""
         self.cancelled = False
         self._error = None
-        text = line.strip()
+        text = unpadded(line)
         if not text:
             return True
         if text.startswith("//"):

@@ -276,3 +276,22 @@ def test_an_overlong_commands_first_word_cut_short_is_named_with_an_ellipsis() -
         (cut, whole), errors = run_json_chat(memory, stream)
     assert cut["command"] == "/" + "x" * 79 + "…" and whole["command"] == "/" + "z" * 79
     assert f"and /{'x' * 79}… was not run\n" in errors.getvalue()
+
+
+def test_blank_and_invisible_lines_are_no_turns_and_a_marked_exit_leaves() -> None:
+    # A line of a zero-width space or a byte order mark was sent as a turn, and "/exit"
+    # after a byte order mark (a script an editor saved with one) was a message.
+    blank = b"\n \t\r\n" * 125_000 + "\u200b\n \ufeff\u2060 \n".encode()
+    stream = io.BytesIO(blank + "I am allergic to peanuts.\u200b\n\ufeff/exit\nnot sent\n".encode())
+    with make_memory() as memory:
+        out, errors = io.StringIO(), io.StringIO()
+        agent = Agent(memory, OfflinePolicy())
+        steps: list[str] = []
+        step = agent.step
+        agent.step = lambda text: steps.append(text) or step(text)  # type: ignore[method-assign]
+        repl = ChatRepl(agent, console=Console(file=out, width=200), errors=errors,
+                        json_lines=True)
+        assert repl.run_piped(decoded_lines(io.BufferedReader(stream), errors)) == 0
+        users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert steps == users == ["I am allergic to peanuts."]  # 250,002 blank lines: no turn
+    assert errors.getvalue() == "" and len(out.getvalue().splitlines()) == 1
