@@ -71,9 +71,14 @@ def nearest_commands(name: str) -> list[str]:
         started = [command for command in known if command.startswith(typed)]
         if started:
             return started
-    near = sorted((_typo_distance(typed, command), command) for command in known)
-    return [command for distance, command in near
-            if distance <= (2 if len(typed) > 8 else 1)][:2]
+    # A slip in another tool's name (/serach, /stauts) names what that name would, but
+    # for /forget ("/remote" is no /remove) or in a name too short to tell (/q).
+    near = sorted([(_typo_distance(typed, command), (command,)) for command in known]
+                  + [(_typo_distance(typed, other), meant) for other, meant in _OTHER_NAMES.items()
+                     if len(other) > 3 and not _ONLY_BY_MEANING.intersection(meant)])
+    named = [command for distance, meant in near
+             if distance <= (2 if len(typed) > 8 else 1) for command in meant]
+    return list(dict.fromkeys(named))[:2]
 
 
 def _typo_distance(typed: str, command: str) -> int:

@@ -164,6 +164,20 @@ def test_an_unknown_command_names_the_commands_it_most_likely_meant(
     assert repl.failures == 4 and out.getvalue().startswith("model:")
 
 
+def test_a_slip_in_another_tools_name_names_what_that_name_would(
+        memory: HierarchicalMemory) -> None:
+    # Each said only "unknown command ...; /help lists them", though /search, /status and
+    # /memory are named; a slip in a name for /forget still names nothing.
+    repl, _ = make_repl(memory)
+    named = ["/serach tea", "/seach tea", "/stauts", "/memroy", "/exprot x.json"]
+    assert repl.run_piped([*named, "/delte keys", "/remote keys"]) == 1
+    assert errors_of(repl).splitlines() == [
+        *(f"unknown command {line.split()[0]} (did you mean {meant}?); /help lists them"
+          for line, meant in zip(named, ["/archival or /recall", "/archival or /recall",
+                                         "/diagnostics", "/core", "/snapshot"], strict=True)),
+        "unknown command /delte; /help lists them", "unknown command /remote; /help lists them"]
+
+
 def test_forget_is_named_only_for_a_word_meaning_it_never_for_one_spelt_like_it(
         memory: HierarchicalMemory) -> None:
     # "/forgot my keys" named /forget: run as suggested, it drops what was never to go.
