@@ -109,17 +109,27 @@ def read_settings(place: AgentPlace, writer: bool = False,
 
 
 def parse_value(name: str, text: str) -> Any:
-    """A setting's value as typed on the command line (JSON for the non-text settings)."""
+    """A setting's value as typed on the command line (JSON for the non-text settings); a
+    keyword (a policy, a unit, a clock, true or false) in any case: LRU is lru."""
     if name not in MemoryConfig.model_fields:
         raise InvalidConfigError(
             f"unknown setting {name!r}; the settings are {', '.join(MemoryConfig.model_fields)}",
             (name,))
+    lowered = text.lower()
     if name in _TEXT_SETTINGS:
-        return text
+        return lowered if _takes(name, lowered) else text  # its error quotes what was typed
     try:
-        return json.loads(text)
+        return json.loads(lowered if lowered in ("true", "false", "null") else text)
     except ValueError:
         return text  # left to the model, whose error names the field and the value
+
+
+def _takes(name: str, value: str) -> bool:
+    try:
+        MemoryConfig.parse({name: value})
+    except InvalidConfigError:
+        return False
+    return True
 
 
 def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:

@@ -316,3 +316,20 @@ def test_several_stored_settings_that_cannot_be_read_are_replaced_in_turn(
     assert done.returncode == 0, done.stderr
     assert stored_fusion(home)["depth"] == 50
     assert chat(home, stdin="hello\n") == ""
+
+
+def test_a_keyword_value_is_taken_in_any_case_and_refused_as_typed(home: Path) -> None:
+    # "LRU", "TRUE", "Facts" and "LOGICAL" were refused: "unknown eviction policy 'LRU'",
+    # "must be true or false (got 'TRUE')".
+    from tiermem.agent.settings import parse_value
+
+    assert [parse_value("policy", "LRU"), parse_value("recall_dense", "TRUE"),
+            parse_value("recall_dense", "False"), parse_value("core_limit_unit", "Facts"),
+            parse_value("clock", "LOGICAL")] == ["lru", True, False, "facts", "logical"]
+    assert [parse_value("policy", "BOGUS"), parse_value("recall_dense", "YES")] == [
+        "BOGUS", "YES"]
+    chat(home, stdin="I am allergic to peanuts.\n")
+    done = tiermem(home, "config", "--agent", "a", "policy", "LRU")
+    assert done.stdout.strip() == "policy freq_recency_durable → lru; stored for agent a"
+    done = tiermem(home, "config", "--agent", "a", "policy", "BOGUS")
+    assert done.returncode == 2 and "unknown eviction policy 'BOGUS'" in done.stderr
