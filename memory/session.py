@@ -319,8 +319,8 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     # Before the pending messages get their vectors: the store refuses a vector whose size
     # is not the stored dimension, and an embedder check_embedder let in may have another.
     with store.transaction():
-        store.settings.set("embedder_id", memory.embedder.id)
-        store.settings.set("embedder_dim", memory.embedder.dim)
+        _store_changed(store, {"embedder_id": memory.embedder.id,
+                               "embedder_dim": str(memory.embedder.dim)})
     # This process holds the writer lock, so no turn is running: a message still
     # pending was left by a turn that was killed, maybe before it got its vector.
     left = memory.recall.mark_pending_unanswered()
@@ -337,9 +337,16 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     # a kill between the two left a core over its stored limit.
     with store.transaction():
         assert kept is not None
-        for key, value in kept.to_meta().items():
-            store.settings.set(key, value)
+        _store_changed(store, kept.to_meta())
         _fit_core(memory)
+
+
+def _store_changed(store: StorageBackend, values: dict[str, str]) -> None:
+    """Write each of ``values`` the store does not already hold: one setting changed is
+    one written, and the others stand as they were written."""
+    for key, value in values.items():
+        if store.settings.get(key) != value:
+            store.settings.set(key, value)
 
 
 def _fit_core(memory: OpenedMemory) -> None:

@@ -50,3 +50,32 @@ def test_a_snapshot_holds_the_stored_settings_not_a_sessions_own(tmp_path: Path)
             assert reader.snapshot()["config"] == taken["config"]
     with HierarchicalMemory.restore(taken, tmp_path / "b", HashingEmbedder()) as restored:
         assert (restored.config.core_limit, restored.config.tau) == (5, 7.0)
+
+
+def test_opening_writes_only_the_settings_that_changed(tmp_path: Path,
+                                                        monkeypatch: Any) -> None:
+    # Each open wrote every setting and the embedder's name and size again, whether or not
+    # it changed: `tiermem config core_limit 300` rewrote all ten settings.
+    from tiermem.memory.config import MemoryConfig
+    from tiermem.memory.store.sqlite.history import SQLiteSettings
+
+    with open_memory(tmp_path, policy="lru"):
+        pass
+    written: list[str] = []
+    set_one = SQLiteSettings.set
+
+    def recorded(self: SQLiteSettings, key: str, value: object) -> None:
+        written.append(key)
+        set_one(self, key, value)
+
+    monkeypatch.setattr(SQLiteSettings, "set", recorded)
+    kept = {*MemoryConfig.model_fields, "embedder_id", "embedder_dim"}
+    with open_memory(tmp_path, core_limit=300, policy="lru") as memory:
+        assert memory.core.limit == 300
+    assert [key for key in written if key in kept] == ["core_limit"]
+    written.clear()
+    with open_memory(tmp_path, store_settings=False, core_limit=5):
+        pass
+    assert [key for key in written if key in kept] == []
+    with open_memory(tmp_path) as memory:
+        assert (memory.core.limit, memory.config.policy) == (300, "lru")
