@@ -355,6 +355,8 @@ class ChatRepl(ChatReports):
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
+        typed = first_word(text)[0]
+        text = typed.lower() + text[len(typed):]  # /EXIT, /Core: typed with caps lock on
         self.running = first_word(text)[0]
         keep = self._command(text)
         self.running = None

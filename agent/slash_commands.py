@@ -141,7 +141,7 @@ class SlashCommands(SearchCommands):
             elif name == "/policy":
                 self.policy(arg)
             elif name == "/history":
-                if arg != "clear":
+                if arg.lower() != "clear":
                     self.chat.usage("usage: /history clear")
                     return True
                 own = self._own_line_kept(text)
@@ -255,6 +255,7 @@ class SlashCommands(SearchCommands):
     def policy(self, arg: str) -> None:
         memory = self.agent.memory
         verb, rest = first_word(arg)
+        verb = verb.lower()
         changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
         if arg and not changing:
             self.chat.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")

@@ -190,6 +190,21 @@ def test_forget_is_named_only_for_a_word_meaning_it_never_for_one_spelt_like_it(
         "unknown command /delete (did you mean /forget?); /help lists them"]
 
 
+def test_a_command_and_its_keyword_are_read_in_any_case(memory: HierarchicalMemory) -> None:
+    # "/Core" and "/EXIT" were unknown commands, "/history CLEAR" and "/policy CLEAR" usage
+    # errors, and the run went on past "/EXIT" to send "not sent".
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["My name is Ada.", "/Core", "/history CLEAR", "/policy Clear",
+                           "/EXIT", "not sent"]) == 1
+    assert "durability" in out.getvalue()  # /core's table
+    assert "erased 0 lines of prompt history" in out.getvalue()
+    assert errors_of(repl).splitlines() == [  # /policy clear ran: no policy to clear
+        "error: this chat has no privacy policy to change: start the chat with --policy "
+        "FILE, or put policy.yaml in the agent home"]
+    assert [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"] == [
+        "My name is Ada."]
+
+
 def test_a_command_is_named_only_when_near_enough_and_leaving_only_for_its_own_slips(
         memory: HierarchicalMemory) -> None:
     # "/del" named /model, "/edit", "/next" and "/text" /exit, "/quiet" /quit, "/care" /core.
