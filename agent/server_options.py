@@ -88,7 +88,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, text_tool_calls: bool
     if not text_tool_calls:
         return
     parser.add_argument(
-        "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
+        "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES, type=str.lower,  # OFF, as the variable
         help=f"auto (default): run tool calls the model writes as text "
              f"(<tool_call>, <|tool_call|>, <|python_tag|>, <function=NAME>, [TOOL_CALLS], "
              f"a bare or fenced JSON call, a Python list of calls, a tool_code block) when "

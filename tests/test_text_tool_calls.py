@@ -498,6 +498,17 @@ def test_the_mode_is_configurable() -> None:
         resolve_llm_config(env={**local, "TIERMEM_TEXT_TOOL_CALLS": "maybe"})
 
 
+def test_the_flag_takes_its_mode_in_any_case_as_the_variable_does() -> None:
+    # "--text-tool-calls OFF" was refused (invalid choice), though TIERMEM_TEXT_TOOL_CALLS=OFF
+    # is taken.
+    from tiermem.agent.cli_parser import build_parser
+
+    chat = ["chat", "--model", "m", "--base-url", "http://127.0.0.1:1/v1"]
+    assert build_parser().parse_args([*chat, "--text-tool-calls", "OFF"]).text_tool_calls == "off"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*chat, "--text-tool-calls", "maybe"])
+
+
 @pytest.mark.parametrize(("flags", "stored"), [([], True), (["--text-tool-calls", "off"], False)])
 def test_chat_runs_tool_calls_written_as_text_unless_told_not_to(
         tmp_path: Path, flags: list[str], stored: bool) -> None:
