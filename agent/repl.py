@@ -355,9 +355,7 @@ class ChatRepl(ChatReports):
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
-        typed = first_word(text)[0]
-        text = typed.lower() + text[len(typed):]  # /EXIT, /Core: typed with caps lock on
-        self.running = first_word(text)[0]
+        self.running = first_word(text)[0].lower()
         keep = self._command(text)
         self.running = None
         return keep
@@ -373,6 +371,6 @@ class ChatRepl(ChatReports):
         finally:
             self.console = shown
         if keep:
-            self.emit({"command": first_word(text)[0], "output": output,
+            self.emit({"command": first_word(text)[0].lower(), "output": output,
                        "error": self._error})
         return keep

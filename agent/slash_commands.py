@@ -89,7 +89,7 @@ class SlashCommands(SearchCommands):
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
         name, arg = first_word(text)
-        arg = arg.strip()
+        name, arg = name.lower(), arg.strip()  # /EXIT, /Core: typed with caps lock on
         memory = self.agent.memory
         if name in _NO_ARGUMENT and arg:
             # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).

@@ -328,3 +328,17 @@ def test_history_clear_counts_only_the_lines_typed_before_it(
     ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=piped, width=200),
              errors=io.StringIO()).run_piped(["hello\n", "/history clear\n"])
     assert "erased 0 lines of prompt history" in piped.getvalue()  # a pipe keeps no lines
+
+
+def test_a_command_typed_in_capitals_leaves_the_history_as_in_lower_case(
+        home: Path, memory: HierarchicalMemory) -> None:
+    # "/FORGET ..." was an unknown command, and "/HISTORY CLEAR" a usage error; run now, the
+    # /forget line quoting what is forgotten still leaves the history, and the count of
+    # lines erased does not count the /history line itself.
+    stored = chat_history(home, memory.prompt_history, True, io.StringIO())
+    run_chat(memory, stored, "My PIN is 1234.\r/Core\r/FORGET User's PIN is 1234\r\x04")
+    assert "User's PIN is 1234" not in [f.text for f in memory.core]
+    assert memory.prompt_history.lines() == ["/Core"]  # the PIN went with the message
+    again = chat_history(home, memory.prompt_history, True, io.StringIO())
+    assert "erased 1 line of prompt history" in run_chat(memory, again, "/HISTORY CLEAR\r\x04")
+    assert memory.prompt_history.lines() == []
