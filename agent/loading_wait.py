@@ -5,17 +5,21 @@ given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before 
 attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all
 (a longer ``Retry-After`` is cut to what is left).
 Once that much was spent with no answer in between, a later request (a scenario's or an
-eval's next turn) gets the client's short backoff only, not another minute, until the
-server answers again: a completion, or a refusal of its own (a 400, say; not a gateway's
-502, 503 or 504, whose server behind may still be down). Each such wait is told as it starts,
-so that a chat waiting a minute does not look hung; the short backoff is not.
+eval's next turn) gets the client's short backoff only, not another minute (but the wait a
+server's ``Retry-After`` asks for, capped as for any 503, if it sends one), until the server
+answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
+or 504, whose server behind may still be down); its error says the minute was spent. Each
+loading wait is told as it starts, so that a chat waiting a minute does not look hung; the
+short backoff is not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["LOADING_BUDGET", "LoadingWaits", "waiting_text"]
+from tiermem.agent.errors import ProviderError
+
+__all__ = ["LOADING_BUDGET", "LoadingWaits", "spent_on_earlier", "waiting_text"]
 
 #: The seconds of loading waits a client spends before the server answers again.
 LOADING_BUDGET = 60.0
@@ -27,6 +31,17 @@ def waiting_text(seconds: float) -> str:
             f"sending the request again")
 
 
+def spent_on_earlier(error: ProviderError) -> ProviderError:
+    """``error``, for a request that began with the budget spent, saying so when it is a
+    loading model's: its attempts got the short backoff (or the server's ``Retry-After``), not
+    the waits a model loads in."""
+    if error.retry_wait is not None:
+        error.message += (f"; the {LOADING_BUDGET:.0f} s of waits a loading model is given "
+                          f"were spent on earlier requests it refused alike")
+        error.args = (error.message, *error.args[1:])
+    return error
+
+
 class LoadingWaits:
     """The loading waits one client has spent since its server last answered."""
 
@@ -36,13 +51,19 @@ class LoadingWaits:
         self.budget = budget
         self.spent = 0.0
 
-    def take(self, seconds: float) -> float | None:
+    @property
+    def spent_out(self) -> bool:
+        """Whether the budget is spent: a request that begins so gets no loading waits."""
+        return self.spent >= self.budget
+
+    def take(self, seconds: float, *, asked: bool = False) -> float | None:
         """The wait for a loading model that begins, ``seconds`` cut to what is left of the
-        budget and told; None, for the short backoff (not told), once the budget is spent."""
+        budget and told; once the budget is spent, None, for the short backoff (not told),
+        unless the server ``asked`` for ``seconds`` (its ``Retry-After``), which is kept."""
         left = self.budget - self.spent
-        if left <= 0:
+        if left <= 0 and not asked:
             return None
-        seconds = min(seconds, left)
+        seconds = seconds if left <= 0 else min(seconds, left)
         self.spent += seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))

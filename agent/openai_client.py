@@ -82,7 +82,7 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
-from tiermem.agent.loading_wait import LoadingWaits
+from tiermem.agent.loading_wait import LoadingWaits, spent_on_earlier
 from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
@@ -250,6 +250,7 @@ class OpenAIClient:
             request["tool_choice"] = "auto"
 
         attempts = self.max_retries + 1
+        spent_before = self.loading.spent_out
         for attempt in range(1, attempts + 1):
             self.last_attempts = attempt
             try:
@@ -267,10 +268,12 @@ class OpenAIClient:
                     self.loading.answered()  # a refusal from the server itself: it is loaded
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
-                    raise error from exc
+                    raise spent_on_earlier(error) if spent_before else error from exc
                 delay = self._retry_delay(attempt, exc, error.retry_wait)
-                # A loading model's wait is cut to the budget left, and none once it is spent.
-                taken = self.loading.take(delay) if error.retry_wait is not None else delay
+                # A loading model's wait is cut to the budget left, and none once it is spent;
+                # a request begun with it spent waits as long as the server asks, if it asks.
+                taken = delay if error.retry_wait is None else self.loading.take(
+                    delay, asked=spent_before and retry_after_seconds(exc) is not None)
                 self._sleep(self._backoff(attempt) if taken is None else taken)
                 continue
             self.loading.answered()

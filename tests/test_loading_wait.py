@@ -71,33 +71,51 @@ def test_a_server_that_stays_loading_costs_the_next_turn_the_short_backoff_only(
     assert sleeps[6:] == [10.0]
 
 
-def two_requests_refused(server: FakeOpenAIServer) -> tuple[list[float], list[str]]:
-    """The waits a client sleeps and tells over two requests each refused four times."""
+SPENT = "the 60 s of waits a loading model is given were spent on earlier requests"
+
+
+def two_requests_refused(
+        server: FakeOpenAIServer) -> tuple[list[float], list[str], list[str]]:
+    """The waits a client sleeps and tells over two requests each refused four times, and
+    the errors the requests end with."""
     told: list[str] = []
     sleeps: list[float] = []
+    errors: list[str] = []
     llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
                        sleep=sleeps.append, loading_notice=told.append)
     for _ in range(2):
-        with pytest.raises(ProviderError):
+        with pytest.raises(ProviderError) as info:
             llm.complete([{"role": "user", "content": "hi"}], [])
-    return sleeps, told
+        errors.append(str(info.value))
+    return sleeps, told, errors
 
 
 def test_the_short_backoff_after_the_spent_minute_is_not_told_as_a_wait(
         server: FakeOpenAIServer) -> None:
     loading(server, 8)
-    sleeps, told = two_requests_refused(server)
+    sleeps, told, errors = two_requests_refused(server)
     assert len(sleeps) == 6 and max(sleeps[3:]) <= 2.0
     assert told == [waiting_text(10.0), waiting_text(20.0), waiting_text(30.0)]
+    # The second request's error says why it waited so little.
+    assert SPENT not in errors[0] and SPENT in errors[1]
 
 
-def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute(
-        server: FakeOpenAIServer) -> None:
+@pytest.mark.parametrize(("asked", "first", "later"), [
+    # Cut to what is left of the minute, then, once it is spent, the wait the server asks.
+    ("25", [25.0, 25.0, 10.0], [25.0, 25.0, 25.0]),
+    # Capped as for any 503; the first request's third attempt finds the minute spent and
+    # gets the short backoff (None here).
+    ("600", [30.0, 30.0, None], [30.0, 30.0, 30.0]),
+])
+def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute_then_kept(
+        server: FakeOpenAIServer, asked: str, first: list[float | None],
+        later: list[float]) -> None:
     for _ in range(8):
-        server.enqueue_error(503, LOADING, headers={"Retry-After": "25"})
-    sleeps, told = two_requests_refused(server)
-    assert sleeps[:3] == [25.0, 25.0, 10.0] and max(sleeps[3:]) <= 2.0
-    assert told == [waiting_text(25.0), waiting_text(25.0), waiting_text(10.0)]
+        server.enqueue_error(503, LOADING, headers={"Retry-After": asked})
+    sleeps, told, errors = two_requests_refused(server)
+    assert [None if s <= 2.0 else s for s in sleeps] == first + later
+    assert told == [waiting_text(s) for s in sleeps if s > 2.0]
+    assert SPENT not in errors[0] and SPENT in errors[1]
 
 
 def test_ctrl_c_during_the_wait_cancels_the_turn_and_sends_nothing_more(
