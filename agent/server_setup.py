@@ -84,9 +84,9 @@ class ServerFault:
 
 
 #: What to do about a server too busy to take a request (Ollama's 503 "server busy").
-BUSY_HINT = ("send it again later, once fewer requests run on it; Ollama refuses requests "
-             "beyond those it runs (OLLAMA_NUM_PARALLEL) and queues (OLLAMA_MAX_QUEUE, 512 by "
-             "default): raise them for more")
+BUSY_HINT = ("the server is busy; send it again later, once fewer requests run on it. "
+             "Ollama refuses requests beyond those it runs (OLLAMA_NUM_PARALLEL) and queues "
+             "(OLLAMA_MAX_QUEUE, 512 by default): raise them for more")
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
 # Asking again reloads the model into the same memory, which ends the same way.
 _SMALLER = ("try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or a smaller "

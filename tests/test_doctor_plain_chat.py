@@ -112,8 +112,8 @@ def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
     assert not report.works and report.findings.server_fault.startswith("is busy")
     # The chat's own advice, worded for the doctor.
     assert report.advice == [hint_for(BUSY_HINT, "doctor")]
-    assert advice(report).startswith("run `tiermem doctor` again later, once fewer requests "
-                                     "run on it")
+    assert advice(report).startswith("the server is busy; run `tiermem doctor` again later, "
+                                     "once fewer requests run on it")
     assert "loads the model" not in advice(report) and "Wait until" not in advice(report)
 
 

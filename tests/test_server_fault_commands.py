@@ -100,5 +100,6 @@ def test_a_busy_server_costs_the_scenario_its_turns_and_says_what_to_do_once(
     out = " ".join(capsys.readouterr().out.split())
     assert len(server.requests) == 23 * 4  # every turn, each sent again as any 5xx is
     assert out.count("is busy: it refuses requests") >= 8 and "having problems" not in out
-    assert out.count("run the scenario again later, once fewer requests run on it") == 1
+    assert out.count("the server is busy; run the scenario again later, once fewer requests "
+                     "run on it") == 1
     assert "OLLAMA_NUM_PARALLEL" in out and "OLLAMA_MAX_QUEUE" in out

@@ -139,7 +139,8 @@ def test_ollama_s_busy_server_is_asked_again_then_says_it_is_busy_and_what_to_do
             "4 attempts)") in str(error)
     assert "having problems" not in str(error)
     hint = provider_hint(error)
-    assert hint.startswith(f"{UNANSWERED}; send it again later, once fewer requests run on it")
+    assert hint.startswith(f"{UNANSWERED}; the server is busy; send it again later, once fewer "
+                           f"requests run on it")
     assert "OLLAMA_NUM_PARALLEL" in hint and "OLLAMA_MAX_QUEUE" in hint
 
 
