@@ -28,7 +28,7 @@ from tiermem.agent.server_errors import (
     server_message,
     web_page_error,
 )
-from tiermem.agent.server_setup import server_fault
+from tiermem.agent.server_setup import ollama_worded_missing, server_fault
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -176,9 +176,13 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         return web_page_error(url, attempts, status)
     elif status == 404:
         kind = "bad_request"
+        # Ollama's words away from its port: Ollama elsewhere (OLLAMA_HOST, a container's
+        # port, a reverse proxy) or a server worded alike; the pull is advised as for Ollama.
+        pull = (f" (if the server is Ollama, `ollama pull {model}` fetches it)"
+                if ollama_worded_missing(status, exc.body) else "")
         text = (
             f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "
-            f"check --model / TIERMEM_MODEL against {url}/models, and that the base URL "
+            f"check --model / TIERMEM_MODEL against {url}/models{pull}, and that the base URL "
             f"ends in /v1"
         )
     else:

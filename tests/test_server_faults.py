@@ -105,11 +105,25 @@ def test_ollama_s_own_error_shape_at_its_port_says_to_pull_the_model(
 
 
 @pytest.mark.parametrize("body", [
-    # A proxy's or another server's text alone, worded as Ollama's.
+    # Ollama's own words, typed or as text alone, at another port (OLLAMA_HOST, a container's
+    # port, a reverse proxy), or a server's worded alike: the pull, if it is Ollama.
     {"error": "model 'qwen3:4b' not found"},
-    # A proxy's (LiteLLM's) typed error, worded and typed as Ollama's.
     error_body("model 'qwen3:4b' not found", type="not_found_error", param=None, code=None),
+])
+def test_ollama_s_words_elsewhere_than_its_port_give_the_pull_if_the_server_is_ollama(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, body: dict[str, Any]) -> None:
+    server.enqueue_error(404, body)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(8080, server)).step(SAID)
+    said = str(info.value)
+    assert "has no model 'qwen3:4b' or no /chat/completions endpoint (HTTP 404)" in said
+    assert "/models (if the server is Ollama, `ollama pull qwen3:4b` fetches it)" in said
+
+
+@pytest.mark.parametrize("body", [
+    # Another server's typed error, not in Ollama's words.
     error_body("model qwen3:4b not found", type="not_found_error"),
+    error_body("model 'qwen3:4b' not found", type="invalid_request_error"),
     # OpenAI's own, and vLLM's.
     error_body("The model `qwen3:4b` does not exist or you do not have access to it.",
                type="invalid_request_error", code="model_not_found"),
