@@ -224,6 +224,10 @@ def _first_token_row(prober: Prober, report: DoctorReport) -> None:
         report.add(check, "skip", "-", "out of time")
     elif isinstance(started, str):
         report.add(check, "warn", "no answer", started)
+    elif started.error:
+        report.add(check, "warn", "stream error",
+                   f"HTTP {started.status}, {started.events} events, then the server's error: "
+                   f"{started.error}")
     elif started.cut:
         report.add(check, "warn", "stream cut",
                    f"HTTP {started.status}, {started.events} events, then {started.cut}: the "

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from tiermem.agent.server_errors import server_message
 from tiermem.memory.store.opening import without_password
 
 #: The most of an answer read: enough for any listing or completion a probe asks for.
@@ -132,13 +133,16 @@ class StreamStart:
     text: str
     #: Why the stream stopped part way, with no content and before its end; "" if it did not.
     cut: str = ""
+    #: The error the server sent in the stream before any content, in its words; "" if none.
+    error: str = ""
 
 
 def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
                          headers: dict[str, str] | None = None) -> StreamStart:
     """Send a streaming chat request; stop reading at its first content-bearing event. A
     stream that stops before it (and before its ``[DONE]`` or a ``finish_reason``) because
-    the connection closed says so in ``cut``."""
+    the connection closed says so in ``cut``; one that carries an error event before it
+    (llama.cpp's ``error:`` field, or ``data: {"error": ...}``) gives its words in ``error``."""
     started = time.perf_counter()
     try:
         response = urllib.request.urlopen(
@@ -151,7 +155,10 @@ def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
     events, ended = 0, False
     try:
         with response:
-            for data in _sse_data(response):
+            for field, data in _sse_fields(response):
+                said = _stream_error(field, data)
+                if said is not None:
+                    return StreamStart(response.status, None, events, "", error=said)
                 if data == "[DONE]":
                     return StreamStart(response.status, None, events, "")
                 events += 1
@@ -174,12 +181,28 @@ def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
         raise Unreachable(_describe(exc)) from exc
 
 
-def _sse_data(response: Any) -> Iterator[str]:
-    """The data of each event, ``[DONE]`` among them."""
+def _sse_fields(response: Any) -> Iterator[tuple[str, str]]:
+    """Each ``data`` (``[DONE]`` among them) and ``error`` field of the stream, with its
+    value."""
     for raw_line in response:
         line = raw_line.decode("utf-8", errors="replace").strip()
-        if line.startswith("data:"):
-            yield line[len("data:"):].strip()
+        field, colon, value = line.partition(":")
+        if colon and field in ("data", "error"):
+            yield field, value.strip()
+
+
+def _stream_error(field: str, data: str) -> str | None:
+    """The server's words if the field is an error (its text whole if it has no message);
+    None if it is not one."""
+    try:
+        event: Any = json.loads(data)
+    except ValueError:
+        event = data
+    if field == "error":
+        return server_message(event) or data
+    if isinstance(event, dict) and "error" in event and not event.get("choices"):
+        return server_message(event) or data
+    return None
 
 
 def _finishes(data: str) -> bool:

@@ -333,3 +333,24 @@ def test_a_whole_stream_without_text_is_no_cut(examine: Callable[..., DoctorRepo
 
     report = examine(lambda server: persona.capable_but(server, empty))
     assert rows(report)["time to first token"] == ("warn", "no tokens streamed")
+
+
+_TOO_LONG = "the request exceeds the available context size, try increasing it"
+
+
+@pytest.mark.parametrize("body", [
+    # llama.cpp's error field, then its [DONE].
+    f'error: {{"code": 400, "message": "{_TOO_LONG}", "type": "exceed_context_size_error"}}'
+    '\n\ndata: [DONE]\n\n',
+    # An error as an event's data (vLLM, a proxy), after the role.
+    _ROLE + f'data: {{"error": {{"message": "{_TOO_LONG}", "code": 400}}}}\n\n',
+], ids=["error-field", "error-data"])
+def test_an_error_streamed_before_the_first_token_is_reported_in_the_server_s_words(
+        examine: Callable[..., DoctorReport], body: str) -> None:
+    def failing(request: dict[str, Any], answer: FakeResponse) -> None:
+        if request.get("stream"):
+            answer.body = body.encode()
+
+    report = examine(lambda server: persona.capable_but(server, failing))
+    assert rows(report)["time to first token"] == ("warn", "stream error")
+    assert f"then the server's error: {_TOO_LONG}" in rendered(report)
