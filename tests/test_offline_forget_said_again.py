@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from offline_helpers import chat as _chat
+from offline_helpers import core_after
 from offline_helpers import core_of as _core
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -185,3 +186,19 @@ def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalM
     assert _core(memory) == {}
     assert (f'(offline) I could not tell what "{meant}" takes the place of in what you took '
             "back, so I did not store it; say the fact in full to store it.") in reply
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["The meeting is on Friday. Scratch that. It's on Monday."], ["The meeting is on Monday"]),
+    (["The meeting is on Friday.", "Scratch that. It's on Monday."],
+     ["The meeting is on Monday"]),
+    (["My locker code is 1234. Forget that. It's 5678."], ["User's locker code is 5678"]),
+    (["My alarm is at 6am. Ignore that. It's 7am."], ["User's alarm is at 7am"]),
+    # of another kind, as the comma form: not stored, and what it took back goes
+    (["My wife is a nurse. Ignore that. It's on Monday."], []),
+    # nothing of one value taken back: the sentence after it is read as before
+    (["I like tea. Forget that. It's Monday."], ["It's Monday"]),
+])
+def test_the_new_value_in_the_sentence_after_the_request_is_said_again(
+        said: list[str], kept: list[str]) -> None:
+    assert core_after(*said) == kept

@@ -138,55 +138,82 @@ def values_of_another_kind(sentences: list[str], said_last: str | None = None) -
 def _corrected(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
     out: list[str] = []
     other_kind: list[str] = []
-    for sentence in sentences:
-        clauses = CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
-        found = next(((at, new) for at in range(len(clauses) - 1)
-                      if forgets_the_last(clauses[at])
-                      and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
-        if found is None:
-            out.append(sentence)
-            continue
-        at, new = found
-        value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"].rstrip(" .!")))
-        # "Forget that, it's not important": read whole, the remark was taken for what
-        # to forget, which nothing held, and what was said last stayed.
-        remark = ", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + "."
-        if _NAMING_VALUE.search(value) is None or _REMARK.match(value):
-            out.append(remark)
-            continue
-        # The value taken back is said in a clause before ("..., no wait, forget that"),
-        # else in the sentence before, else in the message before.
-        said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
-                    None)
-        # Of statements joined by "and", the value taken back is the last one's: read
-        # whole, "My flat is in Lisbon and my code is 1234" gave the flat the new code.
-        *kept, last = _AND_NEXT.split((clauses[said] if said is not None else out[-1] if out
-                                       else said_last or "").rstrip(" .!"))
-        old = _VALUE_SAID.match(last)
-        if old is None:
-            out.append(sentence)
-            continue
-        old_value = last[old.end() - 1:]
-        said_with = _TIME_PREPOSITION.match(old_value)
-        if _TIME_OF_DAY.match(value):
-            if not _TIME_OF_DAY.match(old_value[said_with.end() if said_with else 0:]):
-                out.append(remark)  # "it's 2am and I'm tired" is no locker code
+    for at, sentence in enumerate(sentences):
+        # A bare request and the new value said in the sentence after it ("Scratch that.
+        # It's on Monday.") are read as one, when that finds a value taken back: read apart,
+        # "It's on Monday" was stored as a fact of its own, of nothing named.
+        if (at and out and out[-1] == sentences[at - 1]
+                and _after_a_request(sentences[at - 1], sentence)):
+            joined, kinds = out[:-1], list(other_kind)
+            if _correct(f"{out[-1].strip().rstrip(' .!')}, {sentence.strip()}", joined, kinds,
+                        said_last):
+                out, other_kind = joined, kinds
                 continue
-            if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
-                value = f"{said_with['word']} {value}"
-        elif _kind(value) != _kind(old_value):
-            out.append(remark)  # "it's on Monday" is no nurse, "it's 5678" no failing build
-            other_kind.append(clauses[at + 1].strip())
-            continue
-        corrected = " and ".join([*(kept if said is not None or out else []),
-                                  f"{old['subject'].strip()} {old['verb']} {value}"])
-        rest = clauses[at + 2:]
-        if rest and _NOT_THE_OLD.match(rest[0]):
-            rest = rest[1:]  # "..., not 1234" names what was just taken back
-        if said is not None:
-            out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
-            continue
-        out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
-        if rest:  # what follows is a sentence of its own now
-            out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
+        _correct(sentence, out, other_kind, said_last)
     return out, other_kind
+
+
+def _after_a_request(before: str, sentence: str) -> bool:
+    """Whether ``sentence`` says only a new value ("It's on Monday.") right after ``before``,
+    a bare request to forget ("Scratch that.")."""
+    new = _NEW_VALUE.match(sentence.strip().rstrip(" .!"))
+    return (new is not None and CLAUSE_BREAK.search(before.strip()) is None
+            and forgets_the_last(before))
+
+
+def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: str | None
+             ) -> bool:
+    """Appends to ``out`` ``sentence`` with a value it takes back and says again said once
+    as corrected, and to ``other_kind`` a new value of another kind; whether it took back a
+    value so."""
+    clauses = CLAUSE_BREAK.split(sentence.strip().rstrip(" .!"))
+    found = next(((at, new) for at in range(len(clauses) - 1)
+                  if forgets_the_last(clauses[at])
+                  and (new := _NEW_VALUE.match(clauses[at + 1])) is not None), None)
+    if found is None:
+        out.append(sentence)
+        return False
+    at, new = found
+    value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"].rstrip(" .!")))
+    # "Forget that, it's not important": read whole, the remark was taken for what
+    # to forget, which nothing held, and what was said last stayed.
+    remark = ", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + "."
+    if _NAMING_VALUE.search(value) is None or _REMARK.match(value):
+        out.append(remark)
+        return False
+    # The value taken back is said in a clause before ("..., no wait, forget that"),
+    # else in the sentence before, else in the message before.
+    said = next((at for at in range(at - 1, -1, -1) if not _FILLER.match(clauses[at])),
+                None)
+    # Of statements joined by "and", the value taken back is the last one's: read
+    # whole, "My flat is in Lisbon and my code is 1234" gave the flat the new code.
+    *kept, last = _AND_NEXT.split((clauses[said] if said is not None else out[-1] if out
+                                   else said_last or "").rstrip(" .!"))
+    old = _VALUE_SAID.match(last)
+    if old is None:
+        out.append(sentence)
+        return False
+    old_value = last[old.end() - 1:]
+    said_with = _TIME_PREPOSITION.match(old_value)
+    if _TIME_OF_DAY.match(value):
+        if not _TIME_OF_DAY.match(old_value[said_with.end() if said_with else 0:]):
+            out.append(remark)  # "it's 2am and I'm tired" is no locker code
+            return False
+        if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
+            value = f"{said_with['word']} {value}"
+    elif _kind(value) != _kind(old_value):
+        out.append(remark)  # "it's on Monday" is no nurse, "it's 5678" no failing build
+        other_kind.append(clauses[at + 1].strip())
+        return True
+    corrected = " and ".join([*(kept if said is not None or out else []),
+                              f"{old['subject'].strip()} {old['verb']} {value}"])
+    rest = clauses[at + 2:]
+    if rest and _NOT_THE_OLD.match(rest[0]):
+        rest = rest[1:]  # "..., not 1234" names what was just taken back
+    if said is not None:
+        out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
+        return True
+    out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
+    if rest:  # what follows is a sentence of its own now
+        out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
+    return True
