@@ -24,6 +24,7 @@ import re
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
+from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.said_alike import says_alike
 from tiermem.memory.text.sentences import split_sentences
@@ -100,16 +101,6 @@ _ONLY_CALLED = re.compile(r"\s+(?:is|was)\s+(?:(?:so|very|really|quite|pretty|tr
 _SAME_ONE = re.compile(r"\s+(?:is|was)\s+|\s*,?\s*", _I)
 #: The user saying they have someone, before "a daughter".
 _HAVE = re.compile(r"\bi(?:\s+(?:also\s+)?(?:have|had)|['’]ve)\s+(?:got\s+)?$", _I)
-#: How far before a name the words said right before it ("at", "I have") are looked for:
-#: searched from the start, each name of a long message rescanned all before it.
-_REACH = 40
-_PLACED = re.compile(r"(?:at|in|for|to|from|on|of|by|near|into|with)\s+$", _I)
-#: What puts a firm or a place, never a person, after it: "at Acme", "in Lisbon". Not
-#: "with", "for" or "to", which as often put a person ("I work with Zoltan"): read as a
-#: place, Zoltan was no "he" and the one other named had his job retired instead.
-_IN_PLACE = re.compile(r"(?:at|in|near|into)\s+$", _I)
-#: What puts a person after it at least as often as a firm: "I work with Oyelaran".
-_ALONGSIDE = re.compile(r"with\s+$", _I)
 #: A name's owner mark and the noun after it: "Tom's wife", whose "she" is not Tom.
 _OWNED_BY_NAME = re.compile(r"['’]s?\s+(?P<noun>[a-z][\w-]*)", _I)
 
@@ -314,7 +305,7 @@ def _places(sentences: list[str]) -> set[str]:
     return {found["name"].casefold() for sentence in sentences
             for found in _PERSON.finditer(sentence)
             if found["name"] is not None and not is_first_name(found["name"].split()[0])
-            and _IN_PLACE.search(sentence, _reach(found), found.start()) is not None}
+            and IN_PLACE.search(sentence, reach(found), found.start()) is not None}
 
 
 def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
@@ -332,7 +323,7 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             sex = "he" if relation in _HIS else "she" if relation in _HERS else None
             whose = found["whose"].casefold()
             if whose in ("a", "an"):
-                if _HAVE.search(sentence, _reach(found), found.start()) is None:
+                if _HAVE.search(sentence, reach(found), found.start()) is None:
                     continue  # "I met a nurse": no one of the user's
                 whose = "my"  # "I have a daughter. She is 5.": she is the user's
             said = f"{whose[:1].upper()}{whose[1:]} {found['noun']}"
@@ -347,7 +338,7 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
         if (owned := _someone_of_a_name(sentence, found)) is not None:
             people.append(owned)
         elif (_NOT_A_NAME.fullmatch(found["name"].split()[0]) is None
-              and not _put_as_a_place(sentence[_reach(found):found.start()], found["name"])
+              and not put_as_a_place(sentence[reach(found):found.start()], found["name"])
               and (sentence[:found.start()].strip()
                    or _SUBJECT_GOES_ON.match(sentence, found.end())
                    or (_NAME_ALONE.match(sentence, found.end())
@@ -365,24 +356,6 @@ def _same_one(sentence: str, ended: int, start: int) -> bool:
     return ended >= 0 and _SAME_ONE.fullmatch(sentence, ended, start) is not None
 
 
-def _reach(found: re.Match[str]) -> int:
-    """Where to look from for the words said right before ``found``."""
-    return max(0, found.start() - _REACH)
-
-
-def _put_as_a_place(before: str, name: str) -> bool:
-    """Whether ``before``, what a sentence says up to ``name``, puts it as a place or a
-    firm ("at Acme", "for Globex"), not as a person: not after "with", nor a given name
-    after "for" or "to". Read as places, "Oyelaran" of "I work with Oyelaran" and "Anna"
-    of "I work for Anna" were no "he" or "she", and the one other named had their job
-    retired in their stead."""
-    if _IN_PLACE.search(before) is not None:
-        return True
-    if _PLACED.search(before) is None or _ALONGSIDE.search(before) is not None:
-        return False
-    return not is_first_name(name.split()[0])
-
-
 def _someone_of_a_name(sentence: str, found: re.Match[str]
                        ) -> tuple[str, bool, str | None] | None:
     """The person "Tom's wife" names where ``found`` is "Tom's" before a relation, with
@@ -394,7 +367,7 @@ def _someone_of_a_name(sentence: str, found: re.Match[str]
     mark = name[-2:] if name[-2:] in ("'s", "’s") else name[-1:] if name[-1:] in "'’" else ""
     owned = _OWNED_BY_NAME.match(sentence, found.end() - len(mark)) if mark else None
     relation = None if owned is None else relation_of(owned["noun"].casefold())
-    if owned is None or relation is None or _PLACED.search(sentence, _reach(found),
+    if owned is None or relation is None or PLACED.search(sentence, reach(found),
                                                            found.start()):
         return None
     sex = "he" if relation in _HIS else "she" if relation in _HERS else None
