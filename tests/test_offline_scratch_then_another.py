@@ -164,3 +164,17 @@ def test_a_request_in_the_next_message_tells_of_the_copy_kept(said: list[str],
         reply = chat(memory, *said)[-1]
     assert (f'(offline) I keep "{went}" in archival as a past fact; to remove it for good: '
             f"/forget {went} in the chat, or tiermem forget.") in reply
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["Ana is my sister. Scratch that. She is my cousin."], ["Ana is User's cousin"]),
+    (["Ana is my sister. Scratch that, she is my cousin."], ["Ana is User's cousin"]),
+    (["Ana is my sister.", "Scratch that, she is my cousin."], ["Ana is User's cousin"]),
+    (["Tom is my brother. Scratch that, he's my friend."], ["Tom is User's friend"]),
+    (["Ana is my sister. Scratch that, she lives in Rome."], ["Ana lives in Rome"]),
+    # the relation said first is who she is, as before
+    (["My sister is Ana. Scratch that, she is Maria."], ["User's sister is Maria"]),
+])
+def test_a_name_whose_relation_was_taken_back_is_still_the_one_named(
+        said: list[str], kept: list[str]) -> None:
+    assert core_after(*said) == kept

@@ -151,6 +151,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
                 (one := _last_named(said, pronoun, not_them)) is not None
                 and says_alike(said[-2], one, sentence[opened.end():])):
             person = one
+        if taken_back and person is not None and len(said := [*before, *told]) > 1:
+            person = _name_taken_back(said[-2], person)
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
@@ -162,6 +164,22 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         else:
             told.append(f"{person}{_verb_spelt_out(sentence[opened.end():])}")
     return told, unnamed
+
+
+#: A name said to be someone of the user's ("Ana is my sister"), the relation its fact says.
+_NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?:is|was)\s+"
+                       r"(?P<own>(?:my|our)\s+[a-z][\w-]*)\W*$", _I)
+
+
+def _name_taken_back(fact: str, person: str) -> str:
+    """Who ``person`` ("My sister") is after ``fact``, taken back, said a name was them
+    ("Ana is my sister"): the name, of whom the relation no longer holds. As the relation,
+    "Ana is my sister. Scratch that, she is my cousin." stored "User's sister is User's
+    cousin"."""
+    said = _NAMED_AS.match(fact)
+    if said is None or said["own"].casefold() != person.casefold():
+        return person
+    return said["name"]
 
 
 #: A verb run into the pronoun it follows ("She's a doctor", "They're away"): kept after
