@@ -49,19 +49,19 @@ def test_a_pronoun_retraction_retires_the_share_of_the_one_named(said: list[str]
 @pytest.mark.parametrize("said", [
     ["I work at Globex.", "He no longer works at Globex."],  # no one named
     ["My brother and I work at Globex.", "She no longer works at Globex."],  # not him
-    ["Tom and Ana work at Globex. I do too.", "He no longer works at Globex."],
-    # both may be "he": read as Priya, Tom's job stayed and a change of hers was stored
-    ["Tom works at Globex. Priya is on call.", "He no longer works at Globex."],
-    # both may be "she": read as Tom, his share of the joint fact was retired
-    ["Ana works at Globex. Tom and I work at Globex.", "She no longer works at Globex."],
+    ["Tom and Sam work at Globex. I do too.", "He no longer works at Globex."],
+    # both may be "he": read as Sam, Tom's job stayed and a change of Sam's was stored
+    ["Tom works at Globex. Sam is on call.", "He no longer works at Globex."],
+    # both may be "she": read as Sam, Sam's share of the joint fact was retired
+    ["Ana works at Globex. Sam and I work at Globex.", "She no longer works at Globex."],
     # Tom missed as a name left "he" to the brother, and his job at Acme was retired
     ["My brother works at Acme. Tom also works at Globex.", "He no longer works at Globex."],
     ["My brother works at Acme. Tom got a job at Globex.", "He no longer works at Globex."],
     # read as "Acme", the user's own job at Acme was retired
     ["I work at Acme. Acme hired me.", "He no longer works at Acme."],
     # "Tom's wife" named no one: read as Tom, his job was retired in hers
-    ["Tom works at Globex. Tom's wife works at Globex.", "She no longer works at Globex."],
-    ["Tom works at Globex. Tom's wife is a nurse.", "She no longer works at Globex."],
+    ["Sam works at Globex. Sam's wife works at Globex.", "She no longer works at Globex."],
+    ["Sam works at Globex. Sam's wife is a nurse.", "She no longer works at Globex."],
     ["Tom works at Globex. Tom's brother works at Globex.", "He no longer works at Globex."],
     # a name the given names do not hold, after "with", read as a place: the brother's
     # job at Acme was retired in his stead
@@ -102,3 +102,25 @@ def test_a_job_he_left_keeps_the_users_own_work_with_him(said: list[str]) -> Non
 def test_he_no_longer_working_with_the_user_ends_working_with_him() -> None:
     assert "User works with Tom" not in core_after("I work with Tom.",
                                                    "Tom doesn't work with me anymore.")
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["Tom and Ana work at Globex. I do too.", "He no longer works at Globex."],
+     ["Ana works at Globex", "User works at Globex"]),
+    (["Tom works at Globex. Priya is on call.", "He no longer works at Globex."],
+     ["Priya is on call"]),
+    (["Ana works at Globex. Tom and I work at Globex.", "She no longer works at Globex."],
+     ["Tom and User work at Globex"]),
+    (["Tom works at Globex. Tom's wife works at Globex.", "She no longer works at Globex."],
+     ["Tom works at Globex"]),
+    # no one else named: the pronoun is no one, and what was said of it is not stored
+    (["Tom is tall. She's a doctor."], ["Tom is tall"]),
+    (["Tom is tall.", "She's a doctor."], ["Tom is tall"]),
+    (["Emma lives in Oslo. He is a pilot."], ["Emma lives in Oslo"]),
+    # a name either's may be either
+    (["Sam is tall. She's a doctor."], ["Sam is a doctor", "Sam is tall"]),
+])
+def test_a_name_most_often_a_mans_or_a_womans_is_no_pronoun_of_the_other(
+        said: list[str], kept: list[str]) -> None:
+    # Ana is no "he" and Tom no "she": the one other named is the one the pronoun is
+    assert core_after(*said) == kept

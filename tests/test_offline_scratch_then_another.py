@@ -117,6 +117,9 @@ def test_the_reply_names_what_a_request_with_more_after_it_took_back(said: str,
     ("Tom is tall. Scratch that - she lives in Munich.", "She"),
     ("Tom is tall. Scratch that. She's a doctor.", "She"),
     ("Ana is tall. Scratch that, he's a doctor.", "He"),
+    # a name most often a man's is no "she", though she says again what went of him
+    ("Tom is a nurse. Strike that, she's a doctor.", "She"),
+    ("Ana lives in Rome. Scratch that, he lives in Milan.", "He"),
     ("Tom is tall. Scratch that, he's not.", "He"),
     ("Tom is tall. Scratch that. He's not.", "He"),
 ])
@@ -140,7 +143,7 @@ def test_a_pronoun_in_the_next_message_after_a_name_names_no_one() -> None:
 @pytest.mark.parametrize(("said", "kept"), [
     (["Tom works at Globex. Scratch that, he works at Initech."], ["Tom works at Initech"]),
     (["Tom works at Globex.", "Scratch that, he works at Initech."], ["Tom works at Initech"]),
-    (["Tom is a nurse. Strike that, she's a doctor."], ["Tom is a doctor"]),
+    (["Sam is a nurse. Strike that, she's a doctor."], ["Sam is a doctor"]),
     (["Tom is a nurse. Scratch that. He is an engineer."], ["Tom is an engineer"]),
     (["Ana lives in Rome.", "Ignore that, she lives in Milan."], ["Ana lives in Milan"]),
     (["Tom likes tea. Scratch that, he likes coffee."], ["Tom likes coffee"]),

@@ -3,30 +3,44 @@
 "Blur too." after "I like Muse." names another band the user likes, but "Tom too." more
 likely says that Tom likes Muse: a capitalised word alone tells a name from a thing only
 when it is a first name this list knows (memory/text/ellipses.py). The list is short on
-purpose: a name it misses is read as a thing, as any capitalised word was before it.
+purpose: a name it misses is read as a thing, as any capitalised word was before it. It
+says too whose a name most often is, so that the "she" of "Tom is tall. She's a doctor."
+is not read as Tom (memory/text/pronoun_subjects.py).
 Pure functions over strings.
 """
 
 from __future__ import annotations
 
-__all__ = ["is_first_name"]
+__all__ = ["is_first_name", "pronoun_of_name"]
 
-#: Lower case, as a word is compared folded.
-_NAMES = """
-    adam adrian aisha alan alex alexander alice alicia amelia amy ana andrea andrew andy
-    angela anna anne anthony ben benjamin beth bill bob brian carl carla carlos carol
-    caroline catherine charles charlie chloe chris christian claire daniel david diana
-    diego dan dana ed edward elena eli elizabeth ella emily emma eric eva fatima frank
-    gabriel george grace hannah harry helen henry hugo ian ines isabel jack jacob james
-    jane jason jen jennifer jessica jim joe john jon jonathan jose joseph josh julia julie
-    kate katie kevin laura leo liam linda lisa lucas lucy luis luke maria mark martin mary
-    matt max maya mia michael mike nick nina noah olivia omar oscar paul pedro peter priya
-    rachel raj rob robert ryan sam samuel sara sarah sofia sophie steve susan thomas tim
-    tom tony victor will william zoe
+#: Lower case, as a word is compared folded: those most often a man's, most often a woman's,
+#: and those either's ("Sam", "Alex", "Andrea").
+_HIS_NAMES = """
+    adam adrian alan alexander andrew andy anthony ben benjamin bill bob brian carl carlos
+    charles christian daniel david diego dan ed edward eric frank gabriel george harry henry
+    hugo ian jack jacob james jason jim joe john jon jonathan jose joseph josh kevin leo liam
+    lucas luis luke mark martin matt max michael mike nick noah omar oscar paul pedro peter
+    raj rob robert ryan samuel steve thomas tim tom tony victor will william
 """
-_FIRST_NAMES = frozenset(_NAMES.split())
+_HERS_NAMES = """
+    aisha alice alicia amelia amy ana angela anna anne beth carla carol caroline catherine
+    chloe claire diana elena elizabeth ella emily emma eva fatima grace hannah helen ines
+    isabel jane jen jennifer jessica julia julie kate katie laura linda lisa lucy maria mary
+    maya mia nina olivia priya rachel sara sarah sofia sophie susan zoe
+"""
+_EITHERS_NAMES = "alex andrea charlie chris dana eli sam"
+_HIS = frozenset(_HIS_NAMES.split())
+_HERS = frozenset(_HERS_NAMES.split())
+_FIRST_NAMES = _HIS | _HERS | frozenset(_EITHERS_NAMES.split())
 
 
 def is_first_name(word: str) -> bool:
     """Whether ``word`` ("Tom") is a common first name."""
     return word.casefold() in _FIRST_NAMES
+
+
+def pronoun_of_name(word: str) -> str | None:
+    """The pronoun, "he" or "she", of ``word`` ("Tom", "Ana") when it is a common first name
+    most often a man's or a woman's; None for any other word, or a name either's ("Sam")."""
+    folded = word.casefold()
+    return "he" if folded in _HIS else "she" if folded in _HERS else None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.asked_of import with_asks_apart
-from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
 from tiermem.memory.text.relations import relation_of
@@ -308,7 +308,11 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
     sexes: dict[str, str | None] = {}
     for sentence in sentences:
         for person, own, sex in _people(sentence):
-            if sex in (None, pronoun) and person.casefold() not in not_them:
+            # A name most often a man's is no "she" (a woman's no "he"), though it says too
+            # little for ``sexed``: read as Tom, "Tom is tall. She's a doctor." stored
+            # "Tom is a doctor".
+            if (sex in (None, pronoun) and pronoun_of_name(person.split()[0]) in (None, pronoun)
+                    and person.casefold() not in not_them):
                 fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
     if len(fits) != 1:
         return None

@@ -1,8 +1,9 @@
 """Whether what is said of "he" or "she" is of the kind a fact just taken back said of a
 name: after "Tom works at Globex. Scratch that," the "he works at Initech" says again what
-Tom's job is, so the "he" is Tom whatever a name says of sex, as "he's short" after "Tom is
-tall." does, while "she's a doctor" after it says another kind of thing and may be of
-anyone.
+Tom's job is, so the "he" is Tom though a name says too little of sex, as "he's short" after
+"Tom is tall." does, while "she's a doctor" after it says another kind of thing and may be of
+anyone (and a "she" is never Tom: memory/text/given_names.py knows whose a name most often
+is).
 Pure functions over strings.
 """
 
