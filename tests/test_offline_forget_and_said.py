@@ -170,3 +170,29 @@ def test_a_relation_meant_but_not_held_changes_nothing() -> None:
         reply = chat(memory, "My sister is Ana.", "Forget my sister. I meant my brother.")[-1]
         assert sorted(core_of(memory)) == ["User's sister is Ana"]
     assert "Nothing in core memory matched" in reply
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # "User's brother's name" or "User's brother Tom" was stored, and the sister went
+    ("Forget my sister. I meant my brother's name.", ["User's sister is Ana"]),
+    ("Forget my sister. I meant my brother Tom.", ["User's sister is Ana"]),
+    ("Forget my sister, I meant my brother instead.", ["User's sister is Ana"]),
+    # another thing of its own: nothing held matches it, and "User's brother's car" was stored
+    ("Forget my sister. I meant my brother's car.", ["User's brother is Tom",
+                                                     "User's sister is Ana"]),
+    # both meant: "User: I mean my brother" or "User's brother and sister" was stored
+    ("Forget my sister. I mean my brother too.", []),
+    ("Forget my sister, I meant my brother as well.", []),
+    ("Forget my sister. I meant my brother and sister.", []),
+])
+def test_the_thing_meant_goes_whatever_is_said_of_it(said: str, now: list[str]) -> None:
+    assert core_after("My sister is Ana.", "My brother is Tom.", said) == now
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my sister. I mean it.", "Forget my sister. I meant it.",
+    "Forget my sister, I meant it.", "Forget my sister. I'm serious."])
+def test_insisting_after_the_request_says_nothing(said: str) -> None:
+    # stored as "User: I mean it" or "User is serious"
+    assert core_after("My sister is Ana.", "My brother is Tom.", said) == [
+        "User's brother is Tom"]

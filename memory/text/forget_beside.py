@@ -24,8 +24,8 @@ from tiermem.memory.text.plan_values import (
     value_told,
 )
 
-__all__ = ["PLAN_INSTEAD", "means_instead", "named_and_said_after", "named_in",
-           "of_what_goes"]
+__all__ = ["PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after", "named_in",
+           "of_what_goes", "other_meant"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -94,8 +94,8 @@ _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess
                          r"\s+(?:too|as\s+well)\W*$", _I)
 #: The speaker insisting on the request ("... and I mean it", ", I'm serious"): stored, it
 #: was "User: I mean it".
-_INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:mean\s+it|insist)|(?:{_APOS}m|\s+am)\s+serious)"
-                       r"\W*$", _I)
+_INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:meant?\s+it|insist)"
+                       rf"|(?:{_APOS}m|\s+am)\s+serious)\W*$", _I)
 #: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
 #: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
 #: that opens with no number or email is no value ("I meant to do it 2 days ago"), and words
@@ -106,10 +106,16 @@ _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
                     r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
 #: Another thing of the user's named, bare, as the one meant to forget ("I meant my
 #: brother", "Sorry, I meant to say my PIN", "I mean my husband, not my wife").
+#: "my brother's car" is a thing of its own, but "my brother's name" is the brother held;
+#: "my brother Tom" is the brother, and "my brother too" another thing to forget as well.
+_OWN_WORD = r"[a-z]+(?:-[a-z]+)*"
 _OTHER_MEANT = (
     r"(?:(?:sorry|oops|no)\W+)?i\s+(?:meant(?:\s+to\s+(?:say|type|write|put))?|mean)\s+"
-    r"(?P<whose>(?:my|our)\s+[a-z]+(?:-[a-z]+)*)"
-    r"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+[a-z]+(?:-[a-z]+)*)?\W*$")
+    rf"(?P<whose>(?:my|our)\s+{_OWN_WORD}(?:{_APOS}s\s+(?!name\b){_OWN_WORD})?)"
+    rf"(?:{_APOS}s\s+name)?(?:\s+(?-i:[A-Z][a-z]+))?"
+    rf"(?P<more>(?:,?\s+and\s+(?:(?:my|our)\s+)?{_OWN_WORD})*)"
+    r"(?P<too>\s+(?:too|as\s+well|also))?(?:,?\s+instead)?"
+    rf"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+{_OWN_WORD})?\W*$")
 _MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
 #: Where a request naming what to forget gives way to the other thing meant.
 _MEANT_OTHER_AFTER = re.compile(_BREAK + _OTHER_MEANT, _I)
@@ -231,7 +237,20 @@ def _other_meant(sentence: str) -> str | None:
     opening = FORGET_NAMED.match(sentence[:other.start()]) if other is not None else None
     if other is None or opening is None:
         return None
-    return f"{sentence[:opening.end()]}{other['whose']}."
+    named = sentence[opening.end():other.start()].rstrip(" .!;") + " and " if other["too"] else ""
+    return f"{sentence[:opening.end()]}{named}{other['whose']}{other['more']}."
+
+
+def other_meant(said: str) -> str | None:
+    """What ``said``, bare, names as the thing meant ("my brother" of "Sorry, I meant my
+    brother", "my brother and sister" of "I meant my brother and sister"), or None."""
+    other = _MEANT_OTHER.match(said.strip())
+    return f"{other['whose']}{other['more']}" if other is not None and not other["too"] else None
+
+
+def insists(said: str) -> bool:
+    """Whether ``said`` only insists on the request before it ("I mean it", "I meant it")."""
+    return _INSISTED.match(said.strip()) is not None
 
 
 def _tells_a_value(request: str) -> bool:

@@ -18,6 +18,7 @@ from itertools import takewhile
 
 from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
+    insists,
     means_instead,
     named_and_said_after,
     named_in,
@@ -283,12 +284,14 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     you a new one.") joined to the request, as if said after a comma: alone, it was stored
     as a quote that points at nothing; so is what was meant, a value ("Forget my PIN. I
     meant 4321."), which alone was read as a correction of the PIN gone, and lost with it,
-    or another thing to forget ("I meant my brother", stored as "User's brother"), and
-    its new value ("Forget my PIN. It's 4321."), stored alone as "It's 4321"."""
+    or another thing to forget ("I meant my brother", stored as "User's brother"), the
+    speaker insisting on it ("I mean it", stored as "User: I mean it"), and its new value
+    ("Forget my PIN. It's 4321."), stored alone as "It's 4321"."""
     out: list[str] = []
     for sentence in sentences:
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
-                means_instead(sentence) or _ITS_VALUE.match(sentence) is not None):
+                means_instead(sentence) or insists(sentence)
+                or _ITS_VALUE.match(sentence) is not None):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
