@@ -26,8 +26,14 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.forget_beside import means_instead
-from tiermem.memory.text.forget_requests import forget_opening
-from tiermem.memory.text.fragments import meant_alone, no_then, without_asides
+from tiermem.memory.text.forget_requests import forget_opening, forgets_the_last
+from tiermem.memory.text.fragments import (
+    corrects_nothing,
+    meant_alone,
+    meant_mine,
+    no_then,
+    without_asides,
+)
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -87,9 +93,12 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     for at, sentence in enumerate(sentences):
         if at and forget_opening(sentences[at - 1].strip()) and means_instead(sentence):
             continue  # "Forget my PIN. I meant 4321." stores the PIN meant: no slip
+        if at and forgets_the_last(sentences[at - 1]) and corrects_nothing(sentence):
+            continue  # "Forget that. I meant Porto." says it in place of "Lisbon": no slip
         correction = correction_of(sentence)
         if correction is None:
-            alone = meant_alone(without_asides(sentence))
+            bare = without_asides(sentence)
+            alone = meant_alone(bare) or meant_mine(bare)
             if alone is None and len(sentences) == 1 and not appended:
                 alone = no_then(sentence)
                 if alone is None or not (told := told_last(recent_statements(messages),

@@ -202,3 +202,46 @@ def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalM
 def test_the_new_value_in_the_sentence_after_the_request_is_said_again(
         said: list[str], kept: list[str]) -> None:
     assert core_after(*said) == kept
+
+
+@pytest.mark.parametrize("said", [
+    ["I live in Lisbon.", "Forget that. I meant Porto."],
+    ["I live in Lisbon.", "Forget that. Sorry, I meant Porto."],
+    ["I like tea. Scratch that. I meant coffee."],
+])
+def test_what_was_meant_in_a_sentence_of_its_own_takes_the_place_too(
+        memory: HierarchicalMemory, said: list[str]) -> None:
+    # Lisbon was forgotten and Porto lost, the reply asking which word "Porto" corrects
+    reply = _chat(memory, *said)[-1]
+    assert list(_core(memory)) in (["User lives in Porto"], ["User likes coffee"])
+    assert "corrects" not in reply
+
+
+def test_what_was_meant_of_no_one_value_is_said_apart_as_after_a_comma(
+        memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I like green tea. Forget that. I meant coffee.")[0]
+    assert _core(memory) == {}
+    assert 'I could not tell what "coffee" takes the place of' in reply
+    assert "corrects" not in reply
+
+
+@pytest.mark.parametrize("meant", ["I meant my brother.", "Sorry, I meant my brother.",
+                                   "I meant to say my brother.", "I mean my brother."])
+@pytest.mark.parametrize("taken_back", ["Forget that. ", "Forget that, ", "Scratch that. "])
+def test_a_thing_meant_after_forget_that_is_the_one_forgotten(
+        memory: HierarchicalMemory, taken_back: str, meant: str) -> None:
+    # the brother, said last, went as "that", and "User's brother" was stored
+    _chat(memory, "My sister is Ana.", "My brother is Tom.", taken_back + meant)
+    assert list(_core(memory)) == ["User's sister is Ana"]
+    # and the sister goes when she is the one meant, not the brother said last
+    _chat(memory, "My brother is Tom.", taken_back + meant.replace("brother", "sister"))
+    assert list(_core(memory)) == ["User's brother is Tom"]
+
+
+@pytest.mark.parametrize("said", ["I meant my brother.", "Sorry, I meant my brother."])
+def test_a_thing_meant_with_nothing_asked_changes_nothing(memory: HierarchicalMemory,
+                                                          said: str) -> None:
+    # "User's brother" was stored, and the reply said "Noted."
+    reply = _chat(memory, "My sister is Ana.", "My brother is Tom.", said)[-1]
+    assert sorted(_core(memory)) == ["User's brother is Tom", "User's sister is Ana"]
+    assert "I corrected nothing" in reply and "Noted" not in reply

@@ -61,8 +61,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone", "no_then",
-           "qualifies", "stops_short", "without_asides", "without_doubt"]
+__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone", "meant_mine",
+           "no_then", "qualifies", "stops_short", "without_asides", "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -166,6 +166,10 @@ _MEANT_MORE = frozenset({
     "is", "are", "was", "were", "am", "be", "has", "have", "had", "do", "does", "did",
     "will", "would", "can", "could", "should", "not", "rather", "instead", "never",
 })
+#: A thing of the speaker's named bare ("my brother", "my brother's car", "our dog Rex"),
+#: no clause ("my brother is Tom").
+_MINE_BARE = re.compile(r"(?:my|our)(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)"
+                        r"[\w'’-]+){1,3}", re.IGNORECASE)
 #: The most words of a slip's correction: a word or a name, not a clause.
 _MAX_MEANT_WORDS = 5
 
@@ -225,8 +229,16 @@ def without_doubt(text: str) -> str:
 
 def corrects_nothing(text: str) -> bool:
     """Whether ``text`` only says what was meant by a slip it does not name ("Sorry, I
-    meant Portland"; module docstring): with no fact to correct, it states none."""
-    return meant_alone(text) is not None
+    meant Portland"; module docstring): with no fact to correct, it states none; nor does
+    a thing of the speaker's named bare ("I meant my brother"), stored as "User's brother"."""
+    return meant_alone(text) is not None or meant_mine(text) is not None
+
+
+def meant_mine(text: str) -> str | None:
+    """The thing of the speaker's ``text`` names bare as meant ("my brother" of "Sorry, I
+    meant my brother"), or None."""
+    match = _MEANT.match(text.strip())
+    return match["meant"] if match and _MINE_BARE.fullmatch(match["meant"]) else None
 
 
 def meant_alone(text: str) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.forget_beside import other_meant
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
 
@@ -92,8 +93,14 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
     request forgot the tea and "I meant coffee", no fact alone, was lost unsaid."""
     out: list[str] = []
     unplaced: list[str] = []
-    for sentence in sentences:
+    for sentence in _meant_joined(sentences):
         clauses = CLAUSE_BREAK.split(sentence.strip())
+        if len(clauses) > 1 and forgets_the_last(clauses[0]) and (
+                thing := other_meant(", ".join(clauses[1:]))):
+            # "Forget that, I meant my brother": the brother goes, not what was said last,
+            # and "User's brother", which says nothing, is not stored
+            out.append(f"Forget {thing}.")
+            continue
         meant = meant_alone(", ".join(clauses[1:])) if len(clauses) > 1 else None
         if meant is None or not forgets_the_last(clauses[0]):
             out.append(sentence)
@@ -110,6 +117,20 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         said = f"{old['said']}{meant}"
         out += [clauses[0] + ".", said[:1].upper() + said[1:] + "."]
     return out, unplaced
+
+
+def _meant_joined(sentences: list[str]) -> list[str]:
+    """``sentences`` with what was meant, said alone after a bare request to forget
+    ("Forget that. I meant Porto."), joined to it as if said after a comma: apart, the
+    request forgot "I live in Lisbon" and "I meant Porto" named no slip, and was lost."""
+    out: list[str] = []
+    for sentence in sentences:
+        if out and forgets_the_last(out[-1].strip()) and (
+                meant_alone(sentence) is not None or other_meant(sentence) is not None):
+            out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
+        else:
+            out.append(sentence)
+    return out
 
 
 def meant_unplaced(sentences: list[str], said_last: str | None = None) -> list[str]:
