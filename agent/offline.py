@@ -52,7 +52,7 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
-from tiermem.agent.offline_archival_note import kept_in_archival_note
+from tiermem.agent.offline_archival_note import kept_in_archival_note, retired_this_turn
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.agent.offline_said_last import (
     NOTHING_MATCHED,
@@ -212,8 +212,9 @@ class OfflinePolicy:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
         content = messages[start].get("content") or ""
         user_text, withheld = _without_withheld(content, messages[start].get(MASKED_KEY) or ())
-        # "Can you forget my password?" asks for nothing to be searched or quoted back
-        user_text = as_requests(user_text, core_facts(messages))
+        # "Can you forget my password?" asks for nothing to be searched or quoted back; what
+        # the turn retired is held still, so "Don't forget to delete my address" stays a request
+        user_text = as_requests(user_text, [*core_facts(messages), *retired_this_turn(messages)])
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages), recent_statements(messages))
                  if not results else self._more_recall(user_text, results))

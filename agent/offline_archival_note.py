@@ -12,10 +12,10 @@ from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import as_news, forgets_the_last
 
-__all__ = ["kept_in_archival_note"]
+__all__ = ["kept_in_archival_note", "retired_this_turn"]
 
 
-def _retired_this_turn(messages: list[dict[str, Any]]) -> list[str]:
+def retired_this_turn(messages: list[dict[str, Any]]) -> list[str]:
     """The facts the calls since the user's message retired without an error."""
     start = max(i for i, m in enumerate(messages) if m["role"] == "user")
     failed = {m.get("tool_call_id") for m in messages[start + 1:]
@@ -47,7 +47,7 @@ def kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> lis
     if not any(as_news(s) is None or forgets_the_last(CLAUSE_BREAK.split(s.strip())[0])
                for s in split_sentences(user_text)):
         return []
-    retired = _retired_this_turn(messages)
+    retired = retired_this_turn(messages)
     if len(retired) == 1 and (retired[0].lstrip().startswith("-")
                               or not retired[0].isprintable()):
         # Typed after /forget, "--erase wipes the disk" would erase "wipes the disk".

@@ -70,3 +70,17 @@ def test_a_reminder_of_a_task_is_still_one(memory: HierarchicalMemory, said: str
 ])
 def test_said_as_the_request(said: str, held: list[str], told: str) -> None:
     assert as_forget_request(said, held) == told
+
+
+@pytest.mark.parametrize(("fact", "said"), [
+    ("My address is 5 Oak Road.", "Don't forget to delete my address."),
+    ("My sister is Ana.", "Remember to delete my sister."),
+    ("My phone number is 555-1234.", "Make sure to erase my phone number."),
+])
+def test_deleting_a_thing_held_is_no_reminder(fact: str, said: str) -> None:
+    # once retired, the thing was no longer held, and the reply told of a reminder too
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        reply = _chat(m, fact, said)[-1]
+        assert _core(m) == {}
+    assert REMINDER_NOTE not in reply
+    assert "core -> archival" in reply
