@@ -84,3 +84,12 @@ def test_deleting_a_thing_held_is_no_reminder(fact: str, said: str) -> None:
         assert _core(m) == {}
     assert REMINDER_NOTE not in reply
     assert "core -> archival" in reply
+
+
+@pytest.mark.parametrize("said", ["Reminder: forget my PIN.", "Reminder: delete my PIN.",
+                                  "Remember my PIN, no wait, forget it.",
+                                  "Keep my PIN - wait, on second thought, delete it."])
+def test_a_reminder_or_a_change_of_mind_forgets(said: str) -> None:
+    # "Reminder:" stored "Reminder: forget User's PIN" beside the PIN; "no wait" kept it
+    assert _forgot(said) == _forgot("Forget my PIN.")
+    assert _forgot(said)[1] == {}

@@ -1,6 +1,7 @@
 """Requests to forget worded as something to keep in mind: "Remember to forget my PIN",
 "Don't forget to delete my PIN", "Make sure you forget my PIN", "Remember not to keep my
-PIN", "Keep my PIN out of memory" and "Don't forget my PIN, delete it" ask what "Forget my
+PIN", "Keep my PIN out of memory", "Reminder: forget my PIN" and "Don't forget my PIN,
+no wait, delete it" ask what "Forget my
 PIN" asks, and are said again as it (``as_forget_request``). Read as a reminder or a
 statement, they kept the PIN and stored the request beside it. "Remember to delete my old
 emails" is a task: "delete", "erase" and "remove" ask to forget here only of a thing memory
@@ -25,8 +26,8 @@ _LEAD = r"^\W*(?:(?:oh|ok(?:ay)?|so|and|also|just|please|pls)\b[\s,]*)*"
 #: What asks that the request after it be kept in mind: "remember to", "don't forget:",
 #: "make sure you", "be sure to"; "not to" or "don't" after it asks not to keep.
 _KEPT_IN_MIND = re.compile(
-    _LEAD + rf"(?:remember|(?:don{_APOS}?t|do\s+not|never)\s+forget|(?:make|be)\s+sure)"
-    r"(?:\s*[:,\u2013\u2014-]\s*|\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?)"
+    _LEAD + rf"(?:(?:remember|(?:don{_APOS}?t|do\s+not|never)\s+forget|(?:make|be)\s+sure)"
+    r"(?:\s*[:,\u2013\u2014-]\s*|\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?)|reminder\s*:\s*)"
     rf"(?P<not>(?:not\s+to|don{_APOS}?t|do\s+not)\s+)?(?P<request>\w.*)$", _I)
 #: How such a request may close (", please").
 _END = r"(?P<end>(?:,?\s+please)?\W*)$"
@@ -35,7 +36,8 @@ _KEPT_OUT = re.compile(
     _LEAD + r"keep\s+(?P<named>\w.*?)\s+(?:out\s+of\s+(?:your\s+|the\s+)?"
     r"(?:memory|mind|head|notes|records?|database)|off\s+(?:the\s+)?record)" + _END, _I)
 #: Deleting it, said right after asking to keep it (", delete it", " - just erase it").
-_THEN_DELETED = (r"\s*[,;:\u2013\u2014-]+\s*(?:(?:just|actually|i\s+mean|rather|instead)[\s,]+)?"
+_THEN_DELETED = (r"\s*[,;:\u2013\u2014-]+\s*(?:(?:just|actually|i\s+mean|rather|instead|no|wait|"
+                 r"on\s+second\s+thought)[\s,]+)*"
                  r"(?:forget|delete|erase|remove)\s+(?:it|them)")
 #: A thing asked to be kept, then at once to be deleted ("Don't forget my PIN, delete it").
 _KEPT_THEN_DELETED = re.compile(
