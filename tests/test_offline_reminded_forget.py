@@ -93,3 +93,16 @@ def test_a_reminder_or_a_change_of_mind_forgets(said: str) -> None:
     # "Reminder:" stored "Reminder: forget User's PIN" beside the PIN; "no wait" kept it
     assert _forgot(said) == _forgot("Forget my PIN.")
     assert _forgot(said)[1] == {}
+
+
+@pytest.mark.parametrize("said", ["Remember to forget about work this weekend.",
+                                  "Don't forget to forget the past.", "Remember to forget my ex.",
+                                  "Make sure you forget nothing."])
+def test_forgetting_a_thing_not_held_is_no_request(said: str) -> None:
+    # each was read as a request to forget, answered "Nothing in core memory matched that"
+    assert as_forget_request(said, ["User's PIN is 1234"]) == said
+
+
+def test_forgetting_it_forgets_what_is_held() -> None:
+    assert as_forget_request("Remember to forget it.", ["User's PIN is 1234"]) == "Forget it."
+    assert as_forget_request("Remember to forget it.", []) == "Remember to forget it."

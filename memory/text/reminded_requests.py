@@ -4,8 +4,9 @@ PIN", "Keep my PIN out of memory", "Reminder: forget my PIN" and "Don't forget m
 no wait, delete it" ask what "Forget my
 PIN" asks, and are said again as it (``as_forget_request``). Read as a reminder or a
 statement, they kept the PIN and stored the request beside it. "Remember to delete my old
-emails" is a task: "delete", "erase" and "remove" ask to forget here only of a thing memory
-holds or of a secret. Questions ("Remember to forget my PIN?") are left as asked.
+emails" is a task, "Remember to forget about work this weekend" a wish: "forget", "delete",
+"erase" and "remove" ask to forget here only of a thing memory holds or of a secret.
+Questions ("Remember to forget my PIN?") are left as asked.
 """
 
 from __future__ import annotations
@@ -44,12 +45,15 @@ _KEPT_THEN_DELETED = re.compile(
     _LEAD + rf"(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
     r"(?P<named>(?:my|our)\s+[^,;.!?]+?)" + _THEN_DELETED + _END, _I)
 #: The verbs that ask to forget only of a thing memory holds or a secret, after "remember to".
-_OF_A_THING = re.compile(r"^(?:delete|erase|remove)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
+_OF_A_THING = re.compile(
+    r"^(?:delete|erase|remove|forget(?:\s+about)?)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
 
 
 def _of_what_is_held(named: str, held: list[str]) -> bool:
     """Whether ``named`` ("my PIN") is a secret or a thing a fact ``held`` names."""
     words = named.split()
+    if named.casefold() in ("it", "that", "this", "them"):
+        return bool(held)  # "Remember to forget it" of what was just told
     return (any(names_a_secret(words, at) for at in range(len(words)))
             or bool(held_of(named, held, any_fact=True)))
 
