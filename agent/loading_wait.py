@@ -5,8 +5,9 @@ given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before 
 attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all
 (a longer ``Retry-After`` is cut to what is left).
 Once that much was spent with no answer in between, a later request (a scenario's or an
-eval's next turn) gets the client's short backoff only, not another minute (but the wait a
-server's ``Retry-After`` asks for, capped as for any 503, if it sends one), until the server
+eval's next turn) gets the client's short backoff only, not another minute (but the waits a
+server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's wait in all for
+the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
 or 504, whose server behind may still be down); its error says the minute was spent. Each
 loading wait is told as it starts, so that a chat waiting a minute does not look hung; the
@@ -50,6 +51,13 @@ class LoadingWaits:
         self.notice = notice
         self.budget = budget
         self.spent = 0.0
+        self.asked_left = 0.0
+
+    def begin(self, asked_cap: float) -> bool:
+        """A request begins: whether it finds the budget spent, in which case the waits its
+        server asks for may total ``asked_cap`` seconds for it, and no more."""
+        self.asked_left = asked_cap if self.spent_out else 0.0
+        return self.spent_out
 
     @property
     def spent_out(self) -> bool:
@@ -59,11 +67,16 @@ class LoadingWaits:
     def take(self, seconds: float, *, asked: bool = False) -> float | None:
         """The wait for a loading model that begins, ``seconds`` cut to what is left of the
         budget and told; once the budget is spent, None, for the short backoff (not told),
-        unless the server ``asked`` for ``seconds`` (its ``Retry-After``), which is kept."""
+        unless the server ``asked`` for ``seconds`` (its ``Retry-After``), kept as far as the
+        request's allowance left from ``begin`` holds."""
         left = self.budget - self.spent
-        if left <= 0 and not asked:
-            return None
-        seconds = seconds if left <= 0 else min(seconds, left)
+        if left <= 0:
+            if not asked or self.asked_left <= 0:
+                return None
+            seconds = min(seconds, self.asked_left)
+            self.asked_left -= seconds
+        else:
+            seconds = min(seconds, left)
         self.spent += seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))

@@ -250,7 +250,7 @@ class OpenAIClient:
             request["tool_choice"] = "auto"
 
         attempts = self.max_retries + 1
-        spent_before = self.loading.spent_out
+        spent_before = self.loading.begin(self.max_retry_after)
         for attempt in range(1, attempts + 1):
             self.last_attempts = attempt
             try:
@@ -271,7 +271,8 @@ class OpenAIClient:
                     raise spent_on_earlier(error) if spent_before else error from exc
                 delay = self._retry_delay(attempt, exc, error.retry_wait)
                 # A loading model's wait is cut to the budget left, and none once it is spent;
-                # a request begun with it spent waits as long as the server asks, if it asks.
+                # a request begun with it spent waits as the server asks, if it asks, up to
+                # one 503's cap in all.
                 taken = delay if error.retry_wait is None else self.loading.take(
                     delay, asked=spent_before and retry_after_seconds(exc) is not None)
                 self._sleep(self._backoff(attempt) if taken is None else taken)

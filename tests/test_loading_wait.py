@@ -101,11 +101,12 @@ def test_the_short_backoff_after_the_spent_minute_is_not_told_as_a_wait(
 
 
 @pytest.mark.parametrize(("asked", "first", "later"), [
-    # Cut to what is left of the minute, then, once it is spent, the wait the server asks.
-    ("25", [25.0, 25.0, 10.0], [25.0, 25.0, 25.0]),
+    # Cut to what is left of the minute, then, once it is spent, the waits the server asks,
+    # up to one 503's cap (30 s) in all for each later request, then the short backoff.
+    ("25", [25.0, 25.0, 10.0], [25.0, 5.0, None]),
     # Capped as for any 503; the first request's third attempt finds the minute spent and
-    # gets the short backoff (None here).
-    ("600", [30.0, 30.0, None], [30.0, 30.0, 30.0]),
+    # gets the short backoff (None here); a later request is never kept longer than 30 s.
+    ("600", [30.0, 30.0, None], [30.0, None, None]),
 ])
 def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute_then_kept(
         server: FakeOpenAIServer, asked: str, first: list[float | None],
