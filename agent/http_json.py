@@ -200,7 +200,8 @@ def _stream_error(field: str, data: str) -> str | None:
         event = data
     if field == "error":
         return server_message(event) or data
-    if isinstance(event, dict) and "error" in event and not event.get("choices"):
+    # "error": null (or empty) beside no choices yet says there is none.
+    if isinstance(event, dict) and event.get("error") and not event.get("choices"):
         return server_message(event) or data
     return None
 

@@ -354,3 +354,19 @@ def test_an_error_streamed_before_the_first_token_is_reported_in_the_server_s_wo
     report = examine(lambda server: persona.capable_but(server, failing))
     assert rows(report)["time to first token"] == ("warn", "stream error")
     assert f"then the server's error: {_TOO_LONG}" in rendered(report)
+
+
+@pytest.mark.parametrize("first", [
+    # An event that says it carries no error, with no choices yet (a proxy's first event).
+    'data: {"choices": [], "error": null}\n\n',
+    'data: {"error": {}, "choices": []}\n\n',
+], ids=["null", "empty"])
+def test_an_event_naming_no_error_does_not_hide_the_token_after_it(
+        examine: Callable[..., DoctorReport], first: str) -> None:
+    def streamed(request: dict[str, Any], answer: FakeResponse) -> None:
+        if request.get("stream"):
+            answer.body = (first + _ROLE + 'data: {"choices": [{"index": 0, "delta": '
+                           '{"content": "Hi"}}]}\n\ndata: [DONE]\n\n').encode()
+
+    report = examine(lambda server: persona.capable_but(server, streamed))
+    assert rows(report)["time to first token"][0] == "ok"
