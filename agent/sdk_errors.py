@@ -28,7 +28,7 @@ from tiermem.agent.server_errors import (
     server_message,
     web_page_error,
 )
-from tiermem.agent.server_setup import ollama_worded_missing, server_fault
+from tiermem.agent.server_setup import ollama_missing_name, server_fault
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -177,9 +177,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
     elif status == 404:
         kind = "bad_request"
         # Ollama's words away from its port: Ollama elsewhere (OLLAMA_HOST, a container's
-        # port, a reverse proxy) or a server worded alike; the pull is advised as for Ollama.
-        pull = (f" (if the server is Ollama, `ollama pull {model}` fetches it)"
-                if ollama_worded_missing(status, exc.body) else "")
+        # port, a reverse proxy) or a server worded alike; the pull is advised as for Ollama,
+        # of the name it gives, which a proxy may map --model to.
+        missing = ollama_missing_name(status, exc.body)
+        pull = (f" (if the server is Ollama, `ollama pull {missing}` fetches it)"
+                if missing is not None else "")
         text = (
             f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "
             f"check --model / TIERMEM_MODEL against {url}/models{pull}, and that the base URL "

@@ -51,7 +51,7 @@ from urllib.parse import urlsplit
 from tiermem.agent.errors import ProviderErrorKind
 
 __all__ = ["BUSY_HINT", "FAILED_LOAD", "LOADING_WAIT", "OLLAMA_PORT", "ServerFault",
-           "at_ollama_port", "ollama_worded_missing", "server_fault"]
+           "at_ollama_port", "ollama_missing_name", "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
@@ -122,7 +122,7 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             hint=(f"tiermem's memory needs tool calls: pass --model a model that makes them "
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
-            ollama_worded_missing(status, body) and at_ollama_port(url)):
+            ollama_missing_name(status, body) is not None and at_ollama_port(url)):
         return ServerFault(
             says=f"has no model {model!r}",
             hint=(f"pull model {model!r} (`ollama pull {model}`), or pass --model a name "
@@ -175,12 +175,14 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
     return None
 
 
-def ollama_worded_missing(status: int, body: Any) -> bool:
-    """Whether ``body`` is a 404 in Ollama's words and shape for a model it has not pulled,
-    "model 'NAME' not found", typed "not_found_error" or as text alone: Ollama's, or a
-    proxy's or another server's worded alike."""
-    return (status == 404 and (_typed(body, "not_found_error") or _untyped(body))
-            and re.fullmatch(r"model '.+' not found", _message(body).lower().strip()) is not None)
+def ollama_missing_name(status: int, body: Any) -> str | None:
+    """The model a 404 in Ollama's words and shape says it has not pulled, "model 'NAME' not
+    found", typed "not_found_error" or as text alone (Ollama's, or a proxy's or another
+    server's worded alike), as the server names it; None for any other error."""
+    if status != 404 or not (_typed(body, "not_found_error") or _untyped(body)):
+        return None
+    found = re.fullmatch(r"model '(.+)' not found", _message(body).strip(), re.IGNORECASE)
+    return found.group(1) if found else None
 
 
 def _typed(body: Any, kind: str) -> bool:

@@ -120,6 +120,17 @@ def test_ollama_s_words_elsewhere_than_its_port_give_the_pull_if_the_server_is_o
     assert "/models (if the server is Ollama, `ollama pull qwen3:4b` fetches it)" in said
 
 
+def test_the_pull_elsewhere_names_the_model_the_server_says_it_lacks(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # A proxy maps --model to the name Ollama behind it lacks, and hands on Ollama's words.
+    server.enqueue_error(404, error_body("model 'qwen2.5:7b' not found",
+                                         type="not_found_error"))
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(4000, server)).step(SAID)
+    said = str(info.value)
+    assert "`ollama pull qwen2.5:7b` fetches it" in said and "ollama pull qwen3:4b" not in said
+
+
 @pytest.mark.parametrize("body", [
     # Another server's typed error, not in Ollama's words.
     error_body("model qwen3:4b not found", type="not_found_error"),
