@@ -50,8 +50,8 @@ from urllib.parse import urlsplit
 
 from tiermem.agent.errors import ProviderErrorKind
 
-__all__ = ["BUSY_HINT", "FAILED_LOAD", "LOADING_WAIT", "OLLAMA_PORT", "ServerFault",
-           "at_ollama_port", "ollama_missing_name", "server_fault"]
+__all__ = ["BUSY_HINT", "FAILED_LOAD", "LOADING_WAIT", "OLLAMA_BUSY_HINT", "OLLAMA_PORT",
+           "ServerFault", "at_ollama_port", "ollama_missing_name", "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
@@ -83,10 +83,14 @@ class ServerFault:
     may_pass: bool = False
 
 
-#: What to do about a server too busy to take a request (Ollama's 503 "server busy").
-BUSY_HINT = ("the server is busy; send it again later, once fewer requests run on it. "
-             "Ollama refuses requests beyond those it runs (OLLAMA_NUM_PARALLEL) and queues "
-             "(OLLAMA_MAX_QUEUE, 512 by default): raise them for more")
+#: What to do about a server too busy to take a request (a 503 "server busy").
+BUSY_HINT = "the server is busy; send it again later, once fewer requests run on it"
+#: The same for Ollama's own 503, whose limits are its settings.
+OLLAMA_BUSY_HINT = (BUSY_HINT + ". Ollama refuses requests beyond those it runs "
+                    "(OLLAMA_NUM_PARALLEL) and queues (OLLAMA_MAX_QUEUE, 512 by default): "
+                    "raise them for more")
+# Ollama's words, whole, once its queue is full.
+_OLLAMA_BUSY = re.compile(r"server busy, please try again\.\s+maximum pending requests exceeded")
 _PARSERS = "hermes for Qwen2.5, llama3_json for Llama 3.1, mistral for Mistral"
 # Asking again reloads the model into the same memory, which ends the same way.
 _SMALLER = ("try a smaller model or quantisation (`ollama pull qwen2.5:3b`, say) or a smaller "
@@ -162,10 +166,15 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             hint=("check the model file path the server was started with (llama-server -m, "
                   "say) and its log, restart it, then send it again"))
     if status == 503 and "server busy" in lowered:
-        # Ollama's words once more requests came than it runs and queues: that passes as
-        # they end, so it is sent again after the short backoff, as any 5xx is.
-        return ServerFault(says="is busy: it refuses requests beyond those it runs and queues",
-                           kind="server", retryable=True, may_pass=True, hint=BUSY_HINT)
+        # Ollama's words once more requests came than it runs and queues (or another
+        # server's): that passes as they end, so it is sent again after the short backoff,
+        # as any 5xx is. Only Ollama's own words name its settings.
+        if _OLLAMA_BUSY.search(lowered):
+            return ServerFault(
+                says="is busy: it refuses requests beyond those it runs and queues",
+                kind="server", retryable=True, may_pass=True, hint=OLLAMA_BUSY_HINT)
+        return ServerFault(says="is busy", kind="server", retryable=True, may_pass=True,
+                           hint=BUSY_HINT)
     if status == 503 and re.fullmatch(r"loading model\W*", lowered.strip()):
         # llama.cpp's own words, whole: "Error loading model" and the like failed to load.
         return ServerFault(

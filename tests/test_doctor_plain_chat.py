@@ -11,7 +11,7 @@ from fake_openai import FakeOpenAIServer, FakeResponse
 
 from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor import DoctorReport, run_doctor
-from tiermem.agent.server_setup import BUSY_HINT
+from tiermem.agent.server_setup import OLLAMA_BUSY_HINT
 
 
 def refusing(server: FakeOpenAIServer, status: int, body: dict[str, Any]) -> None:
@@ -111,7 +111,7 @@ def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
     report = run_doctor(server.base_url, server.model)
     assert not report.works and report.findings.server_fault.startswith("is busy")
     # The chat's own advice, worded for the doctor.
-    assert report.advice == [hint_for(BUSY_HINT, "doctor")]
+    assert report.advice == [hint_for(OLLAMA_BUSY_HINT, "doctor")]
     assert advice(report).startswith("the server is busy; run `tiermem doctor` again later, "
                                      "once fewer requests run on it")
     assert "loads the model" not in advice(report) and "Wait until" not in advice(report)

@@ -169,6 +169,21 @@ def test_ollama_s_busy_server_is_asked_again_then_says_it_is_busy_and_what_to_do
     assert "OLLAMA_NUM_PARALLEL" in hint and "OLLAMA_MAX_QUEUE" in hint
 
 
+@pytest.mark.parametrize("said", ["Server busy: too many concurrent requests", "server busy"])
+def test_another_server_s_busy_503_is_busy_without_ollama_s_settings(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float],
+        said: str) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, error_body(said))
+    error = failed_turn(server, memory, sleeps)
+    assert (error.kind, error.retryable, error.may_pass) == ("server", True, True)
+    assert "is busy (HTTP 503, 4 attempts)" in str(error)
+    hint = provider_hint(error)
+    assert hint.startswith(f"{UNANSWERED}; the server is busy; send it again later, once fewer "
+                           f"requests run on it")
+    assert "OLLAMA" not in hint and "Ollama" not in hint and "runs and queues" not in str(error)
+
+
 def test_a_server_still_loading_its_model_is_asked_again_then_says_so(
         server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]) -> None:
     for _ in range(4):
