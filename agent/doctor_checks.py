@@ -62,6 +62,9 @@ class Findings:
     #: names it (agent/server_setup.py): what it means, after "the server", and the fix.
     server_fault: str = ""
     server_hint: str = ""
+    #: The server was too busy to answer (server_fault says so): whether the agent works
+    #: with it is not known, and no setup is at fault.
+    server_busy: bool = False
     #: The server answers Ollama's own API (GET /api/version) away from Ollama's port.
     ollama_api: bool = False
     #: The refusal of the request with tools and tool_choice "auto" (plain chat answered),
@@ -136,6 +139,8 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
         advice.append(f"the server lists {listed}; pass --model with one of them"
                       + (" (it answered to this name anyway)" if facts.plain_chat else ""))
     if not facts.plain_chat:
+        if facts.server_busy:
+            return _busy_verdict(facts, model), advice
         if not facts.server_hint:
             advice.extend(_plain_chat_advice(facts, base_url, model))
         return (f"the memory agent cannot work: a plain chat request failed "
@@ -163,6 +168,8 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.reply_budget_refused:
         return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
                 f"budget {ENV_MAX_TOKENS} sets with this window", advice)
+    if facts.server_busy and not facts.agent_can_work():
+        return _busy_verdict(facts, model), advice
     if facts.server_fault and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: the server {facts.server_fault}",
                 advice)
@@ -193,6 +200,11 @@ def _unheard(facts: Findings) -> str:
     if facts.auto_error == OUT_OF_TIME:
         return f"was not sent: the doctor's {BUDGET_SECONDS:g} s for all probes ran out before it"
     return f"got {facts.auto_error}"
+
+
+def _busy_verdict(facts: Findings, model: str | None) -> str:
+    return (f"whether the memory agent works with {model or 'the model'} is not known: the "
+            f"server was too busy to answer, which is no fault of its setup")
 
 
 def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list[str]:

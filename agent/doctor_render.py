@@ -38,7 +38,7 @@ def print_report(console: Any, report: DoctorReport) -> None:
         table.add_row(escape(row.check), f"[{style}]{row.status}[/{style}]", escape(row.result),
                       escape(row.detail))
     console.print(table)
-    style = "bold green" if report.works else "bold red"
+    style = "bold green" if report.works else "bold red" if report.known else "bold yellow"
     console.print(f"[{style}]{escape(report.verdict)}[/{style}]")
     for line in report.advice:
         console.print(f"  - {escape(line)}")

@@ -28,6 +28,8 @@ class DoctorReport:
     rows: list[Row] = field(default_factory=list)
     findings: Findings = field(default_factory=Findings)
     works: bool = False
+    #: Whether the probes could tell if the agent works: not when the server was busy.
+    known: bool = True
     verdict: str = ""
     advice: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -37,6 +39,7 @@ class DoctorReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"base_url": self.base_url, "model": self.model, "works": self.works,
+                "known": self.known,
                 "verdict": self.verdict, "advice": self.advice,
                 "rows": [vars(r) for r in self.rows], "facts": asdict(self.findings),
                 "seconds": round(self.seconds, 2)}

@@ -76,6 +76,7 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     if fault is not None:
         report.findings.server_fault = fault.says
         report.findings.server_hint = hint_for(fault.hint, "doctor")
+        report.findings.server_busy = fault.busy
 
 
 def _quote(text: str | None, limit: int = 70) -> str:

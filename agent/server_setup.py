@@ -81,6 +81,8 @@ class ServerFault:
     #: A later request may succeed though this one sent again cannot: the model is started
     #: afresh. Any other fault that is not retryable holds until the server is changed.
     may_pass: bool = False
+    #: The server was too busy to take the request: no fault of its setup.
+    busy: bool = False
 
 
 #: What to do about a server too busy to take a request (a 503 "server busy").
@@ -172,9 +174,9 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
         if _OLLAMA_BUSY.search(lowered):
             return ServerFault(
                 says="is busy: it refuses requests beyond those it runs and queues",
-                kind="server", retryable=True, may_pass=True, hint=OLLAMA_BUSY_HINT)
+                kind="server", retryable=True, may_pass=True, busy=True, hint=OLLAMA_BUSY_HINT)
         return ServerFault(says="is busy", kind="server", retryable=True, may_pass=True,
-                           hint=BUSY_HINT)
+                           busy=True, hint=BUSY_HINT)
     if status == 503 and re.fullmatch(r"loading model\W*", lowered.strip()):
         # llama.cpp's own words, whole: "Error loading model" and the like failed to load.
         return ServerFault(

@@ -370,3 +370,20 @@ def test_an_event_naming_no_error_does_not_hide_the_token_after_it(
 
     report = examine(lambda server: persona.capable_but(server, streamed))
     assert rows(report)["time to first token"][0] == "ok"
+
+
+def test_a_server_busy_for_the_tool_probe_leaves_whether_the_agent_works_unknown(
+        examine: Callable[..., DoctorReport]) -> None:
+    # Plain chat answered; the request with tools found Ollama's queue full.
+    def busy(request: dict[str, Any], answer: FakeResponse) -> None:
+        if request.get("tools") and not request.get("stream"):
+            answer.status, answer.message = 503, None
+            answer.body = json.dumps({"error": {"message": "server busy, please try again.  "
+                                                           "maximum pending requests exceeded"}}
+                                     ).encode()
+
+    report = examine(lambda server: persona.capable_but(server, busy))
+    assert not report.works and not report.known
+    assert "is not known: the server was too busy to answer" in report.verdict
+    assert "cannot work" not in report.verdict
+    assert advice(report).startswith("the server is busy; run `tiermem doctor` again later")

@@ -74,6 +74,7 @@ def test_a_refusal_cut_short_is_no_answer_not_the_words_it_got_to(
         declared_length=400)
     report = run_doctor(server.base_url, server.model)
     assert not report.works and report.findings.server_fault == ""
+    assert report.known and report.verdict.startswith("the memory agent cannot work")
     assert report.findings.plain_chat_error == (
         f"no answer (the connection closed after {len(said)} of the 400 bytes announced)")
     assert "its log says why" in advice(report) and "smaller model" not in advice(report)
@@ -110,6 +111,11 @@ def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
                                                 "pending requests exceeded"}})
     report = run_doctor(server.base_url, server.model)
     assert not report.works and report.findings.server_fault.startswith("is busy")
+    # No setup fault: not known, rather than "cannot work".
+    assert report.verdict == (f"whether the memory agent works with {server.model} is not "
+                              f"known: the server was too busy to answer, which is no fault "
+                              f"of its setup")
+    assert report.to_dict()["known"] is False and report.to_dict()["works"] is False
     # The chat's own advice, worded for the doctor.
     assert report.advice == [hint_for(OLLAMA_BUSY_HINT, "doctor")]
     assert advice(report).startswith("the server is busy; run `tiermem doctor` again later, "
