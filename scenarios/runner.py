@@ -140,6 +140,8 @@ class ScenarioResult:
             "memory_tool_calls": self.memory_tool_calls,
             "no_tool_calls": self.warning is not None,
             "warning": self.warning,
+            # Each day's advice for its own turns, and the run's, each said once.
+            "advice": self.advice,
             "days": [vars(d) for d in self.days],
             "answers": [{"ask": a.question.ask, "when": a.when, "expect": a.question.expect,
                          "stale": list(a.question.stale), "present": a.question.present,

@@ -84,7 +84,7 @@ def test_a_model_the_server_cannot_start_stops_the_scenario_at_its_first_turn(
 
 def test_a_busy_server_costs_the_scenario_its_turns_and_says_what_to_do_once(
         server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tiermem.agent.openai_client import OpenAIClient
 
     real = OpenAIClient.from_config.__func__  # type: ignore[attr-defined]
@@ -95,9 +95,14 @@ def test_a_busy_server_costs_the_scenario_its_turns_and_says_what_to_do_once(
                                             "requests exceeded"}}).encode()
     server.responder = lambda request: FakeResponse(
         status=503, body=body, headers={"Content-Type": "application/json"})
+    report = tmp_path / "report.json"
     assert run(["scenario", "personal-assistant", "--base-url", server.base_url,
-                "--model", "m", "--embedder", "hashing"]) == 1
+                "--model", "m", "--embedder", "hashing", "--json", str(report)]) == 1
     out = " ".join(capsys.readouterr().out.split())
+    # The advice once for the whole run in JSON too, as the text gives it.
+    said = json.loads(report.read_text())
+    assert said["advice"] == [a for d in said["days"] for a in d["advice"]][:1]
+    assert said["advice"][0].startswith("the server is busy; run the scenario again later")
     assert len(server.requests) == 23 * 4  # every turn, each sent again as any 5xx is
     assert out.count("is busy: it refuses requests") >= 8 and "having problems" not in out
     assert out.count("the server is busy; run the scenario again later, once fewer requests "
