@@ -151,6 +151,11 @@ _A_CODE = re.compile(r"^\S*[\d@]\S*$")
 #: that doubled with each letter to be found no name ("it's ABCDEFGHIJKLMNOPQRSTUVWXYZ x").
 _NAME_WORD = r"(?:\d[\w/-]*|[A-Z][\w.'’]*(?:(?:-[\w.'’]+)*-[A-Z\d][\w.'’]*)?)"
 _A_NAME = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD})*\s*$")
+#: A place after a number and a name, with its town after a comma ("9 Elm Road, Leeds"):
+#: cut at the comma, "Forget my address, it's 9 Elm Road, Leeds." lost the new address. A
+#: name after a number alone ("4321, Tom") is said to someone.
+_AN_ADDRESS = re.compile(rf"^\d[\w/-]*(?:\s+{_NAME_WORD})+"
+                         rf"(?:,\s+{_NAME_WORD}(?:\s+{_NAME_WORD})*)+\s*$")
 #: An article before a capitalized word ("a Tesla", "an Audi").
 _ARTICLE_BEFORE_NAME = re.compile(r"^(?:an?|the)\s+(?=[A-Z])")
 #: A word of the change itself ("it's Maria now", "it's actually Maria").
@@ -171,7 +176,8 @@ def value_kind(value: str) -> str | None:
     value = _ARTICLE_BEFORE_NAME.sub("", value, count=1)
     if _NO_VALUE.match(value):
         return None
-    for kind, shape in (("time", _A_TIME), ("code", _A_CODE), ("name", _A_NAME)):
+    for kind, shape in (("time", _A_TIME), ("code", _A_CODE), ("name", _A_NAME),
+                        ("name", _AN_ADDRESS)):
         if shape.match(value):
             return kind
     return None
