@@ -23,3 +23,30 @@ def test_an_address_told_with_its_town_is_the_new_one(said: str) -> None:
 def test_a_name_after_a_number_alone_is_no_address() -> None:
     assert value_kind("9 Elm Road, Leeds, UK") == "name"
     assert value_kind("4321, Tom") is None
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # read whole, the request matched nothing and the PIN stayed; apart, "The new one is
+    # 4321" was stored as said, or "User's new one is 4321"
+    ("My PIN is 1234.", "Forget my PIN, the new one is 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, the new PIN is 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. The new one is 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN; the new one's 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN; my new PIN is 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, my new one is 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN and the new one is 4321, thanks.", "User's PIN is 4321"),
+    ("My phone number is 555-0101.", "Forget my phone number, the new number is 555-0199.",
+     "User's phone number is 555-0199"),
+    ("My address is 7 Glass Street.", "Forget my address. The new one is 9 Elm Road, Leeds.",
+     "User's address is 9 Elm Road, Leeds"),
+    ("My car is a Honda.", "Forget my car. The new one is a Tesla.", "User's car is a Tesla"),
+])
+def test_the_new_one_told_is_the_thing_forgotten(held: str, said: str, now: str) -> None:
+    assert core_after(held, said) == [now]
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN, the new one will come by post.",
+                                  "Forget my PIN, the new one is on the way."])
+def test_the_new_one_with_no_value_still_forgets(said: str) -> None:
+    # read whole, the request matched nothing and the PIN stayed
+    assert core_after("My PIN is 1234.", said) == []

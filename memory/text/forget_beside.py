@@ -135,7 +135,9 @@ _OWN_SAID = rf"(?!i\s+(?:think|guess|believe|suppose)\W*$)(?=i(?:{_APOS}m)?\s|(?
 _MORE_SAID = re.compile(rf"\s*[,;]\s*(?:(?:and|but|so)\s+)?{_OWN_SAID}"
                         rf"|,?\s+(?:and|but)\s+{_OWN_SAID}", _I)
 #: Where a request naming what to forget gives way to the new one of what it names.
-_NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our)\s+new\s)", _I)
+_NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our|the)\s+new\s)", _I)
+#: "The new one", which is of what a request named.
+_NEW_ONE_ONLY = re.compile(r"^(?:the|my|our)\s+new\s+one\b", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 #: A remark opening on "it", the thing a request named ("it's 9 Elm Road, time for bed").
@@ -212,6 +214,10 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     request, *new = _NEW_ONE_AFTER.split(remark[-1], maxsplit=1)
     if new and (new_one := as_one_listed([named_in(request)], new[0])) != new[0]:
         return request.rstrip(" .!") + ".", new_one
+    if new and _NEW_ONE_ONLY.match(new[0]):
+        # "Forget my PIN, the new one will come by post": no value of it, and, read whole,
+        # the request matched nothing and the PIN stayed
+        return request.rstrip(" .!") + ".", ""
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
@@ -279,7 +285,7 @@ def means_instead(said: str) -> bool:
 def named_in(request: str) -> str:
     """What ``request`` names to forget ("my number" of "Forget my number"), or ''."""
     opening = FORGET_NAMED.match(request)
-    return request[opening.end():].rstrip(" .!") if opening is not None else ""
+    return request[opening.end():].rstrip(" .!;") if opening is not None else ""
 
 
 def of_what_goes(request: str, plan: str) -> bool:

@@ -79,8 +79,9 @@ def remembered_value(asked: str) -> str | None:
 #: Its value may hold any word or comma ("9 Elm Road, Leeds", "Marks and Spencer"); the
 #: old one told after it ("... 4321 and my old one was 1234", "... 4321 my old one was
 #: 1234"), which is to go, and a courtesy (", thanks", stored in the PIN) are left out.
-_NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our)\s+new\s+(?P<thing>\w.*?)"
-                         r"(?P<value>(?:\s+(?:is|=)\s+|:\s*)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
+#: "The new one" or "the new PIN" is of the thing named as "my new PIN" is, and "'s" is "is".
+_NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our|the)\s+new\s+(?P<thing>\w.*?)"
+                         rf"(?P<value>(?:\s+(?:is|=)\s+|:\s*|{_APOS}s\s+)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
                          r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
                          r"\b.*?"
                          # with no word between ("4321 my old one was 1234"): in lower case,
@@ -97,10 +98,24 @@ def as_the_one_named(named: str, said: str) -> str:
     goes, so the new one is the PIN, and kept as "User's new PIN" it stood apart from it.
     A statement after it is said apart. Any other ``said`` is returned as it is."""
     new = _NEW_ONE_OF.match(said.strip())
-    if new is None or f"{new['owner']} {new['thing']}".casefold() != named.casefold():
+    if new is None or not _names_the_one(new, named):
         return said
     more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
-    return f"{new['owner'][:1].upper()}{new['owner'][1:]} {new['thing']}{new['value']}.{more}"
+    value = re.sub(rf"^{_APOS}s\s+", " is ", new["value"])
+    return f"{named[:1].upper()}{named[1:]}{value}.{more}"
+
+
+def _names_the_one(new: re.Match[str], named: str) -> bool:
+    """Whether the new one ``new`` tells of is the thing ``named``: "my new PIN" of "my
+    PIN", or, with a value that is one, "the new one", "my new one" or "the new number" of
+    "my phone number"; read as said, "The new one is 4321" was stored, and after a comma
+    the request matched nothing and the PIN stayed."""
+    if f"{new['owner']} {new['thing']}".casefold() == named.casefold():
+        return True
+    thing, words = new["thing"].casefold().split(), named.casefold().split()[1:]
+    return ((thing == ["one"] or (new["owner"].casefold() == "the"
+                                  and words[-len(thing):] == thing))
+            and value_kind(re.sub(rf"^\s*(?:is|=|:|{_APOS}s)\s*", "", new["value"])) is not None)
 
 
 def as_one_listed(named: Iterable[str], said: str) -> str:
