@@ -50,3 +50,24 @@ def test_the_new_one_told_is_the_thing_forgotten(held: str, said: str, now: str)
 def test_the_new_one_with_no_value_still_forgets(said: str) -> None:
     # read whole, the request matched nothing and the PIN stayed
     assert core_after("My PIN is 1234.", said) == []
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # in a sentence of its own, "It's Eva, don't tell anyone" was stored as a fact of
+    # nothing; after a comma, a capital alone was read as a remark, and Eva lost
+    ("My sister is Ana.", "Forget my sister. It's Eva, don't tell anyone.",
+     ["User's sister is Eva"]),
+    ("My sister is Ana.", "Forget my sister, it's Eva.", ["User's sister is Eva"]),
+    ("My boss is Ann.", "Forget my boss. It's Tom.", ["User's boss is Tom"]),
+    ("My car is a Honda.", "Forget my car. It's a Tesla now.", ["User's car is a Tesla"]),
+    # a remark on what goes is no fact: "It's old" was stored
+    ("My PIN is 1234.", "Forget my PIN. It's old.", []),
+    ("My PIN is 1234.", "Forget my PIN. It's late, time for bed.", []),
+    ("My PIN is 1234.", "Forget my PIN; it's not important.", []),
+    ("My boss is Ann.", "Forget my boss. It's Complicated.", []),
+    # words of the speaker's own are still a statement
+    ("My PIN is 1234.", "Forget my PIN. It's my birthday.", ["It's User's birthday"]),
+])
+def test_what_is_said_of_it_in_a_sentence_of_its_own(held: str, said: str,
+                                                     now: list[str]) -> None:
+    assert core_after(held, said) == now

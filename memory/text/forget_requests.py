@@ -277,6 +277,10 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
 #: The new value of what a request just named, in a sentence of its own ("It's 4321.",
 #: "It's now 4321."); whether it is one, or a number in a remark, is ``value_told``'s.
 _ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^\s,;]*[\d@]", _I)
+#: Any other thing said of it in a sentence of its own ("It's old.", "It's Eva, don't tell
+#: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
+#: old" was kept as a fact of nothing.
+_ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
 
 
 def _plans_joined(sentences: list[str]) -> list[str]:
@@ -285,13 +289,15 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     as a quote that points at nothing; so is what was meant, a value ("Forget my PIN. I
     meant 4321."), which alone was read as a correction of the PIN gone, and lost with it,
     or another thing to forget ("I meant my brother", stored as "User's brother"), the
-    speaker insisting on it ("I mean it", stored as "User: I mean it"), and its new value
-    ("Forget my PIN. It's 4321."), stored alone as "It's 4321"."""
+    speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
+    ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
+    ("Forget my PIN. It's old."), stored alone as "It's old"."""
     out: list[str] = []
     for sentence in sentences:
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
                 means_instead(sentence) or insists(sentence)
-                or _ITS_VALUE.match(sentence) is not None):
+                or _ITS_VALUE.match(sentence) is not None
+                or _ITS_REMARK.match(sentence) is not None):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):

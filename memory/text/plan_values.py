@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import THANKS
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
@@ -357,10 +358,11 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     if not gives_a_value(value) and "name" not in kinds:
         # a capital alone ("it's Important") tells a name only of a thing held by one
         return None
-    if _ONE_CAPITAL.match(value) and _CHANGE_SAID.search(remark) is None:
+    if (_ONE_CAPITAL.match(value) and _CHANGE_SAID.search(remark) is None
+            and not is_first_name(value)):
         # and with no word of the change: "Forget my boss, it's Complicated." of a boss
         # held as Ann stored "User's boss is Complicated", where "it's Maria now" of a
-        # sister held as Ana tells her new name
+        # sister held as Ana tells her new name, as does "it's Eva", a first name
         return None
     subjects = {subject for subject, _ in said}
     subject = subjects.pop() if len(subjects) == 1 else ""
