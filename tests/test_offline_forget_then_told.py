@@ -71,3 +71,15 @@ def test_the_new_one_with_no_value_still_forgets(said: str) -> None:
 def test_what_is_said_of_it_in_a_sentence_of_its_own(held: str, said: str,
                                                      now: list[str]) -> None:
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    # read whole, the request matched nothing, and the PIN stayed
+    ("Forget my PIN and it's 4321.", ["User's PIN is 4321"]),
+    ("Forget my PIN and it's 4321 now.", ["User's PIN is 4321"]),
+    ("Forget my PIN and it's old.", []),
+    ("Forget my PIN because it's old.", []),
+    ("Forget my PIN and it's 4321, I think.", []),
+])
+def test_a_remark_after_a_bare_and_still_forgets(said: str, now: list[str]) -> None:
+    assert core_after("My PIN is 1234.", said) == now

@@ -127,7 +127,10 @@ _ASKED_FOR_IT = re.compile(r"^[a-z]+\s+(?:me|us)\s+(?:it|that|them|(?:the|a)\s+n
 #: Where a request naming what to forget gives way to a remark on it ("Forget my password,
 #: it's old", "..., she moved"): read as part of what is named, it matched no fact held.
 _REMARK_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|but|so|because|since)\s+)?"
-                           r"(?=(?:it|she|he|they|that|this)\b)", _I)
+                           r"(?=(?:it|she|he|they|that|this)\b)"
+                           # "Forget my PIN and it's 4321": read whole, nothing went
+                           rf"|\s+(?:and|but|so|because|since)\s+(?=it(?:{_APOS}s|\s+(?:is|was))\s)",
+                           _I)
 #: Where a remark on what a request named gives way to a statement of the speaker's
 #: ("it's 2am, I'm off to bed", "it's 4321 now and my address is 9 Elm Road"); not to a
 #: doubt closing it ("it's 4321, I think"), stored as "User: I think".
