@@ -113,15 +113,16 @@ def test_the_time_it_is_is_no_new_value(memory: HierarchicalMemory, said: str) -
 
 
 def test_an_hour_is_a_new_value_of_an_hour() -> None:
+    # taken back from the message before, the request stays with the value said again
     assert corrected_in_place(["Forget that, it's 7am."], "My alarm is 6am.") == [
-        "My alarm is 7am."]
+        "Forget that.", "My alarm is 7am."]
 
 
 def test_an_hour_said_with_at_is_said_again_with_it(memory: HierarchicalMemory) -> None:
     _chat(memory, "My alarm is at 6am. Forget that, it's 7am.")
     assert list(_core(memory)) == ["User's alarm is at 7am"]
     assert corrected_in_place(["Forget that, it's Tuesday."], "My meeting is on Monday.") == [
-        "My meeting is on Tuesday."]
+        "Forget that.", "My meeting is on Tuesday."]
 
 
 @pytest.mark.parametrize(("said", "held"), [
@@ -196,8 +197,8 @@ def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalM
     (["My alarm is at 6am. Ignore that. It's 7am."], ["User's alarm is at 7am"]),
     # of another kind, as the comma form: not stored, and what it took back goes
     (["My wife is a nurse. Ignore that. It's on Monday."], []),
-    # nothing of one value taken back: the sentence after it is read as before
-    (["I like tea. Forget that. It's Monday."], ["It's Monday"]),
+    # nothing of one value taken back: read as the comma form
+    (["I like tea. Forget that. It's Monday."], ["User likes tea"]),
 ])
 def test_the_new_value_in_the_sentence_after_the_request_is_said_again(
         said: list[str], kept: list[str]) -> None:

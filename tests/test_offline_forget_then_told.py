@@ -83,3 +83,22 @@ def test_what_is_said_of_it_in_a_sentence_of_its_own(held: str, said: str,
 ])
 def test_a_remark_after_a_bare_and_still_forgets(said: str, now: list[str]) -> None:
     assert core_after("My PIN is 1234.", said) == now
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # alone, "It's 4321, remember that" was stored as a fact of nothing
+    ("My PIN is 1234.", "Forget it. It's 4321, remember that.", ["User's PIN is 4321"]),
+    ("My PIN is 1234.", "Forget that. It's 4321.", ["User's PIN is 4321"]),
+    # "Don't tell anyone" was stored beside the PIN
+    ("My PIN is 1234.", "Forget it, it's 4321, don't tell anyone.", ["User's PIN is 4321"]),
+    ("My PIN is 1234.", "Forget it. It's old.", []),
+    # read with "time for bed", the request matched nothing and the PIN stayed
+    ("My PIN is 1234.", "Forget it, it's late, time for bed.", []),
+    ("My PIN is 1234.", "Forget it. It's late, time for bed.", []),
+    # Ana stayed beside Eva: a sister may be one of several
+    ("My sister is Ana.", "Forget it, it's Eva.", ["User's sister is Eva"]),
+    ("My address is 7 Glass Street.", "Forget it. It's 9 Elm Road, Leeds.",
+     ["User's address is 9 Elm Road, Leeds"]),
+])
+def test_what_it_is_after_a_bare_request(held: str, said: str, now: list[str]) -> None:
+    assert core_after(held, said) == now

@@ -45,7 +45,7 @@ from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.value_looks import value_kind
 
-__all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
+__all__ = ["CLAUSE_BREAK", "ITS_REMARK", "asks_to_forget", "beside_the_request", "brushes_off",
            "brushes_off_about_it", "each_named_apart", "fine_as_it_is", "forget_opening",
            "forgets_the_last", "keeps_the_last", "keeps_what_is_held", "named_last",
            "names_what_to_forget", "never_minded", "not_taken_back", "requests_forgetting"]
@@ -280,7 +280,7 @@ _ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^
 #: Any other thing said of it in a sentence of its own ("It's old.", "It's Eva, don't tell
 #: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
 #: old" was kept as a fact of nothing.
-_ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
+ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
 
 
 def _plans_joined(sentences: list[str]) -> list[str]:
@@ -297,7 +297,7 @@ def _plans_joined(sentences: list[str]) -> list[str]:
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
                 means_instead(sentence) or insists(sentence)
                 or _ITS_VALUE.match(sentence) is not None
-                or _ITS_REMARK.match(sentence) is not None):
+                or ITS_REMARK.match(sentence) is not None):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):

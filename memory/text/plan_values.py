@@ -15,8 +15,8 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
-           "new_contact_in", "new_value_in", "remembered_value", "spelled_as_held", "time_held",
-           "told_of", "value_kind", "value_told"]
+           "keeps_it", "new_contact_in", "new_value_in", "remembered_value",
+           "spelled_as_held", "time_held", "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -202,11 +202,22 @@ def value_kind(value: str) -> str | None:
 #: A clause that only asks the assistant for something or thanks it ("call me", "thanks",
 #: "remember that", "but don't tell anyone": of the value told, which it asks to keep, or
 #: to keep to itself).
-_ASIDE = re.compile(rf"^(?:(?:and|but|so)\s+)?(?:(?:please|pls)\s+)?(?:[a-z]+\s+(?:me|us)\b"
-                    rf"|{THANKS}\W*$|please\W*$|(?:remember|note|save|keep)\s+(?:that|it|this)"
-                    r"(?:\s+(?:secret|private|safe|to\s+yourself))?(?:\s+please)?\W*$"
-                    rf"|(?:don{_APOS}t|do\s+not|never)\s+(?:tell|share|show|give|mention)\s+"
-                    r"(?:it\s+(?:to\s+)?)?(?:anyone|anybody|it|that|this)\W*$)", _I)
+#: Asking to keep the value told, or keep it to itself ("remember that", "keep it secret",
+#: "don't tell anyone").
+_KEEP_IT = (r"(?:remember|note|save|keep)\s+(?:that|it|this)"
+            r"(?:\s+(?:secret|private|safe|to\s+yourself))?(?:\s+please)?\W*$"
+            rf"|(?:don{_APOS}t|do\s+not|never)\s+(?:tell|share|show|give|mention)\s+"
+            r"(?:it\s+(?:to\s+)?)?(?:anyone|anybody|it|that|this)\W*$")
+_OPENS_ASIDE = r"^(?:(?:and|but|so)\s+)?(?:(?:please|pls)\s+)?"
+_ASIDE = re.compile(rf"{_OPENS_ASIDE}(?:[a-z]+\s+(?:me|us)\b|{THANKS}\W*$|please\W*$|{_KEEP_IT})",
+                    _I)
+_KEEPS_IT = re.compile(rf"{_OPENS_ASIDE}(?:{_KEEP_IT})", _I)
+
+
+def keeps_it(clause: str) -> bool:
+    """Whether ``clause``, after a value told, only asks to keep it, or keep it to itself
+    ("remember that", "but don't tell anyone")."""
+    return _KEEPS_IT.match(clause.strip()) is not None
 
 
 def value_told(remark: str) -> str | None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.forget_beside import other_meant
-from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
+from tiermem.memory.text.forget_requests import CLAUSE_BREAK, ITS_REMARK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
+from tiermem.memory.text.plan_values import keeps_it, value_kind
 
 __all__ = ["corrected_in_place", "meant_unplaced", "values_of_another_kind"]
 
@@ -156,9 +157,27 @@ def values_of_another_kind(sentences: list[str], said_last: str | None = None) -
     return _corrected(sentences, said_last)[1]
 
 
+#: A clause in the speaker's own words ("I'm off to bed"), a statement after a remark.
+_OWN_WORDS = re.compile(rf"^\W*(?:(?:and|but|so)\s+)?(?:i|we|my|our)(?:{_APOS}\w+)?\b", _I)
+
+
+def _its_joined(sentences: list[str]) -> list[str]:
+    """``sentences`` with what "it's" says right after a bare request to forget joined to
+    it, as said after a comma ("Forget it. It's 4321." as "Forget it, it's 4321."): alone,
+    "It's 4321, remember that." was stored as a fact of nothing."""
+    out: list[str] = []
+    for sentence in sentences:
+        if out and forgets_the_last(out[-1]) and ITS_REMARK.match(sentence):
+            out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
+        else:
+            out.append(sentence)
+    return out
+
+
 def _corrected(sentences: list[str], said_last: str | None) -> tuple[list[str], list[str]]:
     out: list[str] = []
     other_kind: list[str] = []
+    sentences = _its_joined(sentences)
     for at, sentence in enumerate(sentences):
         # A bare request and the new value said in the sentence after it ("Scratch that.
         # It's on Monday.") are read as one, when that finds a value taken back: read apart,
@@ -196,9 +215,17 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         return False
     at, new = found
     value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"].rstrip(" .!")))
+    while at + 2 < len(clauses) and value_kind(f"{value}, {clauses[at + 2]}") == "name":
+        # the town of an address ("it's 9 Elm Road, Leeds"), no clause of its own
+        value = f"{value}, {clauses.pop(at + 2)}"
     # "Forget that, it's not important": read whole, the remark was taken for what
-    # to forget, which nothing held, and what was said last stayed.
-    remark = ", ".join([*clauses[:at + 1], *clauses[at + 2:]]) + "."
+    # to forget, which nothing held, and what was said last stayed; what follows it is
+    # kept only in the speaker's own words ("..., I'm off to bed"): "Forget it, it's
+    # late, time for bed" matched nothing and took nothing back
+    after = clauses[at + 2:]
+    if after and not _OWN_WORDS.match(after[0]):
+        after = []
+    remark = ", ".join([*clauses[:at + 1], *after]) + "."
     if _NAMING_VALUE.search(value) is None or _REMARK.match(value):
         out.append(remark)
         return False
@@ -231,10 +258,15 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     rest = clauses[at + 2:]
     if rest and _NOT_THE_OLD.match(rest[0]):
         rest = rest[1:]  # "..., not 1234" names what was just taken back
+    # "..., remember that", "..., don't tell anyone": of the value, no fact of its own
+    rest = [said for said in rest if not keeps_it(said)]
     if said is not None:
         out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
         return True
-    out[-1:] = [corrected[:1].upper() + corrected[1:] + "."]
+    # taken back from the message before, the request stays: "My sister is Ana." then
+    # "Forget it, it's Eva." kept Ana beside Eva, as a sister may be one of several
+    out[-1:] = [*([] if out or kept else [clauses[at] + "."]),
+                corrected[:1].upper() + corrected[1:] + "."]
     if rest:  # what follows is a sentence of its own now
         out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
     return True
