@@ -51,12 +51,26 @@ def test_only_the_last_of_joined_statements_is_said_again(memory: HierarchicalMe
     assert set(_core(memory)) == {"User's flat is in Lisbon", "User's locker code is 5678"}
 
 
-@pytest.mark.parametrize("sentences", [
-    ["Forget that, it's 5678."],  # nothing before it says what "it" is
-    ["My code is 1234.", "Forget that, I'm vegetarian now."],  # no new value
-])
-def test_nothing_else_is_rewritten(sentences: list[str]) -> None:
+def test_nothing_else_is_rewritten() -> None:
+    sentences = ["My code is 1234.", "Forget that, I'm vegetarian now."]  # no new value
     assert corrected_in_place(sentences) == sentences
+
+
+def test_a_value_said_of_nothing_named_leaves_the_request_alone() -> None:
+    # nothing before it says what "it" is: the request stays, the value goes
+    assert corrected_in_place(["Forget that, it's 5678."]) == ["Forget that."]
+
+
+@pytest.mark.parametrize("said", [
+    ["I like tea. Forget that, it's Monday."], ["I like tea.", "Forget that. It's Monday."],
+    ["I live in Lisbon. Forget that, it's Porto."],
+    ["I live in Lisbon.", "Forget that, it's Porto."],
+    ["I work at Acme. Scratch that, it's Globex."], ["Tom smokes. Forget that, it's Ana."],
+    ["I like jazz. Forget that, it's 2am."],
+])
+def test_a_request_with_a_value_in_place_of_no_value_still_takes_back(said: list[str]) -> None:
+    # the fact stayed, and "Scratch that, it's Globex" was stored beside it
+    assert core_after(*said) == []
 
 
 def test_a_message_of_its_own_corrects_the_last_one(memory: HierarchicalMemory) -> None:
@@ -197,8 +211,8 @@ def test_what_was_meant_of_no_one_value_is_said_not_stored(memory: HierarchicalM
     (["My alarm is at 6am. Ignore that. It's 7am."], ["User's alarm is at 7am"]),
     # of another kind, as the comma form: not stored, and what it took back goes
     (["My wife is a nurse. Ignore that. It's on Monday."], []),
-    # nothing of one value taken back: read as the comma form
-    (["I like tea. Forget that. It's Monday."], ["User likes tea"]),
+    # nothing of one value taken back: the request still takes the tea back
+    (["I like tea. Forget that. It's Monday."], []),
 ])
 def test_the_new_value_in_the_sentence_after_the_request_is_said_again(
         said: list[str], kept: list[str]) -> None:

@@ -239,8 +239,12 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
                                    else said_last or "").rstrip(" .!"))
     old = _VALUE_SAID.match(last)
     if old is None:
-        out.append(sentence)
-        return False
+        # no value said for "it's" to take the place of ("I like tea. Forget that, it's
+        # Monday."): the request still takes back what was said; read whole, the remark was
+        # taken for what to forget, which nothing held, and the tea stayed
+        out.append(remark)
+        other_kind.append(clauses[at + 1].strip())
+        return True
     old_value = last[old.end() - 1:]
     said_with = _TIME_PREPOSITION.match(old_value)
     if _TIME_OF_DAY.match(value):
