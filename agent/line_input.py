@@ -15,16 +15,12 @@ after one is a command.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, TextIO
 
+from tiermem.memory.text.padding import unpadded as unpadded  # the chat's lines read so
 from tiermem.memory.validation import MAX_TEXT_CHARS
-
-#: Blanks and the marks that show nothing (byte order mark, zero-width space, non-joiner,
-#: joiner, word joiner) at either end of a line.
-_PADDING = re.compile(r"^[\s\ufeff\u200b-\u200d\u2060]+|[\s\ufeff\u200b-\u200d\u2060]+$")
 
 #: How much of an overlong line is read per call while it is dropped.
 _DISCARD_CHUNK = 64 * 1024
@@ -91,11 +87,6 @@ def _checked(raw: bytes, number: int, warn: TextIO) -> str:
         warn.write(f"tiermem: {warning}\n")
         warn.flush()
     return text
-
-
-def unpadded(line: str) -> str:
-    """``line`` without the blanks and the marks that show nothing at its ends."""
-    return _PADDING.sub("", line)
 
 
 def typed_text(line: str) -> tuple[str, str | None]:

@@ -1,0 +1,18 @@
+"""The ends of a typed line that show nothing: blanks, and the marks of no width (a byte
+order mark, as an editor may write at the start of a file, a zero-width space, joiner,
+non-joiner or word joiner).
+
+A line is what is left between them: the chat reads "\\ufeff/exit" as /exit, and the prompt
+history finds a line it must take out ("\\u200b/forget ...") by the text it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PADDING = re.compile(r"^[\s\ufeff\u200b-\u200d\u2060]+|[\s\ufeff\u200b-\u200d\u2060]+$")
+
+
+def unpadded(line: str) -> str:
+    """``line`` without the blanks and the marks that show nothing at its ends."""
+    return _PADDING.sub("", line)
