@@ -17,6 +17,7 @@ from tiermem.agent.line_input import typed_text
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.text.counts import counted
+from tiermem.memory.text.padding import unpadded
 
 #: The plain-text history file of older versions, in the agent home.
 OLD_HISTORY_FILE = "history"
@@ -78,13 +79,13 @@ class SessionHistory(InMemoryHistory):
         return count
 
     def forget(self, texts: list[str]) -> int:
-        """Take out every line equal to one of ``texts`` (stripped), as ``/forget`` takes its
+        """Take out every line equal to one of ``texts`` (unpadded), as ``/forget`` takes its
         own line out of the database's history; returns how many."""
-        unwanted = {text.strip() for text in texts}
-        kept = [line for line in self._storage if line.strip() not in unwanted]
+        unwanted = {unpadded(text) for text in texts}
+        kept = [line for line in self._storage if unpadded(line) not in unwanted]
         taken = len(self._storage) - len(kept)
         self._storage[:] = kept
-        self._loaded_strings = [s for s in self._loaded_strings if s.strip() not in unwanted]
+        self._loaded_strings = [s for s in self._loaded_strings if unpadded(s) not in unwanted]
         return taken
 
 

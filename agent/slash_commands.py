@@ -46,6 +46,7 @@ from tiermem.memory.errors import (
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 from tiermem.memory.text.counts import counted, items_counted
+from tiermem.memory.text.padding import unpadded
 from tiermem.user_paths import expanded
 
 
@@ -173,7 +174,7 @@ class SlashCommands(SearchCommands):
             lines = self.agent.memory.prompt_history.lines()
         else:
             return 0
-        return int(bool(lines) and lines[-1].strip() == text.strip())
+        return int(bool(lines) and unpadded(lines[-1]) == unpadded(text))
 
     def forget(self, request: str, line: str) -> None:
         first, rest = first_word(request)

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from tiermem.memory.ops.state_scrub import ErasedRuns
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.text.padding import unpadded
 
 META_KEY = "state.prompt_history"
 MAX_LINE_CHARS = 2_000
@@ -80,29 +81,30 @@ class PromptHistory:
         return len(wanted)
 
     def forget(self, texts: Iterable[str]) -> int:
-        """Remove every line equal to one of ``texts`` (stripped); returns how many."""
-        unwanted = {text.strip() for text in texts}
+        """Remove every line equal to one of ``texts``, each without what pads it
+        (``unpadded``: "\u200b/forget X" is the line "/forget X"); returns how many."""
+        unwanted = {unpadded(text) for text in texts}
         if not unwanted:
             return 0
         with self.store.transaction():
             lines = self.lines()
-            kept = [line for line in lines if line.strip() not in unwanted]
+            kept = [line for line in lines if unpadded(line) not in unwanted]
             if len(kept) != len(lines):
                 self._save(kept)
         return len(lines) - len(kept)
 
     def scrub(self, lines: Iterable[str], texts: Iterable[str]) -> None:
         """Take out of every copy what a forget or an erasure takes out of the stored lines:
-        each line equal to one of ``lines`` (the user messages removed, stripped), and each
+        each line equal to one of ``lines`` (the user messages removed, unpadded), and each
         quoting one of ``texts`` (the texts removed), as ``scrub_state`` takes it out of
         the stored value."""
         if not self.copies:
             return
-        unwanted = {line.strip() for line in lines}
+        unwanted = {unpadded(line) for line in lines}
         runs = ErasedRuns(texts)
 
         def scrubbed(kept: list[str]) -> list[str]:
-            kept = [line for line in kept if line.strip() not in unwanted]
+            kept = [line for line in kept if unpadded(line) not in unwanted]
             return list(runs.scrub_value(kept)) if runs.runs else kept
 
         for copy in self.copies:

@@ -342,3 +342,23 @@ def test_a_command_typed_in_capitals_leaves_the_history_as_in_lower_case(
     again = chat_history(home, memory.prompt_history, True, io.StringIO())
     assert "erased 1 line of prompt history" in run_chat(memory, again, "/HISTORY CLEAR\r\x04")
     assert memory.prompt_history.lines() == []
+
+
+@pytest.mark.parametrize("stored", [True, False])
+def test_a_command_after_a_mark_that_shows_nothing_leaves_the_history_as_without_it(
+        home: Path, memory: HierarchicalMemory, stored: bool) -> None:
+    # "\u200b/forget ..." ran /forget but its line, kept with the U+200B, was not the line
+    # "/forget ..." it took out: the up arrow still brought back the code it quoted; and
+    # "\ufeff/history clear" counted its own line among those erased.
+    history = chat_history(home, memory.prompt_history, stored, io.StringIO())
+    run_chat(memory, history, "/core\r\u200b/forget Launch code is 4321\r\x04")
+
+    async def lines() -> list[str]:
+        return [line async for line in history.load()]
+
+    assert asyncio.run(lines()) == ["/core"]
+    assert memory.prompt_history.lines() == (["/core"] if stored else [])
+    again = chat_history(home, memory.prompt_history, stored, io.StringIO()) if stored \
+        else history
+    erased = run_chat(memory, again, "\ufeff/history clear\r\x04")
+    assert "erased 1 line of prompt history" in erased
