@@ -89,8 +89,8 @@ class SlashCommands(SearchCommands):
 
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
-        name, arg = first_word(text)
-        name, arg = name.lower(), arg.strip()  # /EXIT, /Core: typed with caps lock on
+        typed, arg = first_word(text)
+        name, arg = typed.lower(), arg.strip()  # /EXIT, /Core: typed with caps lock on
         memory = self.agent.memory
         if name in _NO_ARGUMENT and arg:
             # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
@@ -154,7 +154,7 @@ class SlashCommands(SearchCommands):
             else:
                 near = nearest_commands(name)
                 meant = f" (did you mean {' or '.join(near)}?)" if near else ""
-                self.chat.usage(f"unknown command {name}{meant}; /help lists them")
+                self.chat.usage(f"unknown command {typed}{meant}; /help lists them")
         except TiermemError as exc:
             self.chat.fail("error", exc)
         except Exception as exc:

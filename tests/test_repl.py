@@ -205,6 +205,15 @@ def test_a_command_and_its_keyword_are_read_in_any_case(memory: HierarchicalMemo
         "My name is Ada."]
 
 
+def test_an_unknown_command_in_capitals_is_named_as_typed(memory: HierarchicalMemory) -> None:
+    # "/Frobnicate" was told as "unknown command /frobnicate", a name never typed.
+    repl, _ = make_repl(memory)
+    assert repl.run_piped(["/Frobnicate", "/SERACH tea"]) == 1
+    assert errors_of(repl).splitlines() == [
+        "unknown command /Frobnicate; /help lists them",
+        "unknown command /SERACH (did you mean /archival or /recall?); /help lists them"]
+
+
 def test_a_command_is_named_only_when_near_enough_and_leaving_only_for_its_own_slips(
         memory: HierarchicalMemory) -> None:
     # "/del" named /model, "/edit", "/next" and "/text" /exit, "/quiet" /quit, "/care" /core.
