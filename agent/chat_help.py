@@ -47,7 +47,7 @@ _OTHER_NAMES = {
     "/stats": ("/diagnostics",), "/status": ("/diagnostics",),
     "/memory": ("/core",), "/facts": ("/core",), "/save": ("/snapshot",),
     "/export": ("/snapshot",), "/delete": ("/forget",), "/remove": ("/forget",),
-    "/bye": ("/exit",), "/q": ("/exit",),
+    "/bye": ("/exit",), "/q": ("/exit",), "/?": ("/help",), "/archive": ("/archival",),
 }
 #: Commands named only for a word that means them (/delete), never for one spelt like
 #: them: "/forgot my keys" run as "/forget my keys" would drop what was never meant to go.

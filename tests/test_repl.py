@@ -205,6 +205,17 @@ def test_a_command_and_its_keyword_are_read_in_any_case(memory: HierarchicalMemo
         "My name is Ada."]
 
 
+def test_a_question_mark_names_help_and_archive_names_archival(
+        memory: HierarchicalMemory) -> None:
+    # Both said only "unknown command ...; /help lists them".
+    repl, _ = make_repl(memory)
+    assert repl.run_piped(["/?", "/archive tea", "/Archive tea"]) == 1
+    assert errors_of(repl).splitlines() == [
+        "unknown command /? (did you mean /help?); /help lists them",
+        "unknown command /archive (did you mean /archival?); /help lists them",
+        "unknown command /Archive (did you mean /archival?); /help lists them"]
+
+
 def test_an_unknown_command_in_capitals_is_named_as_typed(memory: HierarchicalMemory) -> None:
     # "/Frobnicate" was told as "unknown command /frobnicate", a name never typed.
     repl, _ = make_repl(memory)
