@@ -23,6 +23,7 @@ from tiermem.memory.errors import (
     StoredConfigError,
     UnfinishedStoreError,
 )
+from tiermem.memory.search.fusion_weights import FUSION_METHODS
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.store.transfer import check_filled
@@ -110,7 +111,8 @@ def read_settings(place: AgentPlace, writer: bool = False,
 
 def parse_value(name: str, text: str) -> Any:
     """A setting's value as typed on the command line (JSON for the non-text settings); a
-    keyword (a policy, a unit, a clock, true or false) in any case: LRU is lru."""
+    keyword (a policy, a unit, a clock, true or false, a fusion method) in any case: LRU is
+    lru."""
     if name not in MemoryConfig.model_fields:
         raise InvalidConfigError(
             f"unknown setting {name!r}; the settings are {', '.join(MemoryConfig.model_fields)}",
@@ -119,9 +121,13 @@ def parse_value(name: str, text: str) -> Any:
     if name in _TEXT_SETTINGS:
         return lowered if _takes(name, lowered) else text  # its error quotes what was typed
     try:
-        return json.loads(lowered if lowered in ("true", "false", "null") else text)
+        value = json.loads(lowered if lowered in ("true", "false", "null") else text)
     except ValueError:
         return text  # left to the model, whose error names the field and the value
+    method = value.get("method") if isinstance(value, dict) else None
+    if isinstance(method, str) and method.lower() in FUSION_METHODS:
+        value = {**value, "method": method.lower()}  # {"method": "RRF"}
+    return value
 
 
 def _takes(name: str, value: str) -> bool:

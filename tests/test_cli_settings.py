@@ -333,3 +333,15 @@ def test_a_keyword_value_is_taken_in_any_case_and_refused_as_typed(home: Path) -
     assert done.stdout.strip() == "policy freq_recency_durable → lru; stored for agent a"
     done = tiermem(home, "config", "--agent", "a", "policy", "BOGUS")
     assert done.returncode == 2 and "unknown eviction policy 'BOGUS'" in done.stderr
+
+
+def test_a_fusion_method_is_taken_in_any_case_and_refused_as_typed() -> None:
+    # '{"method": "RRF"}' was refused: "fusion.method: must be 'convex' or 'rrf' (got 'RRF')".
+    from tiermem.agent.settings import parse_value
+    from tiermem.memory.config import MemoryConfig
+
+    assert parse_value("fusion", '{"method": "RRF", "lexical": 0.7}') == {
+        "method": "rrf", "lexical": 0.7}
+    assert MemoryConfig.parse({"fusion": parse_value("fusion", '{"method":"Convex"}')}
+                              ).fusion.method == "convex"
+    assert parse_value("fusion", '{"method": "BORDA"}') == {"method": "BORDA"}

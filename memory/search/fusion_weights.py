@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 
 RRF_K = 60
+#: The ways the two lists are fused (``FusionWeights.method``).
+FUSION_METHODS = ("convex", "rrf")
 #: The most rows of each list a fused search reads before it may stop.
 MAX_FUSION_DEPTH = 100_000
 
@@ -34,7 +36,7 @@ class FusionWeights:
     prune_common: bool = True
 
     def __post_init__(self) -> None:
-        if self.method not in ("convex", "rrf"):
+        if self.method not in FUSION_METHODS:
             raise ValueError("FusionWeights.method must be 'convex' or 'rrf'")
         for name in ("lexical", "dense"):
             value = getattr(self, name)
