@@ -15,6 +15,7 @@ from tiermem.agent.cli_values import (
     BASE_URL,
     MODEL_NAME,
     agent_name,
+    any_case,
     given,
     given_path,
     place_path,
@@ -82,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="core capacity for this session only, 1 to 1,000,000,000 (default: "
                            "the agent's stored value, 2000 tokens for a new agent; `tiermem "
                            "config --agent NAME core_limit N` stores one)")
-    chat.add_argument("--embedder", choices=("local", "hashing"),
+    chat.add_argument("--embedder", **any_case("local", "hashing"),
                       help=embedder_help + "; default: the one the agent's memory was built "
                            "with (local for a new agent)")
     chat.add_argument("--json", action="store_true",
@@ -117,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="an existing agent (default: default)")
     where.add_argument("--scenario", help="report on the last run of this scenario instead "
                                           "(`tiermem scenario --list` names them)")
-    diag.add_argument("--format", choices=("text", "json", "html"), default="text",
+    diag.add_argument("--format", **any_case("text", "json", "html"), default="text",
                       help="a table (default), JSON, or an HTML page with charts")
     diag.add_argument("--out", type=given_path("a file name (- for standard output)"),
                       metavar="PATH",
@@ -127,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Told apart from `--json -`, which names standard output and so contradicts --out PATH.
     _add_json(diag, "the report (the same as --format json)", const=JSON_NO_PATH)
-    diag.add_argument("--embedder", choices=("local", "hashing"),
+    diag.add_argument("--embedder", **any_case("local", "hashing"),
                       help=embedder_help + "; default: the one the agent's memory was built "
                            "with")
     _add_store(diag)
@@ -143,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     scen.add_argument("--offline", action="store_true", help=OFFLINE_HELP)
     add_server_options(scen)
-    scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
+    scen.add_argument("--embedder", **any_case("local", "hashing"), default="local",
                       help=embedder_help)
     _add_json(scen, "the result", argument="scenario")
     _add_store(scen, "run it in this PostgreSQL database (as agent scenario-NAME, replaced "
@@ -183,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     reindex = sub.add_parser("reindex", help=COMMANDS["reindex"], description=COMMANDS["reindex"])
     reindex.add_argument("--agent", default="default", type=agent_name,
                          help="an existing agent (default: default)")
-    reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
+    reindex.add_argument("--embedder", **any_case("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
     _add_store(reindex)
 
@@ -221,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     pg = sub.add_parser("pg", help=COMMANDS["pg"], description=COMMANDS["pg"],
                         epilog="start prints the server's DSN; exit codes: 0 done (status: "
                                "running), 1 failed (status: not running), 2 usage error")
-    pg.add_argument("action", choices=("start", "stop", "status"),
+    pg.add_argument("action", **any_case("start", "stop", "status"),
                     help="start the server (creating it the first time) and print its DSN, "
                          "stop it, or print its DSN if it is running")
     pg.add_argument("--dir", type=place_path("the server's data directory"), metavar="PATH",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tiermem.user_paths import expanded, home_elsewhere
 
@@ -68,3 +69,16 @@ def agent_name(text: str) -> str:
         return validate_agent_name(text)
     except InvalidInputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+
+def any_case(*choices: str) -> dict[str, Any]:
+    """``add_argument``'s ``choices`` and ``type`` for an option taking one of ``choices``,
+    read in any case: ``--embedder HASHING`` is hashing. A value it does not take stays as
+    typed, so argparse refuses it quoted as typed ("invalid choice: 'Bogus'")."""
+    known = {choice.lower(): choice for choice in choices}
+
+    def choice(text: str) -> str:
+        return known.get(text.lower(), text)
+
+    return {"choices": choices, "type": choice}

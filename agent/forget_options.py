@@ -21,7 +21,7 @@ from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
-    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, policy_file
+    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, any_case, policy_file
     from tiermem.agent.server_options import add_server_options
 
     forget = sub.add_parser("forget", help=description, description=description,
@@ -35,7 +35,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                              "words for the LLM modes; - reads it from standard input")
     forget.add_argument("--agent", default="default", type=agent_name,
                         help="an existing agent (default: default)")
-    forget.add_argument("--mode", choices=MODES,
+    forget.add_argument("--mode", **any_case(*MODES),
                         help="how the request is matched (default: the policy's, else exact)")
     forget.add_argument("--max-delete-count", type=_delete_count, metavar="N",
                         help=f"forget nothing when the request targets more than N items "
@@ -49,7 +49,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--base-url", type=BASE_URL,
                         help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     add_server_options(forget, text_tool_calls=False)
-    forget.add_argument("--embedder", choices=("local", "hashing"),
+    forget.add_argument("--embedder", **any_case("local", "hashing"),
                         help="local MiniLM model or the model-free hashing embedder; "
                              "default: the one the agent's memory was built with")
     forget.add_argument("--erase", action="store_true",

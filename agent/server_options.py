@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tiermem.agent.cli_values import any_case
 from tiermem.agent.config import (
     DEFAULT_MAX_TOKENS,
     ENV_BASE_URL,
@@ -88,7 +89,7 @@ def add_server_options(parser: argparse.ArgumentParser, *, text_tool_calls: bool
     if not text_tool_calls:
         return
     parser.add_argument(
-        "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES, type=str.lower,  # OFF, as the variable
+        "--text-tool-calls", **any_case(*TEXT_TOOL_CALL_MODES),  # OFF, as the variable
         help=f"auto (default): run tool calls the model writes as text "
              f"(<tool_call>, <|tool_call|>, <|python_tag|>, <function=NAME>, [TOOL_CALLS], "
              f"a bare or fenced JSON call, a Python list of calls, a tool_code block) when "

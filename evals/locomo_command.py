@@ -18,7 +18,7 @@ from tiermem.user_paths import expanded
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, given
+    from tiermem.agent.cli_values import BASE_URL, MODEL_NAME, any_case, given
     from tiermem.agent.server_options import add_server_options, core_limit
 
     # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of
@@ -49,7 +49,7 @@ def add_locomo_parser(evaluate: Any) -> None:
                      help="only the first N questions of each conversation (in retrieval "
                           "mode, of those with evidence)")
     loc.add_argument("--conversations", metavar="IDS", help="comma list of ids, e.g. 26,30")
-    loc.add_argument("--mode", choices=("retrieval", "qa"), default="retrieval",
+    loc.add_argument("--mode", **any_case("retrieval", "qa"), default="retrieval",
                      help="retrieval: evidence recall@k, offline (default); qa: a model answers")
     loc.add_argument("--model", type=MODEL_NAME,
                      help="QA and --rewrite: model name; or set TIERMEM_MODEL")
@@ -74,7 +74,7 @@ def add_locomo_parser(evaluate: Any) -> None:
                           "1,000,000,000; default 2000); recorded in the report. QA: lower it "
                           "when the conversation's core leaves no room for the question in the "
                           "model's window")
-    loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
+    loc.add_argument("--embedder", **any_case(*EMBEDDERS), default="local",
                      help="local MiniLM model (default), the model-free hashing embedder, or "
                           "another offline model to compare (evals/embedders.py)")
 
