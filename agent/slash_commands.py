@@ -178,6 +178,7 @@ class SlashCommands(SearchCommands):
 
     def forget(self, request: str, line: str) -> None:
         first, rest = first_word(request)
+        first = first.lower()  # "/FORGET --ERASE X", typed with caps lock on, erases
         if first == "--erase-forgotten":
             if rest.strip():  # not text to forget: the whole request would be audited as one
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")

@@ -351,7 +351,13 @@ def test_a_failing_judge_model_says_what_went_wrong_with_it(
             assert [f.text for f in m.facts()] == [SECRET]
 
 
-def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("erase", "erase_forgotten"), [
+    ("/forget --erase", "/forget --erase-forgotten"),
+    # Caps lock on: "--ERASE TEXT" was the request, which matched nothing (or, in a mode
+    # asking a model, forgot what it named without erasing it).
+    ("/FORGET --ERASE", "/Forget --Erase-Forgotten")])
+def test_slash_forget_erase_erases_from_the_files(tmp_path: Path, erase: str,
+                                                  erase_forgotten: str) -> None:
     home = tmp_path / "agent"
     with make_memory(home) as m:
         m.add_fact(SECRET)
@@ -359,13 +365,13 @@ def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:
         out = io.StringIO()
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=200),
                         errors=io.StringIO())
-        assert repl.run_piped(iter([f"/forget --erase {SECRET}\n"])) == 0
+        assert repl.run_piped(iter([f"{erase} {SECRET}\n"])) == 0
         assert "erased: 1 fact, 0 passages, 0 messages" in out.getvalue()
         assert [f.text for f in m.facts()] == ["User's train leaves at nine"]
         assert files_holding(home, "4111 1111") == []
         m.forget("User's train leaves at nine")
         assert files_holding(home, "train leaves")
-        assert repl.run_piped(iter(["/forget --erase-forgotten\n"])) == 0
+        assert repl.run_piped(iter([f"{erase_forgotten}\n"])) == 0
         assert "erased: 1 fact, 0 passages, 0 messages forgotten before" in (
             out.getvalue())
     assert files_holding(home, "train leaves") == []
