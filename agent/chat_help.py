@@ -41,6 +41,9 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 NOTE = ('A line whose first word holds a second "/" (/var/log is full) is a message, not a '
         'command; "//" at the start sends the rest as a message ("//help" sends "/help").')
+#: Every command's name.
+COMMAND_NAMES = frozenset(
+    {command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS} | {"/quit"})
 #: Names other chat tools give what a command here does, and the commands that do it.
 _OTHER_NAMES = {
     "/search": ("/archival", "/recall"), "/find": ("/archival", "/recall"),
@@ -62,8 +65,7 @@ _LEAVING = frozenset({"/exit", "/quit"})
 def nearest_commands(name: str) -> list[str]:
     """The slash commands an unknown ``name`` (``/search``, ``/recal``, ``/diag``) most
     likely meant, nearest first; none when nothing is near enough to be what was meant."""
-    known = sorted({command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS}
-                   - _ONLY_BY_MEANING | {"/quit"})
+    known = sorted(COMMAND_NAMES - _ONLY_BY_MEANING)
     typed = name.lower()
     if typed in _OTHER_NAMES:
         return list(_OTHER_NAMES[typed])

@@ -49,7 +49,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from tiermem.agent.chat_help import hanging, print_laid_out, reply_text
+from tiermem.agent.chat_help import COMMAND_NAMES, hanging, print_laid_out, reply_text
 from tiermem.agent.chat_output import UNANSWERED, provider_hint, show_turn, turn_record
 from tiermem.agent.chat_reports import (
     SHOWING_TURN,
@@ -370,7 +370,8 @@ class ChatRepl(ChatReports):
             output = self.console.file.getvalue()  # type: ignore[attr-defined]
         finally:
             self.console = shown
-        if keep:
-            self.emit({"command": first_word(text)[0].lower(), "output": output,
-                       "error": self._error})
+        if keep:  # a command by its name, an unknown one as typed, as its error names it
+            typed = first_word(text)[0]
+            self.emit({"command": typed.lower() if typed.lower() in COMMAND_NAMES else typed,
+                       "output": output, "error": self._error})
         return keep

@@ -205,6 +205,17 @@ def test_a_command_and_its_keyword_are_read_in_any_case(memory: HierarchicalMemo
         "My name is Ada."]
 
 
+def test_a_record_names_a_command_by_its_name_and_an_unknown_one_as_typed(
+        memory: HierarchicalMemory) -> None:
+    # The record of "/Frobnicate" said "/frobnicate", a name never typed.
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO(), json_lines=True)
+    assert repl.run_piped(["/Frobnicate", "/MODEL"]) == 1
+    assert [json.loads(line)["command"] for line in out.getvalue().splitlines()] == [
+        "/Frobnicate", "/model"]
+
+
 def test_a_question_mark_names_help_and_archive_names_archival(
         memory: HierarchicalMemory) -> None:
     # Both said only "unknown command ...; /help lists them".
