@@ -187,7 +187,7 @@ class ChatRepl(ChatReports):
     def refuse(self, line: OverlongLine) -> None:
         """A line too long to be a message: a failed turn, without reading it whole."""
         self._error = None
-        start = line.start.strip()
+        start = unpadded(line.start)  # "\ufeff/forget ...", as a short line is read
         command = (first_word(start)[0] + ("…" if line.word_cut else "")
                    if is_command(start) else None)
         if command is None:

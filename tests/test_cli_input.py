@@ -251,6 +251,16 @@ def test_an_overlong_slash_command_after_leading_spaces_is_a_failed_command() ->
     assert refused["error"]["message"].endswith("and /forget was not run")
 
 
+def test_an_overlong_slash_command_after_a_byte_order_mark_is_a_failed_command() -> None:
+    # Refused as a message "split it into smaller messages" and recorded as a turn, though
+    # a short line after a byte order mark is a command.
+    stream = io.BytesIO(b"\xef\xbb\xbf/forget " + b"x" * MAX_TEXT_CHARS + b"\n/model\n")
+    with make_memory() as memory:
+        (refused, model), _ = run_json_chat(memory, stream)
+    assert refused["command"] == "/forget" and model["command"] == "/model"
+    assert refused["error"]["message"].endswith("and /forget was not run")
+
+
 def test_a_line_only_blanks_take_past_the_limit_is_read_without_them() -> None:
     # "/exit" and 200,000 spaces was refused, "/exit was not run", and the chat went on,
     # though "/exit   " leaves: the chat reads a line without its blanks.
