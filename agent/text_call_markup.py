@@ -31,7 +31,8 @@ server's template or parser does not take it out:
   but this markup, part of which does not read (``[TOOL_CALLS]NAME[TOOL_CALLS]s``, a brace
   left out), when another part is a call or it names an offered tool, makes each such part a
   call with its text as arguments, which running answers with what to write; arguments that
-  are a whole object then prose (``[ARGS]{...} Done.``) are that object, the prose the reply;
+  are a whole object then prose (``[ARGS]{...} Done.``) are that object, the prose the reply,
+  as is a sentence after the last marker (``[TOOL_CALLS] I saved it.``), cut or not;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
@@ -273,9 +274,29 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
     if _named_in_prose(found, after_prose, lambda: after_marker(
             content, _MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
-    if not found.calls and not cut and content.lstrip().startswith(_MISTRAL_CALLS):
-        return _written_wrong(content, names, read)
-    return found
+    if found.calls or not content.lstrip().startswith(_MISTRAL_CALLS):
+        return found
+    last = content.rfind(_MISTRAL_CALLS)
+    if _is_prose(content[last + len(_MISTRAL_CALLS):], names):
+        # "[TOOL_CALLS]NAME[ARGS]{...}[TOOL_CALLS] I saved it.": the model went on in prose.
+        head = after_marker(content[:last], _MISTRAL_CALLS,
+                            lambda segment, _last: read(segment, False))  # the cut is later
+        if head.calls:
+            return TextToolCalls(head.calls, content[last + len(_MISTRAL_CALLS):].strip())
+    return found if cut else _written_wrong(content, names, read)
+
+
+def _is_prose(segment: str, names: frozenset[str]) -> bool:
+    """Whether the text after a marker is a sentence, not a call written wrong: words that
+    go on past a first one that names no offered tool (``I saved it.``, ``Noted, thanks``),
+    or one word ending a sentence (``Done.``), with no arguments anywhere in it."""
+    written = _MISTRAL_WRITTEN.match(segment)
+    if not written or "{" in segment or _MISTRAL_ARGS in segment:
+        return False
+    name, after = written.group(1), written.group(2).strip()
+    if offered_name(name.rstrip("."), names) in names:
+        return False
+    return name.endswith(".") if not after else not after.startswith(("[", "(", '"'))
 
 
 def _written_wrong(content: str, names: frozenset[str],

@@ -1,0 +1,61 @@
+"""Mistral's marker before a sentence after whole calls (``[TOOL_CALLS] I saved it.``), in
+a reply cut at the token limit or not: the calls run and the sentence is the reply, not a
+call to a tool named by its first word, nor, at the limit, the whole markup shown with
+nothing run (agent/text_call_markup.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+ALLERGY = '{"content": "Allergic to peanuts"}'
+CALLS = [
+    "[TOOL_CALLS]core_memory_append[ARGS]" + ALLERGY,
+    "[TOOL_CALLS]core_memory_append" + ALLERGY,
+    "[TOOL_CALLS]core_memory_append[CALL_ID]a1b2c3d4e[ARGS]" + ALLERGY,
+    "[TOOL_CALLS]" + json.dumps([{"name": "core_memory_append",
+                                  "arguments": json.loads(ALLERGY)}]),
+]
+PROSE = ["I saved that.", "Done!", "Noted, thanks.", "Thanks for telling me.", "Done."]
+
+
+@pytest.mark.parametrize("cut", [False, True])
+@pytest.mark.parametrize("prose", PROSE)
+@pytest.mark.parametrize("calls", CALLS)
+def test_a_sentence_after_the_marker_is_the_reply(calls: str, prose: str, cut: bool) -> None:
+    found = find_text_tool_calls(f"{calls}\n[TOOL_CALLS] {prose}", NAMES, cut=cut)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", json.loads(ALLERGY))]
+    assert found.rest == prose
+
+
+@pytest.mark.parametrize("content", [
+    "[TOOL_CALLS]core_memory_append[ARGS]" + ALLERGY + "\nThe [TOOL_CALLS] marker starts calls.",
+    "[TOOL_CALLS] I saved it. [TOOL_CALLS] Done.",
+])
+def test_prose_between_markers_is_no_call(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True)
+    assert (found.calls, found.rest) == ([], content)
+
+
+def test_the_turn_runs_the_call_and_shows_the_sentence(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(CALLS[0] + "[TOOL_CALLS] I saved that.")
+    result, rows = allergy_turn(server)
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "I saved that." and len(server.requests) == 1
+    assert [r["content"] for r in rows if r["role"] == "assistant"] == ["I saved that."]
+
+
+def test_the_turn_cut_after_the_sentence_runs_the_call(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(CALLS[0] + "\n[TOOL_CALLS] Done.", finish_reason="length")
+    result, rows = allergy_turn(server)
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "Done. [cut off at max_tokens=1024]"
+    assert result.notice is not None and "in the middle of" not in result.notice
+    assert not any("[TOOL_CALLS]" in r["content"] for r in rows)
