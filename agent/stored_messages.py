@@ -49,7 +49,9 @@ def storable(completion: Completion) -> Completion:
 def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
     """A reply that stopped at max_tokens (``reserve``), made safe to keep: its last tool call,
     cut mid-way (its arguments do not parse), is never run: marked ``cut``, so that the model
-    is told (``cut_call_result``), or dropped when the limit cut it before its name; a plain
+    is told (``cut_call_result``), its arguments a note saying so, which, unlike the partial
+    JSON, a chat template can read when the call is sent back; or dropped when the limit cut
+    it before its name; a plain
     reply, or the text after whole calls written as text, is kept, marked as cut. The user is
     told either way (a notice on ``result``), and also when a reasoning model spent the whole
     budget thinking and left no reply at all."""
@@ -63,8 +65,10 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
         called = f"a call to {name}" if name else "a tool call"
         add_notice(result, f"the reply was cut at {limit} in the middle of {called}, "
                            f"which was not run; {raise_it}")
-        if name:
-            kept.append(dataclasses.replace(last[0], cut=True))
+        if name:  # its partial arguments give way to a note: templates parse arguments
+            note = json.dumps({"omitted": f"{len(last[0].arguments)} characters, cut off "
+                                          f"at {limit}"})
+            kept.append(dataclasses.replace(last[0], arguments=note, cut=True))
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()
     if completion.tool_calls and not (completion.text_after_calls and content):
