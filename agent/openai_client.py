@@ -332,8 +332,8 @@ class OpenAIClient:
                                           schemas=offered_parameters(tools))
         else:
             return completion
-        if not found.calls:
-            return completion
+        if not found.calls:  # the content as it is, or the sentence after a lone marker
+            return dataclasses.replace(completion, content=found.rest or completion.content)
         after = ends_in_prose(found.rest, (completion.content or "").rstrip())
         return dataclasses.replace(completion, content=found.rest or None,
                                    tool_calls=found.calls, text_after_calls=after)

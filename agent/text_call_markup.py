@@ -83,7 +83,7 @@ from tiermem.agent.text_call_parameters import function_with_parameters, paramet
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
 from tiermem.agent.text_call_tags import after_marker, tagged, without_markup_end_tokens
 
-__all__ = ["markup_forms"]
+__all__ = ["marked_prose", "markup_forms"]
 
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
 _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
@@ -284,6 +284,18 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
         if head.calls:
             return TextToolCalls(head.calls, content[last + len(_MISTRAL_CALLS):].strip())
     return found if cut else _written_wrong(content, names, read)
+
+
+def marked_prose(content: str, names: frozenset[str]) -> str:
+    """``content`` without Mistral's marker when that begins a reply of nothing but one
+    sentence after it (``[TOOL_CALLS] Done.``): the model began a call and wrote prose.
+    One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names the marker."""
+    text = content.strip()
+    after = text[len(_MISTRAL_CALLS):].strip()
+    if text.startswith(_MISTRAL_CALLS) and text.count(_MISTRAL_CALLS) == 1 \
+            and after[:1].isupper() and _is_prose(after, names):
+        return after
+    return content
 
 
 def _is_prose(segment: str, names: frozenset[str]) -> bool:

@@ -85,7 +85,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_markup import markup_forms
+from tiermem.agent.text_call_markup import marked_prose, markup_forms
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
@@ -188,7 +188,8 @@ def find_text_tool_calls(
     ``after_prose`` (thinking came before ``content``), an object holding the calls is a
     quoted response, unless a call marker comes before it, and markup with no arguments
     names the form, as beside prose. When nothing is found, ``rest`` is the content
-    unchanged.
+    unchanged, but for Mistral's marker before a lone sentence (``[TOOL_CALLS] Done.``),
+    which is left out.
     """
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.
@@ -205,8 +206,8 @@ def find_text_tool_calls(
         unescaped = _find(html.unescape(text), names, cut, schemas, after_prose)
         if unescaped.calls:
             found = unescaped
-    if not found.calls:
-        return TextToolCalls(rest=content)
+    if not found.calls:  # "[TOOL_CALLS] Done.": the sentence, without the marker
+        return TextToolCalls(rest=marked_prose(content, names) if names else content)
     if opened:  # a call cut before its arguments: no reply, and the caller learns it was cut
         named = _OPENED_NAME.search(opened)
         name = offered_name(named.group(1) or named.group(2), names) if named else ""

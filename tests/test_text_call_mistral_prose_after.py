@@ -11,7 +11,10 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import allergy_turn
 
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 ALLERGY = '{"content": "Allergic to peanuts"}'
@@ -59,3 +62,25 @@ def test_the_turn_cut_after_the_sentence_runs_the_call(server: FakeOpenAIServer)
     assert result.reply == "Done. [cut off at max_tokens=1024]"
     assert result.notice is not None and "in the middle of" not in result.notice
     assert not any("[TOOL_CALLS]" in r["content"] for r in rows)
+
+
+@pytest.mark.parametrize("finish", ["stop", "length"])
+@pytest.mark.parametrize("content", ["[TOOL_CALLS] Done.", "[TOOL_CALLS]Sure, I'll keep that.",
+                                     "[TOOL_CALLS]\nNoted!"])
+def test_a_lone_marker_before_a_sentence_is_not_shown(server: FakeOpenAIServer, content: str,
+                                                     finish: str) -> None:
+    server.enqueue_reply(content, finish_reason=finish)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("Thanks!")
+        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    said = content.removeprefix("[TOOL_CALLS]").strip()
+    assert result.tool_results == []
+    assert result.reply in (said, f"{said} [cut off at max_tokens=1024]")
+    assert [r["content"] for r in rows if r["role"] == "assistant"] == [result.reply]
+
+
+@pytest.mark.parametrize("content", ["[TOOL_CALLS] is how Mistral marks its calls.",
+                                     "[TOOL_CALLS] Use {...} after the name."])
+def test_a_sentence_about_the_marker_keeps_it(content: str) -> None:
+    assert find_text_tool_calls(content, NAMES).rest == content
