@@ -68,6 +68,7 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import (
     FENCE,
+    NAMESPACES,
     TextToolCalls,
     call_sequence,
     calls_in,
@@ -83,7 +84,7 @@ from tiermem.agent.text_call_parameters import function_with_parameters, paramet
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
 from tiermem.agent.text_call_tags import after_marker, tagged, without_markup_end_tokens
 
-__all__ = ["marked_prose", "markup_forms"]
+__all__ = ["marked_prose", "markup_forms", "prose_after_calls", "prose_word"]
 
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
 _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
@@ -105,6 +106,8 @@ _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
 #: A call's name as written, then whatever follows it, which does not read as arguments.
 _MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
+#: A capitalised word, which begins a sentence rather than names a tool.
+_CAPITALISED = re.compile(r"[A-Z][a-z]*")
 _SPACE = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()
 
@@ -274,16 +277,21 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
     if _named_in_prose(found, after_prose, lambda: after_marker(
             content, _MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
-    if found.calls or not content.lstrip().startswith(_MISTRAL_CALLS):
-        return found
-    last = content.rfind(_MISTRAL_CALLS)
-    if _is_prose(content[last + len(_MISTRAL_CALLS):], names):
-        # "[TOOL_CALLS]NAME[ARGS]{...}[TOOL_CALLS] I saved it.": the model went on in prose.
-        head = after_marker(content[:last], _MISTRAL_CALLS,
-                            lambda segment, _last: read(segment, False))  # the cut is later
-        if head.calls:
-            return TextToolCalls(head.calls, content[last + len(_MISTRAL_CALLS):].strip())
-    return found if cut else _written_wrong(content, names, read)
+    if not found.calls and not cut and content.lstrip().startswith(_MISTRAL_CALLS):
+        return _written_wrong(content, names, read)
+    return found
+
+
+def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
+    """``text`` up to Mistral's last marker and the sentence after it, when it ends so
+    (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
+    calls: the model went on in prose after them; else ``text`` and ""."""
+    last = text.rfind(_MISTRAL_CALLS)
+    before, after = text[:last].rstrip(" \t"), text[last + len(_MISTRAL_CALLS):]
+    if last > 0 and before.strip() and before.endswith(("\n", "}", "]", ")", ">", "`")) \
+            and _is_prose(after, names):
+        return text[:last], after.strip()
+    return text, ""
 
 
 def marked_prose(content: str, names: frozenset[str]) -> str:
@@ -298,6 +306,15 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
     return content
 
 
+def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:
+    """Whether ``word``, alone after a call marker, is prose: one ending a sentence
+    (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``), that
+    begins no offered name, with or without a namespace (``functions.`` does)."""
+    return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None)) \
+        and not any(f"{space}{name}".startswith(word)
+                    for name in names for space in ("", *NAMESPACES))
+
+
 def _is_prose(segment: str, names: frozenset[str]) -> bool:
     """Whether the text after a marker is a sentence, not a call written wrong: words that
     go on past a first one that names no offered tool (``I saved it.``, ``Noted, thanks``),
@@ -306,9 +323,9 @@ def _is_prose(segment: str, names: frozenset[str]) -> bool:
     if not written or "{" in segment or _MISTRAL_ARGS in segment:
         return False
     name, after = written.group(1), written.group(2).strip()
-    if offered_name(name.rstrip("."), names) in names:
-        return False
-    return name.endswith(".") if not after else not after.startswith(("[", "(", '"'))
+    if not after:
+        return prose_word(name, names)
+    return offered_name(name, names) not in names and not after.startswith(("[", "(", '"'))
 
 
 def _written_wrong(content: str, names: frozenset[str],

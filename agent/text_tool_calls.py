@@ -85,11 +85,15 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_markup import marked_prose, markup_forms
+from tiermem.agent.text_call_markup import (
+    marked_prose,
+    markup_forms,
+    prose_after_calls,
+    prose_word,
+)
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
-    NAMESPACES,
     TextToolCalls,
     call_sequence,
     calls_in,
@@ -200,8 +204,13 @@ def find_text_tool_calls(
         named = _MARKED_NAME.fullmatch(opened)
         if named and whole_without_arguments(named.group(1), names, schemas):
             text, opened = text + opened, ""  # "[TOOL_CALLS]get_time": a whole call
-    found = _find(text, names, cut, schemas, after_prose) if names \
-        else TextToolCalls(rest=content)
+    found = TextToolCalls(rest=content)
+    head, prose = prose_after_calls(text, names) if names else (text, "")
+    if prose:  # "...[TOOL_CALLS] Done.": whole calls, then prose, where any cut fell
+        found = _find(head, names, False, schemas, after_prose)
+        found.rest = spliced([found.rest, f" {prose}"])
+    if names and not found.calls:
+        found = _find(text, names, cut, schemas, after_prose)
     if names and not found.calls and any(mark in text for mark in _ESCAPED):
         unescaped = _find(html.unescape(text), names, cut, schemas, after_prose)
         if unescaped.calls:
@@ -286,8 +295,8 @@ def _without_cut_closing(text: str) -> str:
 def _without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` without a call the token limit cut before its name (``...</tool_call>
     <tool_c``, ``<tool_call>{"na``, ``[TOOL_CALLS]send_mes``), and that call's text; or
-    ``text`` and "" when it ends otherwise, also when a word after a marker ends a sentence
-    and begins no offered name (``[TOOL_CALLS] Done.``: prose)."""
+    ``text`` and "" when it ends otherwise, also when a word after a marker is prose
+    (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]Done``: ``prose_word``)."""
     stripped = text.rstrip()
     fragment = next((stripped[-size:] for size in range(_LONGEST_OPENING - 1, 1, -1)
                      if any(o.startswith(stripped[-size:]) for o in _OPENINGS)), "")
@@ -295,10 +304,9 @@ def _without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
         return stripped[:-len(fragment)], fragment
     for match in _CUT_OPENING.finditer(stripped):
         word = _MARKED_WORD.search(match.group(0))
-        if word and word.group(1).endswith(".") and not any(
-                f"{space}{name}".startswith(word.group(1))
-                for name in names for space in ("", *NAMESPACES)):
-            continue  # a sentence's end: "[TOOL_CALLS] Done." is prose, "functions." a name
+        if word and prose_word(word.group(1), names,
+                               mistral=match.group(0).startswith("[TOOL_CALLS]")):
+            continue  # "[TOOL_CALLS] Done." and "[TOOL_CALLS]Done" are prose, "functions." no
         if stripped[:match.start()].strip() and not _NAME_FIELD.search(match.group(0)):
             return stripped[:match.start()], match.group(0)
     return text, ""

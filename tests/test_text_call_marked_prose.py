@@ -37,7 +37,7 @@ def test_a_marker_before_prose_after_the_calls_is_no_call(cut: bool, after: str)
 
 
 @pytest.mark.parametrize("fragment", ["[TOOL_CALLS]send_mes", "[TOOL_CALLS]functions.",
-                                      "[TOOL_CALLS]s", "[TOOL_CALLS]Done"])
+                                      "[TOOL_CALLS]s", "[TOOL_CALLS]done"])
 def test_the_start_of_an_offered_name_after_a_marker_is_still_a_cut_call(fragment: str) -> None:
     found = find_text_tool_calls(FENCED + fragment, NAMES, cut=True)
     assert [(c.name, c.arguments) for c in found.calls][1:] == [("", fragment)]

@@ -84,3 +84,35 @@ def test_a_lone_marker_before_a_sentence_is_not_shown(server: FakeOpenAIServer, 
                                      "[TOOL_CALLS] Use {...} after the name."])
 def test_a_sentence_about_the_marker_keeps_it(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).rest == content
+
+
+BARE = json.dumps([{"name": "core_memory_append", "arguments": json.loads(ALLERGY)}])
+
+
+@pytest.mark.parametrize("cut", [False, True])
+@pytest.mark.parametrize("tail", ["\n[TOOL_CALLS] Done.", "[TOOL_CALLS]Done",
+                                  "\n[TOOL_CALLS] Saved!"])
+@pytest.mark.parametrize("calls", [
+    BARE, '[core_memory_append(content="Allergic to peanuts")]', f"```tool_calls\n{BARE}\n```",
+    CALLS[0]])
+def test_a_sentence_after_calls_of_any_form_is_the_reply(calls: str, tail: str,
+                                                         cut: bool) -> None:
+    found = find_text_tool_calls(calls + tail, NAMES, cut=cut)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", json.loads(ALLERGY))]
+    assert found.rest == tail.replace("[TOOL_CALLS]", "").strip()
+
+
+def test_a_capitalised_word_at_the_cut_is_the_reply_not_a_cut_call(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(CALLS[0] + "[TOOL_CALLS]Done", finish_reason="length")
+    result, _rows = allergy_turn(server)
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "Done [cut off at max_tokens=1024]"
+    assert result.notice is not None and "in the middle of" not in result.notice
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_marker_named_in_a_sentence_after_calls_stays(cut: bool) -> None:
+    found = find_text_tool_calls(f"{BARE}\nThe [TOOL_CALLS] marker starts calls.", NAMES, cut=cut)
+    assert found.rest == "The [TOOL_CALLS] marker starts calls."
