@@ -101,6 +101,8 @@ _ORPHAN_CLOSE = re.compile(r"</function>\s*</tool_call>")
 _PYTHON_TAG = "<|python_tag|>"
 _MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
+#: What comes between a call's name and its arguments: [ARGS], a [CALL_ID] before it or not.
+_MISTRAL_CALL_ID_ARGS = re.compile(r"\A(?:\[CALL_ID\][^\[{]*)?\[ARGS\]")
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 #: The name written straight before its arguments, without ``[ARGS]`` between them.
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
@@ -349,7 +351,7 @@ def _written_wrong(content: str, names: frozenset[str],
             readable[-1] = False
             prose.append(segment)
             return []
-        arguments = arguments.strip().removeprefix(_MISTRAL_ARGS).strip()
+        arguments = _MISTRAL_CALL_ID_ARGS.sub("", arguments.strip(), count=1).strip()
         readable[-1] = offered_name(name, names) in names
         try:
             value, end = _DECODER.raw_decode(arguments)

@@ -28,6 +28,10 @@ APPEND = "[TOOL_CALLS]core_memory_append[ARGS]"
      [("core_memory_append", '{"content": "Allergic to peanuts"}')], "Done."),
     (APPEND + '{"content": "Allergic to peanuts"}[TOOL_CALLS] Done.',
      [("core_memory_append", '{"content": "Allergic to peanuts"}')], "Done."),
+    ('[TOOL_CALLS]core_memory_append[CALL_ID]a1b2c3d4e[ARGS]{"content": "Allergic to peanuts"} '
+     "Done.", [("core_memory_append", '{"content": "Allergic to peanuts"}')], "Done."),
+    ('[TOOL_CALLS]core_memory_append[CALL_ID]a1b2c3d4e[ARGS]{"content": "Allergic to pea',
+     [("core_memory_append", '{"content": "Allergic to pea')], ""),
 ])
 def test_markup_written_wrong_is_calls_to_answer(content: str, calls: list[tuple[str, str]],
                                                  rest: str) -> None:
