@@ -28,6 +28,10 @@ class TurnResult:
 
 
 def add_notice(result: TurnResult, notice: str) -> None:
+    """Add ``notice`` to what the user is told of the turn, once: a step that repeats what an
+    earlier one did wrong (a call cut at the token limit again) is not told again."""
+    if result.notice and notice in result.notice:
+        return
     result.notice = f"{result.notice}; {notice}" if result.notice else notice
 
 

@@ -46,3 +46,16 @@ def test_a_cut_call_is_stored_and_sent_with_a_note_for_arguments(
     for call in (stored, sent):
         assert call["function"]["name"] == "core_memory_append"
         assert json.loads(call["function"]["arguments"]) == NOTE
+
+
+def test_calls_cut_in_every_step_stop_the_turn_told_once(server: FakeOpenAIServer) -> None:
+    for _ in range(3):
+        _as_text(server)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_tokens=9,
+                              max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+    assert len(server.requests) == 3 and result.reply is None
+    assert result.notice is not None
+    assert result.notice.count("in the middle of a call to core_memory_append") == 1
+    assert "unreadable tool arguments 3 times in a row" in result.notice
