@@ -67,3 +67,35 @@ def test_no_part_of_the_password_of_a_malformed_dsn_is_shown(
         if re.search(r"(?:^|[\s?])(?:ssl)?password", dsn[at:], re.IGNORECASE):
             shown = without_password(repr(dsn), dsn[at:])
             assert not _shown(shown), (dsn[at:], shown)
+
+
+#: Passwords libpq cuts short or does not read as one, each message naming a part of it.
+CUT_OR_MISPLACED = [
+    "postgresql://u:Hunter2/Secret@127.0.0.1:1/db",  # the port: 'Hunter2'
+    "postgresql:/u:Hunter2Secret@127.0.0.1:1/db",  # a URI mistyped, no DSN at all
+    "dbname=postgresql://u:Hunter2Secret@127.0.0.1:bad/db",  # a DSN as the database
+    "host=127.0.0.1 port=1 dbname='postgresql://u:Hunter2Secret@127.0.0.1:1/db'",
+    "host=127.0.0.1 port=1 dbname='host=127.0.0.1 password=Hunter2Secret'",
+]
+
+
+@pytest.mark.parametrize("dsn", CUT_OR_MISPLACED)
+def test_no_part_of_a_password_libpq_cuts_short_or_reads_as_another_key_is_shown(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: "port 'Hunter2' is not a port number", "not 'postgresql:/u:Hunter2Secret@...'"
+    # and "cannot connect to PostgreSQL at dbname=postgresql://u:Hunter2Secret@...".
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert cli.main(["config", "--agent", "ada", "--store", dsn]) in (1, 2)
+    err = capsys.readouterr().err
+    assert "***" in err and not _shown(err), err
+
+
+def test_the_host_libpq_reads_after_an_unencoded_at_sign_of_a_password_is_hidden() -> None:
+    # libpq ends the password "Hunter2@Secret" at its "@" and looks up the host
+    # "Secret@127.0.0.1", which its message names; before, "Secret" was shown.
+    dsn = "postgresql://u:Hunter2@Secret@127.0.0.1:1/db"
+    shown = without_password("failed to resolve host 'Secret@127.0.0.1'", dsn)
+    assert shown == "failed to resolve host '***@127.0.0.1'"
+    from tiermem.memory.store.postgres.connection import public_dsn
+    assert not _shown(public_dsn(dsn)), public_dsn(dsn)

@@ -35,8 +35,13 @@ def is_dsn(location: object) -> bool:
 
 # The password of a URI (``scheme://user:PASSWORD@host``) or a ``password=...`` pair.
 # Up to the last "@": a password may hold an unencoded "/" (libpq then cannot read it, and
-# says so quoting the whole URI); taking too much only hides more.
-_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:(.*)@")
+# says so quoting the whole URI); taking too much only hides more. A scheme with fewer
+# slashes (postgresql:/u:PASSWORD@h) is a URI mistyped, which its refusal repeats.
+_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/*[^/@:?#]*:(.*)@")
+# A URI as a pair's value (dbname=postgresql://u:PASSWORD@h/db): a DSN meant as a whole,
+# which libpq takes as the database's name, and messages repeat.
+_INNER_URI_PASSWORD = re.compile(
+    r"(?:^|[\s='\"])[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#\s'\"]*:([^\s'\"]*)@")
 # As a key=value pair, or in a URI's query string (?password=...&...); sslpassword
 # unlocks the client's SSL key.
 _PAIR_PASSWORD = re.compile(
@@ -51,6 +56,10 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 def _passwords(location: str) -> list[str]:
     """The passwords ``location`` holds (none empty), as written in it."""
     found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
+    found += [m.group(1) for m in _INNER_URI_PASSWORD.finditer(location)]
+    # libpq ends a password at its first unencoded "@" or "/", reading the rest as the
+    # host, port or database, which a message names: each piece is a part to hide.
+    found += [piece for uri_password in found for piece in re.split(r"[/@]", uri_password)]
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
     found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
     # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.

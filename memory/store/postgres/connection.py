@@ -44,14 +44,16 @@ from tiermem.memory.store.postgres.schema import (
 
 def public_dsn(dsn: str) -> str:
     """``dsn`` without its passwords (or tiermem's settings), for messages and the chat's
-    banner: the login's, and ``sslpassword``, which unlocks the client's SSL key."""
+    banner: the login's, and ``sslpassword``, which unlocks the client's SSL key, also
+    those a ``dbname`` written as a DSN of its own holds (``dbname=postgresql://u:PW@h``)."""
     try:
         parts = conninfo_to_dict(libpq_dsn(dsn))
     except psycopg.ProgrammingError:
         return "the PostgreSQL database given"
     for secret in ("password", "sslpassword"):
         parts.pop(secret, None)
-    return make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
+    shown = make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
+    return without_password(shown, dsn)
 
 
 class AgentLockedError(StoreLockedError):
@@ -96,8 +98,10 @@ def connect(dsn: str) -> psycopg.Connection:
     try:
         conn = psycopg.connect(dsn, autocommit=True, application_name="tiermem")
     except psycopg.OperationalError as exc:
-        raise StoreUnreachableError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
-                         f"{first_line(exc)}; {_connect_advice(dsn, exc)}") from None
+        # libpq's words may name a part of a password it cut short (its host, as "@" ends it).
+        raise StoreUnreachableError(without_password(
+            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {first_line(exc)}; "
+            f"{_connect_advice(dsn, exc)}", dsn)) from None
     except psycopg.ProgrammingError as exc:
         raise StoreError(without_password(not_valid(exc), dsn)) from None
     return conn
