@@ -24,7 +24,6 @@ import os
 import pwd
 import shlex
 import shutil
-import stat
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -35,6 +34,12 @@ from urllib.parse import quote
 
 from tiermem.memory.errors import StoreError
 from tiermem.memory.process_check import process_alive
+from tiermem.memory.store.postgres.server_paths import (
+    _first_closed_parent,
+    _link_or_copy,
+    _missing_directories,
+    _remove_empty,
+)
 from tiermem.memory.store.postgres.start_lock import starting
 from tiermem.user_paths import expanded
 
@@ -356,46 +361,3 @@ class LocalPostgres:
                 f"{result.returncode}): {said}{self._root_hint()}"
                 + (f"\nserver log ({log}):\n{tail}" if tail else ""))
 
-
-def _missing_directories(path: Path) -> list[Path]:
-    """``path`` and those of its parents that do not exist yet, deepest first."""
-    missing: list[Path] = []
-    for directory in (path, *path.parents):
-        if directory.exists():
-            break
-        missing.append(directory)
-    return missing
-
-
-def _remove_empty(directories: list[Path]) -> None:
-    """Remove each of ``directories`` (deepest first) while they are empty."""
-    for directory in directories:
-        try:
-            directory.rmdir()
-        except FileNotFoundError:
-            continue
-        except OSError:  # not empty: nor are the ones above it
-            return
-
-
-def _link_or_copy(source: str, target: str) -> None:
-    """A hard link when both paths share a file system (instant, no space), else a copy."""
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
-
-
-def _first_closed_parent(path: Path, account: pwd.struct_passwd) -> Path | None:
-    """The first directory above ``path`` that ``account`` may not pass through."""
-    for parent in reversed(path.parents):
-        mode = parent.stat()
-        if mode.st_uid == account.pw_uid:
-            allowed = mode.st_mode & stat.S_IXUSR
-        elif mode.st_gid == account.pw_gid:
-            allowed = mode.st_mode & stat.S_IXGRP
-        else:
-            allowed = mode.st_mode & stat.S_IXOTH
-        if not allowed:
-            return parent
-    return None
