@@ -28,6 +28,52 @@ def expanded(path: str | os.PathLike[str]) -> Path:
         return Path(path)
 
 
+#: The variable that moves every agent home (and ``tiermem pg``'s server) elsewhere.
+HOME_VARIABLE = "TIERMEM_HOME"
+
+
+class NoRootError(ValueError):
+    """Where tiermem keeps its files names no directory: ``TIERMEM_HOME``, or ``HOME`` for
+    the default ``~/.tiermem``, is set but empty."""
+
+
+def root_variable() -> str | None:
+    """``$TIERMEM_HOME``, None when it is unset; set but empty (or only spaces) it is
+    refused (``NoRootError``). ``TIERMEM_HOME=$DIR`` with ``DIR`` unset means some
+    directory, not the user's real agents in ``~/.tiermem``, which a forget, a restore
+    --replace or a config change would then act on."""
+    given = os.environ.get(HOME_VARIABLE)
+    if given is not None and not given.strip():
+        raise NoRootError(
+            f"{HOME_VARIABLE} is set but empty (an unset shell variable?); set it to the "
+            f"directory to keep agent homes in, or unset it (`unset {HOME_VARIABLE}`) to "
+            f"use ~/.tiermem")
+    return given
+
+
+def default_root() -> Path:
+    """``~/.tiermem``, where tiermem keeps its files when ``TIERMEM_HOME`` is unset;
+    ``NoRootError`` when HOME is set but empty, as ``~`` then names no home."""
+    if empty_home():
+        raise NoRootError(
+            f"HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
+            f"directory; set {HOME_VARIABLE} to the directory to keep them in, or set HOME")
+    return Path.home() / ".tiermem"
+
+
+def tiermem_root() -> Path:
+    """Where tiermem keeps its files: ``$TIERMEM_HOME``, else ``~/.tiermem``;
+    ``NoRootError`` when either variable is set but empty, or ``TIERMEM_HOME`` names no
+    place to create (``unknown_home``)."""
+    given = root_variable()
+    if given is None:
+        return default_root()
+    if (problem := unknown_home(given)) is not None:
+        raise NoRootError(f"{HOME_VARIABLE} is {given}, but {problem}; set it to the "
+                          f"directory to keep agent homes in")
+    return expanded(given)
+
+
 def empty_home() -> bool:
     """Whether HOME is set to nothing (or only blanks: an unset shell variable given, as in
     ``HOME=$H``): ``~`` then names no home, where Python would read it as ``/``."""

@@ -20,7 +20,12 @@ from pathlib import Path
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
-from tiermem.user_paths import empty_home, expanded, unknown_home
+from tiermem.user_paths import (
+    HOME_VARIABLE,
+    NoRootError,
+    root_variable,
+    tiermem_root,
+)
 
 DEFAULT_AGENT = "default"
 #: The bits a private home and its files must not have: any access by group or others.
@@ -44,45 +49,30 @@ class HomeNotAccessibleError(InvalidInputError):
     """A directory on the way to an agent's memory that this user may not read or enter."""
 
 
-#: The variable that moves every agent home (and ``tiermem pg``'s server) elsewhere.
-HOME_VARIABLE = "TIERMEM_HOME"
-
-
 def home_variable() -> str | None:
-    """``$TIERMEM_HOME``, None when it is unset; set but empty (or only spaces) it is
-    refused. ``TIERMEM_HOME=$DIR`` with ``DIR`` unset means some directory, not the
-    user's real agents in ``~/.tiermem``, which a forget, a restore --replace or a
-    config change would then act on."""
-    given = os.environ.get(HOME_VARIABLE)
-    if given is None:
-        return None
-    if not given.strip():
-        raise EmptyHomeVariableError(
-            f"{HOME_VARIABLE} is set but empty (an unset shell variable?); set it to the "
-            f"directory to keep agent homes in, or unset it (`unset {HOME_VARIABLE}`) to "
-            f"use ~/.tiermem")
-    return given
+    """``$TIERMEM_HOME``, None when it is unset; set but empty it is refused
+    (``user_paths.root_variable``)."""
+    try:
+        return root_variable()
+    except NoRootError as exc:
+        raise EmptyHomeVariableError(str(exc)) from None
 
 
 def tiermem_home() -> Path:
     """The root of all agent homes; ``$TIERMEM_HOME`` overrides ``~/.tiermem``
     (``EmptyHomeVariableError`` when it is set but empty, ``HomeNotDirectoryError`` when it
-    is a file). Checked here, so every command refuses a file alike rather than one saying
-    it holds no agents and the next failing to create one in it."""
+    is a file, or HOME is set but empty). Checked here, so every command refuses a file
+    alike rather than one saying it holds no agents and the next failing to create one in
+    it."""
     given = home_variable()
-    if given is None and empty_home():
-        raise HomeNotDirectoryError(
-            f"HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
-            f"directory; set {HOME_VARIABLE} to the directory to keep them in, or set HOME")
-    root = expanded(given) if given is not None else Path.home() / ".tiermem"
+    try:
+        root = tiermem_root()
+    except NoRootError as exc:
+        raise HomeNotDirectoryError(str(exc)) from None
     try:
         exists = root.exists()
     except PermissionError:  # a directory above it this user may not enter
         raise _not_accessible(root) from None
-    if given is not None and (problem := unknown_home(given)) is not None:
-        raise HomeNotDirectoryError(
-            f"{HOME_VARIABLE} is {given}, but {problem}; set it to the directory to keep "
-            f"agent homes in")
     if exists and not root.is_dir():
         if given is not None:
             raise HomeNotDirectoryError(

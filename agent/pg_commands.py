@@ -9,6 +9,7 @@ deletion left; ``tiermem pg`` starts, stops or checks the local PostgreSQL serve
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from collections.abc import Callable
 
@@ -107,7 +108,7 @@ def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
     from tiermem.user_paths import unknown_home
 
-    if args.dir is None and home_variable() is not None:
+    if args.dir is None and (home_variable() is not None or os.geteuid() != 0):
         tiermem_home()  # refused empty or a file, as every other command refuses it
     if args.dir is not None and (unknown := unknown_home(args.dir)) is not None:
         note(f"--dir {args.dir}: {unknown}; give the server's data directory")

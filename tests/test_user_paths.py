@@ -152,3 +152,41 @@ def test_an_empty_home_variable_names_no_home(
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))  # a home given needs no HOME
     assert tiermem_home() == tmp_path / "h"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("uid", [0, 1000])
+def test_the_local_server_directory_follows_the_rules_of_agent_homes(
+        uid: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: HOME="" put a user's server in /.tiermem/postgres, and TIERMEM_HOME=""
+    # (or blank) was read as unset: ~/.tiermem/postgres, or root's /var/lib/tiermem.
+    import tiermem.cli as cli
+    from tiermem.memory.store.postgres.local_server import LocalServerError, default_data_dir
+
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TIERMEM_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    default = Path("/var/lib/tiermem") if uid == 0 else tmp_path / ".tiermem"
+    assert default_data_dir() == default / "postgres"
+    for empty in ("", " "):
+        monkeypatch.setenv("TIERMEM_HOME", empty)
+        with pytest.raises(LocalServerError, match=r"^TIERMEM_HOME is set but empty"):
+            default_data_dir()
+        assert cli.main(["pg", "status"]) == 2
+        assert "TIERMEM_HOME is set but empty" in capsys.readouterr().err
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.setenv("TIERMEM_HOME", "~/h")
+    with pytest.raises(LocalServerError, match=r"^TIERMEM_HOME is ~/h, but ~ names no home"):
+        default_data_dir()
+    monkeypatch.delenv("TIERMEM_HOME")
+    if uid == 0:  # root's server needs no HOME
+        assert default_data_dir() == Path("/var/lib/tiermem/postgres")
+    else:
+        with pytest.raises(LocalServerError, match=r"^HOME is set but empty, so ~/\.tiermem"):
+            default_data_dir()
+        assert cli.main(["pg", "status"]) == 2
+        assert "HOME is set but empty" in capsys.readouterr().err
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))
+    assert default_data_dir() == tmp_path / "h" / "postgres"
+    assert list(tmp_path.iterdir()) == []

@@ -41,7 +41,7 @@ from tiermem.memory.store.postgres.server_paths import (
     _remove_empty,
 )
 from tiermem.memory.store.postgres.start_lock import starting
-from tiermem.user_paths import expanded
+from tiermem.user_paths import NoRootError, expanded, root_variable, tiermem_root
 
 #: The PostgreSQL major version the wheel ships and this module runs.
 PG_MAJOR = 18
@@ -100,16 +100,17 @@ def binaries() -> Path:
 def default_data_dir() -> Path:
     """Where ``tiermem pg start`` keeps its server when no directory is given.
 
-    ``$TIERMEM_HOME/postgres``; for root without ``TIERMEM_HOME``,
-    ``/var/lib/tiermem/postgres``, since the server's account cannot enter
-    root's home.
+    ``$TIERMEM_HOME/postgres``, else ``~/.tiermem/postgres``, as agent homes are found
+    (user_paths.py: ``LocalServerError`` for either variable set but empty); for root
+    without ``TIERMEM_HOME``, ``/var/lib/tiermem/postgres``, since the server's account
+    cannot enter root's home.
     """
-    home = os.environ.get("TIERMEM_HOME")
-    if home:
-        return expanded(home) / "postgres"
-    if os.geteuid() == 0:
-        return Path("/var/lib/tiermem/postgres")
-    return Path.home() / ".tiermem" / "postgres"
+    try:
+        if root_variable() is None and os.geteuid() == 0:
+            return Path("/var/lib/tiermem/postgres")
+        return tiermem_root() / "postgres"
+    except NoRootError as exc:
+        raise LocalServerError(str(exc)) from None
 
 
 def local_server_at(host: str) -> LocalPostgres | None:
