@@ -18,6 +18,7 @@ from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import public_dsn
+from tiermem.memory.store.postgres.dsn_checks import dsn_problem
 from tiermem.memory.store.postgres.options import StoreOptions, libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
@@ -482,6 +483,27 @@ def test_a_dsn_s_ef_search_beside_an_exact_argument_is_refused_before_connecting
         f"ef_search=40 in the PostgreSQL DSN and the argument {named} contradict each other")
     assert str(caught.value).endswith("give vector_index as hnsw or auto with ef_search, or "
                                       "leave ef_search out of the DSN")
+
+
+@pytest.mark.parametrize("dsn, given, said", [
+    ("postgresql://u@db.invalid/mem", {"ef_search": 40}, "ef_search=40 is"),
+    ("postgresql://u@db.invalid/mem?ef_search=40", {}, "ef_search=40 in the PostgreSQL DSN is"),
+    ("host=db.invalid dbname=mem ef_search=40", {}, "ef_search=40 in the PostgreSQL DSN is")])
+def test_ef_search_with_no_index_named_is_refused_as_postgres_searches_exactly(
+        dsn: str, given: dict[str, int], said: str) -> None:
+    # Before: opened with PostgreSQL's default, exact search, the ef_search never used and
+    # nothing said; on SQLite, whose default is auto, the same ef_search is used past
+    # 200,000 vectors. Nothing connects.
+    for opening in (lambda: PostgresBackend(dsn, "ann", **given),
+                    lambda: HierarchicalMemory(store=dsn, agent="ann", **given)):
+        with pytest.raises(InvalidConfigError) as caught:
+            opening()
+        assert caught.value.fields == ("ef_search", "vector_index")
+        assert str(caught.value).startswith(
+            f"{said} for HNSW search, and PostgreSQL compares every vector unless "
+            f"vector_index says otherwise; give vector_index as hnsw or auto with ef_search")
+    if not given:  # a command's DSN, refused before connecting, as a usage error
+        assert dsn_problem(dsn) == str(caught.value)
 
 
 @pytest.mark.parametrize("given", ["Host=h password=Hunter2 Secret=x",

@@ -72,5 +72,16 @@ def refuse_unused_ef_search(vector_index: str | None, ef_search: int | None,
         f"{leave}", ("ef_search", "vector_index"))
 
 
+def refuse_ef_search_by_default(ef_search: int | None, where: str = "") -> None:
+    """Refuse ``ef_search`` given where no vector_index is named anywhere, for PostgreSQL:
+    its default, exact, would never use it (SQLite's, auto, does past ``HNSW_MIN_ROWS``)."""
+    if ef_search is not None:
+        raise InvalidConfigError(
+            f"ef_search={ef_search}{where} is for HNSW search, and PostgreSQL compares every "
+            f"vector unless vector_index says otherwise; give vector_index as hnsw or auto "
+            f"with ef_search, or leave ef_search out", ("ef_search", "vector_index"))
+
+
 __all__ = ["EF_SEARCH_RANGE", "HNSW_MIN_ROWS", "VECTOR_INDEXES", "checked_ef_search",
-           "checked_vector_index", "refuse_unused_ef_search"]
+           "checked_vector_index", "refuse_ef_search_by_default",
+           "refuse_unused_ef_search"]

@@ -12,6 +12,7 @@ from psycopg.conninfo import conninfo_to_dict
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.store.opening import without_password
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
+from tiermem.memory.store.vector_choice import refuse_ef_search_by_default
 
 __all__ = ["dsn_parts", "dsn_problem", "first_line", "not_valid"]
 
@@ -28,8 +29,10 @@ def dsn_parts(dsn: str) -> dict[str, str]:
 def dsn_problem(dsn: str) -> str | None:
     """What makes ``dsn`` unusable as written (None: nothing), found without connecting."""
     try:
-        libpq, _ = split_dsn(dsn)
+        libpq, options = split_dsn(dsn)
         parts = conninfo_to_dict(libpq)
+        if not options.vector_index_given:  # a command gives no index of its own
+            refuse_ef_search_by_default(options.ef_search, " in the PostgreSQL DSN")
     except InvalidInputError as exc:
         return without_password(str(exc), dsn)
     except psycopg.ProgrammingError as exc:

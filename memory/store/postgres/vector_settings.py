@@ -25,6 +25,7 @@ from tiermem.memory.store.vector_choice import (
     HNSW_MIN_ROWS,
     checked_ef_search,
     checked_vector_index,
+    refuse_ef_search_by_default,
     refuse_unused_ef_search,
 )
 
@@ -64,6 +65,10 @@ class PgVectorSettings:
         elif options.vector_index_given:  # the DSN's index with the argument's ef_search
             refuse_unused_ef_search(options.vector_index, checked_ef_search(ef_search),
                                     " in the PostgreSQL DSN")
+        elif ef_search is not None:  # no index named anywhere: the default, exact
+            refuse_ef_search_by_default(checked_ef_search(ef_search))
+        else:
+            refuse_ef_search_by_default(options.ef_search, " in the PostgreSQL DSN")
         self.vector_index = (options.vector_index if vector_index is None
                              else checked_vector_index(vector_index))
         self.ef_search = (checked_ef_search(ef_search) or options.ef_search
