@@ -53,12 +53,19 @@ def root_variable() -> str | None:
 
 def default_root() -> Path:
     """``~/.tiermem``, where tiermem keeps its files when ``TIERMEM_HOME`` is unset;
-    ``NoRootError`` when HOME is set but empty, as ``~`` then names no home."""
+    ``NoRootError`` when HOME is set but empty, as ``~`` then names no home, or unset for
+    a user with no home."""
     if empty_home():
         raise NoRootError(
             f"HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
             f"directory; set {HOME_VARIABLE} to the directory to keep them in, or set HOME")
-    return Path.home() / ".tiermem"
+    try:
+        return Path.home() / ".tiermem"
+    except (RuntimeError, KeyError):  # no HOME, and no account for this user (a container)
+        raise NoRootError(
+            f"HOME is not set, and this user has no home, so ~/.tiermem, where agent homes "
+            f"are kept, names no directory; set {HOME_VARIABLE} to the directory to keep "
+            f"them in, or set HOME") from None
 
 
 def tiermem_root() -> Path:

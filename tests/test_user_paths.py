@@ -190,3 +190,30 @@ def test_the_local_server_directory_follows_the_rules_of_agent_homes(
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))
     assert default_data_dir() == tmp_path / "h" / "postgres"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_no_home_at_all_is_a_usage_error(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A container's user with no HOME and no account: before, a RuntimeError traceback
+    # ("Could not determine home directory") from every command.
+    import pwd
+
+    import tiermem.cli as cli
+
+    def no_account(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("TIERMEM_HOME", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", no_account)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.chdir(tmp_path)
+    for argv in (["config", "--agent", "a"], ["pg", "status"]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tiermem: HOME is not set, and this user has no home, so "
+                              "~/.tiermem"), err
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))
+    assert cli.main(["config", "--agent", "a"]) in (0, 2)
+    assert "HOME is not set" not in capsys.readouterr().err
