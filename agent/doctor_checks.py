@@ -101,6 +101,12 @@ class Findings:
                 and not self.reply_budget_refused
                 and bool(self.auto_calls or self.text_calls_auto))
 
+    def busy_unknown(self) -> bool:
+        """The server was too busy to answer the probes that tell whether the agent works,
+        and nothing else found says it cannot: the verdict is that it is not known."""
+        return self.server_busy and not self.agent_can_work() and (
+            not self.plain_chat or not (self.window_too_small() or self.reply_budget_refused))
+
     def auto_timed_out(self) -> bool:
         """The request with tools and tool_choice "auto" got no answer in time: whether the
         model calls tools is not known."""
@@ -139,7 +145,7 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
         advice.append(f"the server lists {listed}; pass --model with one of them"
                       + (" (it answered to this name anyway)" if facts.plain_chat else ""))
     if not facts.plain_chat:
-        if facts.server_busy:
+        if facts.busy_unknown():
             return _busy_verdict(facts, model), advice
         if not facts.server_hint:
             advice.extend(_plain_chat_advice(facts, base_url, model))
@@ -168,7 +174,7 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.reply_budget_refused:
         return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
                 f"budget {ENV_MAX_TOKENS} sets with this window", advice)
-    if facts.server_busy and not facts.agent_can_work():
+    if facts.busy_unknown():
         return _busy_verdict(facts, model), advice
     if facts.server_fault and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: the server {facts.server_fault}",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 import server_personalities as persona
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 
 import tiermem.cli as cli
 from tiermem.agent.config import (
@@ -57,6 +57,33 @@ def test_a_window_too_small_for_the_agents_prompt_cannot_work(
     assert cli.main(["doctor", "--base-url", server.base_url, "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["works"] is False and data["facts"]["window_fit"]["window"] == 2048
+
+
+def test_a_window_too_small_is_known_though_the_tool_probe_found_the_server_busy(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    persona.llama_server_with_window(server, 2048)
+    capable = server.responder
+    assert capable is not None
+    busy = json.dumps({"error": {"message": "server busy, please try again.  maximum "
+                                            "pending requests exceeded"}}).encode()
+
+    def respond(body: dict[str, object]) -> FakeResponse:
+        answer = capable(body)
+        assert answer is not None
+        if body.get("tools") and not body.get("stream"):
+            answer.status, answer.message, answer.body = 503, None, busy
+        return answer
+
+    server.responder = respond
+    report = run_doctor(server.base_url, server.model)
+    assert report.findings.server_busy
+    # The window rules the agent out whatever the busy probe would have shown.
+    assert report.verdict.startswith("the memory agent cannot work with fake-model: the "
+                                     "server's window of 2048 tokens")
+    assert report.known and not report.works
+    assert cli.main(["doctor", "--base-url", server.base_url, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["works"], data["known"]) == (False, True)
 
 
 def test_a_tight_window_works_with_a_warning(server: FakeOpenAIServer) -> None:
