@@ -142,7 +142,8 @@ def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
     """Send a streaming chat request; stop reading at its first content-bearing event. A
     stream that stops before it (and before its ``[DONE]`` or a ``finish_reason``) because
     the connection closed says so in ``cut``; one that carries an error event before it
-    (llama.cpp's ``error:`` field, or ``data: {"error": ...}``) gives its words in ``error``."""
+    (llama.cpp's ``error:`` field, ``data: {"error": ...}``, or the data of an ``event: error``)
+    gives its words in ``error``."""
     started = time.perf_counter()
     try:
         response = urllib.request.urlopen(
@@ -183,12 +184,17 @@ def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
 
 def _sse_fields(response: Any) -> Iterator[tuple[str, str]]:
     """Each ``data`` (``[DONE]`` among them) and ``error`` field of the stream, with its
-    value."""
+    value; the data of an event typed ``event: error`` comes as an ``error`` field."""
+    kind = ""
     for raw_line in response:
         line = raw_line.decode("utf-8", errors="replace").strip()
         field, colon, value = line.partition(":")
-        if colon and field in ("data", "error"):
-            yield field, value.strip()
+        if not line:
+            kind = ""  # a blank line ends the event, and its type with it
+        elif colon and field == "event":
+            kind = value.strip()
+        elif colon and field in ("data", "error"):
+            yield "error" if kind == "error" else field, value.strip()
 
 
 def _stream_error(field: str, data: str) -> str | None:

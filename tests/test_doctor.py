@@ -344,7 +344,9 @@ _TOO_LONG = "the request exceeds the available context size, try increasing it"
     '\n\ndata: [DONE]\n\n',
     # An error as an event's data (vLLM, a proxy), after the role.
     _ROLE + f'data: {{"error": {{"message": "{_TOO_LONG}", "code": 400}}}}\n\n',
-], ids=["error-field", "error-data"])
+    # An event typed as an error, its data the message alone, then the connection closed.
+    _ROLE + f'event: error\ndata: {{"message": "{_TOO_LONG}"}}\n\n',
+], ids=["error-field", "error-data", "error-event"])
 def test_an_error_streamed_before_the_first_token_is_reported_in_the_server_s_words(
         examine: Callable[..., DoctorReport], body: str) -> None:
     def failing(request: dict[str, Any], answer: FakeResponse) -> None:
