@@ -104,8 +104,8 @@ class Findings:
     def busy_unknown(self) -> bool:
         """The server was too busy to answer the probes that tell whether the agent works,
         and nothing else found says it cannot: the verdict is that it is not known."""
-        return self.server_busy and not self.agent_can_work() and (
-            not self.plain_chat or not (self.window_too_small() or self.reply_budget_refused))
+        return (self.server_busy and not self.agent_can_work() and not self.window_too_small()
+                and not self.reply_budget_refused)
 
     def auto_timed_out(self) -> bool:
         """The request with tools and tool_choice "auto" got no answer in time: whether the
@@ -144,7 +144,12 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     elif facts.model_listed is False and facts.models and not facts.model_missing():
         advice.append(f"the server lists {listed}; pass --model with one of them"
                       + (" (it answered to this name anyway)" if facts.plain_chat else ""))
+    ruled_out = _window_verdict(facts, model)
     if not facts.plain_chat:
+        if facts.server_busy and ruled_out:
+            # The window rules the agent out, whatever the busy server would have answered.
+            budget = [facts.reply_budget_refused] if facts.reply_budget_refused else []
+            return ruled_out, advice + _window_advice(facts) + budget
         if facts.busy_unknown():
             return _busy_verdict(facts, model), advice
         if not facts.server_hint:
@@ -161,19 +166,8 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.first_token_seconds is not None and facts.first_token_seconds > SLOW_FIRST_TOKEN:
         advice.append(f"the first token took {facts.first_token_seconds:.0f} s on a short prompt:"
                       f" a full turn may take minutes; raise --timeout if requests time out")
-    if facts.window_too_small():
-        assert facts.window_fit is not None
-        if facts.window_mismatch == "fail":
-            window = f"the server's window of {facts.server_window} tokens"
-        elif facts.window_fit.window_configured:
-            window = f"the window of {facts.window_fit.window} tokens {ENV_CONTEXT_WINDOW} sets"
-        else:
-            window = f"the server's window of {facts.window_fit.window} tokens"
-        return (f"the memory agent cannot work with {model}: {window} cannot hold the "
-                f"agent's own prompt", advice)
-    if facts.reply_budget_refused:
-        return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
-                f"budget {ENV_MAX_TOKENS} sets with this window", advice)
+    if ruled_out:
+        return ruled_out, advice
     if facts.busy_unknown():
         return _busy_verdict(facts, model), advice
     if facts.server_fault and not facts.agent_can_work():
@@ -206,6 +200,24 @@ def _unheard(facts: Findings) -> str:
     if facts.auto_error == OUT_OF_TIME:
         return f"was not sent: the doctor's {BUDGET_SECONDS:g} s for all probes ran out before it"
     return f"got {facts.auto_error}"
+
+
+def _window_verdict(facts: Findings, model: str | None) -> str | None:
+    """The verdict when the window rules the agent out, whatever the chat probes found."""
+    if facts.window_too_small():
+        assert facts.window_fit is not None
+        if facts.window_mismatch == "fail":
+            window = f"the server's window of {facts.server_window} tokens"
+        elif facts.window_fit.window_configured:
+            window = f"the window of {facts.window_fit.window} tokens {ENV_CONTEXT_WINDOW} sets"
+        else:
+            window = f"the server's window of {facts.window_fit.window} tokens"
+        return (f"the memory agent cannot work with {model}: {window} cannot hold the "
+                f"agent's own prompt")
+    if facts.reply_budget_refused:
+        return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
+                f"budget {ENV_MAX_TOKENS} sets with this window")
+    return None
 
 
 def _busy_verdict(facts: Findings, model: str | None) -> str:

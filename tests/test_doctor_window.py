@@ -59,8 +59,9 @@ def test_a_window_too_small_for_the_agents_prompt_cannot_work(
     assert data["works"] is False and data["facts"]["window_fit"]["window"] == 2048
 
 
-def test_a_window_too_small_is_known_though_the_tool_probe_found_the_server_busy(
-        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("tools_only", [True, False], ids=["tool-probe", "plain-chat"])
+def test_a_window_too_small_is_known_though_the_server_was_busy(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str], tools_only: bool) -> None:
     persona.llama_server_with_window(server, 2048)
     capable = server.responder
     assert capable is not None
@@ -70,7 +71,7 @@ def test_a_window_too_small_is_known_though_the_tool_probe_found_the_server_busy
     def respond(body: dict[str, object]) -> FakeResponse:
         answer = capable(body)
         assert answer is not None
-        if body.get("tools") and not body.get("stream"):
+        if (body.get("tools") or not tools_only) and not body.get("stream"):
             answer.status, answer.message, answer.body = 503, None, busy
         return answer
 
@@ -81,6 +82,7 @@ def test_a_window_too_small_is_known_though_the_tool_probe_found_the_server_busy
     assert report.verdict.startswith("the memory agent cannot work with fake-model: the "
                                      "server's window of 2048 tokens")
     assert report.known and not report.works
+    assert "llama-server -c 4096" in "\n".join(report.advice)
     assert cli.main(["doctor", "--base-url", server.base_url, "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert (data["works"], data["known"]) == (False, True)
