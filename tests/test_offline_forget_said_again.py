@@ -260,3 +260,35 @@ def test_a_thing_meant_with_nothing_asked_changes_nothing(memory: HierarchicalMe
     reply = _chat(memory, "My sister is Ana.", "My brother is Tom.", said)[-1]
     assert sorted(_core(memory)) == ["User's brother is Tom", "User's sister is Ana"]
     assert "I corrected nothing" in reply and "Noted" not in reply
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    # an hour is no day, nor a day an hour; a place is no one's name for a sister
+    ("The meeting is on Friday. Scratch that, it's 7am.", "it's 7am"),
+    ("My alarm is at 6am. Strike that. It's Tuesday.", "It's Tuesday"),
+    ("My sister is Ana. Scratch that, it's Porto.", "it's Porto"),
+])
+def test_a_new_value_that_does_not_fit_the_one_taken_back_is_not_stored(
+        memory: HierarchicalMemory, said: str, value: str) -> None:
+    reply = _chat(memory, said)[0]
+    assert list(_core(memory)) == []
+    assert f'"{value}" does not say what it is of' in reply
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    ("My dog is called Rex. Disregard that, it's Porto.", "User's dog is called Porto"),
+    ("My sister is Ana. Scratch that, it's Maria.", "User's sister is Maria"),
+    ("The meeting is on Friday. Scratch that, it's Monday.", "The meeting is on Monday"),
+])
+def test_a_new_value_fitting_the_one_taken_back_takes_its_place(
+        memory: HierarchicalMemory, said: str, held: str) -> None:
+    _chat(memory, said)
+    assert list(_core(memory)) == [held]
+
+
+@pytest.mark.parametrize("said", [["The meeting is on Friday.", "Disregard that, it's at 9pm."],
+                                  ["The meeting is on Friday. Disregard that, it's at 9pm."]])
+def test_a_new_value_said_after_a_request_takes_the_old_one_back_either_way(
+        memory: HierarchicalMemory, said: list[str]) -> None:
+    _chat(memory, *said)
+    assert list(_core(memory)) == ["The meeting is at 9pm"]

@@ -11,6 +11,7 @@ import re
 from tiermem.memory.text.forget_beside import other_meant
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, ITS_REMARK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.plan_values import keeps_it, value_kind
 
 __all__ = ["corrected_in_place", "meant_unplaced", "values_of_another_kind"]
@@ -54,6 +55,12 @@ _VALUE_SAID = re.compile(
 #: Where a statement of another thing of the speaker's joins the one before ("... and my").
 _AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I)
 
+
+#: An hour's day ("Friday", "today"): an hour said again as a day, or a day as an hour, says
+#: another kind of value ("The meeting is on Friday. Scratch that, it's 7am.").
+_DAY = re.compile(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today)\b", _I)
+#: A name said as what a thing is called ("called Rex"), kept before the name said again.
+_CALLED = re.compile(r"^(?:called|named|known\s+as)\s+", _I)
 
 #: What a value is said after ("at 9pm", "in Porto", "on Monday"), beside its kind.
 _PREPOSITION = re.compile(r"^(?:at|on|in|from|by|until|to|for)\s+", _I)
@@ -248,13 +255,22 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     old_value = last[old.end() - 1:]
     said_with = _TIME_PREPOSITION.match(old_value)
     if _TIME_OF_DAY.match(value):
-        if not _TIME_OF_DAY.match(old_value[said_with.end() if said_with else 0:]):
+        if not _TIME_OF_DAY.match(old_bare := old_value[said_with.end() if said_with else 0:]):
             out.append(remark)  # "it's 2am and I'm tired" is no locker code
             return False
+        fits = bool(_DAY.match(value)) == bool(_DAY.match(old_bare))
         if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
             value = f"{said_with['word']} {value}"
-    elif _kind(value) != _kind(old_value):
-        out.append(remark)  # "it's on Monday" is no nurse, "it's 5678" no failing build
+    else:
+        if (called := _CALLED.match(old_value)) and not _CALLED.match(value):
+            value = f"{called.group()}{value}"  # "My dog is called Rex", "it's Porto"
+        fits = _kind(value) == _kind(old_value) and (
+            called is not None or not is_first_name(old_value)
+            or is_first_name(value))
+    if not fits:
+        # "it's on Monday" is no nurse, "it's 5678" no failing build, "it's 7am" no day
+        # for "on Friday", "it's Porto" no one's name for "My sister is Ana"
+        out.append(remark)
         other_kind.append(clauses[at + 1].strip())
         return True
     corrected = " and ".join([*(kept if said is not None or out else []),
@@ -267,9 +283,11 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     if said is not None:
         out.append(", ".join([*clauses[:said], corrected, *rest]) + ".")
         return True
-    # taken back from the message before, the request stays: "My sister is Ana." then
-    # "Forget it, it's Eva." kept Ana beside Eva, as a sister may be one of several
-    out[-1:] = [*([] if out or kept else [clauses[at] + "."]),
+    # Said of the message before, the request goes first, so that it takes the old value
+    # back as it would in the same message: read alone, the new value left "The meeting is
+    # on Friday" beside "The meeting is at 9pm", and "Forget it, it's Eva." kept Ana beside
+    # Eva, as a sister may be one of several.
+    out[-1:] = [*([] if out or kept else [", ".join(clauses[:at + 1]) + "."]),
                 corrected[:1].upper() + corrected[1:] + "."]
     if rest:  # what follows is a sentence of its own now
         out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
