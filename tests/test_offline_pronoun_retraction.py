@@ -119,6 +119,10 @@ def test_he_no_longer_working_with_the_user_ends_working_with_him() -> None:
     (["Emma lives in Oslo. He is a pilot."], ["Emma lives in Oslo"]),
     # a name either's may be either
     (["Sam is tall. She's a doctor."], ["Sam is a doctor", "Sam is tall"]),
+    # the user's friends or kids are no one "she" or "he"
+    (["Mark and Tom are my friends. She is a lawyer."], ["Mark and Tom are User's friends"]),
+    (["My parents live in Rome. She is a doctor."], ["User's parents live in Rome"]),
+    (["My kids are at school. He is 5."], ["User's kids are at school"]),
 ])
 def test_a_name_most_often_a_mans_or_a_womans_is_no_pronoun_of_the_other(
         said: list[str], kept: list[str]) -> None:

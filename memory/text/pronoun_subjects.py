@@ -25,7 +25,7 @@ from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
-from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.relations import names_several, relation_of
 from tiermem.memory.text.said_alike import says_alike
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.several_before import each_of, others_beside, several_before
@@ -311,8 +311,10 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
             # A name most often a man's is no "she" (a woman's no "he"), though it says too
             # little for ``sexed``: read as Tom, "Tom is tall. She's a doctor." stored
             # "Tom is a doctor".
+            # nor "my friends" one: "Mark and Tom are my friends. She..." stored "User's friends
+            # is a lawyer"
             if (sex in (None, pronoun) and pronoun_of_name(person.split()[0]) in (None, pronoun)
-                    and person.casefold() not in not_them):
+                    and person.casefold() not in not_them and not names_several(person)):
                 fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
     if len(fits) != 1:
         return None

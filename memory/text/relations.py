@@ -10,7 +10,8 @@ strings.
 from __future__ import annotations
 
 __all__ = ["held_one_at_a_time", "is_family", "may_be_kin", "may_be_one_partner",
-           "may_be_several", "nouns_for", "of_a_couple", "relation_of", "relations_named"]
+           "may_be_several", "names_several", "nouns_for", "of_a_couple", "relation_of",
+           "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -135,6 +136,14 @@ def may_be_several(noun: str) -> bool:
     """Whether the user may have several of those ``noun`` names at once ("brother",
     "friends", "kid"; not "wife", "mother" or "boss")."""
     return relation_of(noun) in _SEVERAL
+
+
+def names_several(said: str) -> bool:
+    """Whether ``said`` ("My friends", "My kids", "children") ends in a plural noun for
+    someone of the user's, which no "he" or "she" stands for."""
+    noun = said.casefold().split()[-1]
+    return noun == "children" or (noun.endswith("s") and relation_of(noun) is not None
+                                  and relation_of(noun[:-1]) is not None)
 
 
 def held_one_at_a_time(noun: str) -> bool:
