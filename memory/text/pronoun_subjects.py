@@ -23,6 +23,7 @@ import re
 
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
+from tiermem.memory.text.named_as import name_taken_back
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
 from tiermem.memory.text.relations import names_several, relation_of
@@ -152,7 +153,7 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
                 and says_alike(said[-2], one, sentence[opened.end():])):
             person = one
         if taken_back and person is not None and len(said := [*before, *told]) > 1:
-            person = _name_taken_back(said[-2], person)
+            person = name_taken_back(said[-2], person)
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
@@ -164,22 +165,6 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         else:
             told.append(f"{person}{_verb_spelt_out(sentence[opened.end():])}")
     return told, unnamed
-
-
-#: A name said to be someone of the user's ("Ana is my sister"), the relation its fact says.
-_NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?:is|was)\s+"
-                       r"(?P<own>(?:my|our)\s+[a-z][\w-]*)\W*$", _I)
-
-
-def _name_taken_back(fact: str, person: str) -> str:
-    """Who ``person`` ("My sister") is after ``fact``, taken back, said a name was them
-    ("Ana is my sister"): the name, of whom the relation no longer holds. As the relation,
-    "Ana is my sister. Scratch that, she is my cousin." stored "User's sister is User's
-    cousin"."""
-    said = _NAMED_AS.match(fact)
-    if said is None or said["own"].casefold() != person.casefold():
-        return person
-    return said["name"]
 
 
 #: A verb run into the pronoun it follows ("She's a doctor", "They're away"): kept after
