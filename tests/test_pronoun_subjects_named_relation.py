@@ -35,3 +35,16 @@ def test_the_pronoun_is_said_as_the_relation(before: str) -> None:
 ])
 def test_two_people_stay_two(before: str) -> None:
     assert with_pronouns_named([before, "She is in Rome."], None) == [before]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["Ana is my sister. She is my cousin."], ["Ana is User's cousin", "Ana is User's sister"]),
+    (["My sister is Ana.", "She is also my colleague."],
+     ["Ana is also User's colleague", "User's sister is Ana"]),
+    (["Tom is my boss. He's my neighbour."], ["Tom is User's boss", "Tom is User's neighbour"]),
+    # what is no other of the user's is said of the relation, as before
+    (["Ana is my sister. She is a doctor."], ["Ana is User's sister", "User's sister is a doctor"]),
+])
+def test_another_of_the_users_said_of_the_pronoun_is_said_of_the_name(
+        said: list[str], kept: list[str]) -> None:
+    assert core_after(*said) == kept

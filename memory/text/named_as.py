@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["name_taken_back"]
+__all__ = ["name_said_own", "name_taken_back"]
 
 _I = re.IGNORECASE
 
@@ -15,6 +15,11 @@ _I = re.IGNORECASE
 #: A name said to be someone of the user's ("Ana is my sister"), the relation its fact says.
 _NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?:is|was)\s+"
                        r"(?P<own>(?:my|our)\s+[a-z][\w-]*)\W*$", _I)
+#: The same said the other way round ("My sister is Ana").
+_OWN_IS = re.compile(r"^\W*(?P<own>(?:my|our)\s+[a-z][\w-]*)\s+(?:is|was)\s+"
+                     r"(?P<name>(?-i:[A-Z][a-z'’-]+))\W*$", _I)
+#: Another of the user's said to be the pronoun's ("... is also my cousin", "...'s my boss").
+_SAID_OWN = re.compile(r"(?:\s+is|['’]s)\s+(?:also\s+)?(?:my|our)\s+[a-z]", _I)
 
 
 def name_taken_back(fact: str, person: str) -> str:
@@ -26,3 +31,17 @@ def name_taken_back(fact: str, person: str) -> str:
     if said is None or said["own"].casefold() != person.casefold():
         return person
     return said["name"]
+
+
+def name_said_own(said: list[str], person: str, sentence: str, after: int) -> str:
+    """Who ``person`` ("My sister"), a pronoun ``sentence`` opens and goes on from ``after``
+    to say is another of the user's ("She is my cousin"), is: the name ``said`` (statements
+    before it) gave them, if any ("Ana is my sister", "My sister is Ana"). As the relation,
+    "Ana is my sister. She is my cousin." stored "User's sister is User's cousin"."""
+    if _SAID_OWN.match(sentence, after) is None:
+        return person
+    for fact in reversed(said):
+        named = _NAMED_AS.match(fact) or _OWN_IS.match(fact)
+        if named is not None and named["own"].casefold() == person.casefold():
+            return named["name"]
+    return person

@@ -23,7 +23,7 @@ import re
 
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
-from tiermem.memory.text.named_as import name_taken_back
+from tiermem.memory.text.named_as import name_said_own, name_taken_back
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
 from tiermem.memory.text.relations import names_several, relation_of
@@ -154,6 +154,8 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             person = one
         if taken_back and person is not None and len(said := [*before, *told]) > 1:
             person = name_taken_back(said[-2], person)
+        elif person is not None:  # "Ana is my sister. She is my cousin." is of Ana
+            person = name_said_own([*before, *told], person, sentence, opened.end())
         if person is None and _says_of_its_own(sentence, opened.end()):
             # What was said is the fact; who said it is only by the way. Left out, "He
             # said the deploy is at 5pm." as a first message stored nothing of the deploy.
