@@ -267,6 +267,7 @@ def test_a_thing_meant_with_nothing_asked_changes_nothing(memory: HierarchicalMe
     ("The meeting is on Friday. Scratch that, it's 7am.", "it's 7am"),
     ("My alarm is at 6am. Strike that. It's Tuesday.", "It's Tuesday"),
     ("My sister is Ana. Scratch that, it's Porto.", "it's Porto"),
+    ("My dog is called Rex. Strike that, it's on Monday.", "it's on Monday"),
 ])
 def test_a_new_value_that_does_not_fit_the_one_taken_back_is_not_stored(
         memory: HierarchicalMemory, said: str, value: str) -> None:
@@ -279,6 +280,7 @@ def test_a_new_value_that_does_not_fit_the_one_taken_back_is_not_stored(
     ("My dog is called Rex. Disregard that, it's Porto.", "User's dog is called Porto"),
     ("My sister is Ana. Scratch that, it's Maria.", "User's sister is Maria"),
     ("The meeting is on Friday. Scratch that, it's Monday.", "The meeting is on Monday"),
+    ("My cat is Tom. Scratch that. It's Porto.", "User's cat is Porto"),
 ])
 def test_a_new_value_fitting_the_one_taken_back_takes_its_place(
         memory: HierarchicalMemory, said: str, held: str) -> None:

@@ -13,6 +13,7 @@ from tiermem.memory.text.forget_requests import CLAUSE_BREAK, ITS_REMARK, forget
 from tiermem.memory.text.fragments import meant_alone
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.plan_values import keeps_it, value_kind
+from tiermem.memory.text.relations import relation_of
 
 __all__ = ["corrected_in_place", "meant_unplaced", "values_of_another_kind"]
 
@@ -262,11 +263,15 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         if said_with is not None:  # "My alarm is at 6am" said again as "it's 7am"
             value = f"{said_with['word']} {value}"
     else:
-        if (called := _CALLED.match(old_value)) and not _CALLED.match(value):
+        called = _CALLED.match(old_value)
+        old_bare = old_value[called.end():] if called else old_value
+        # a first name of someone of the user's ("My boss is Tom"), not a pet, is said
+        # again as one
+        fits = _kind(_CALLED.sub("", value)) == _kind(old_bare) and (
+            relation_of(old["subject"].split()[-1]) in (None, "dog", "cat", "pet")
+            or not is_first_name(old_bare) or is_first_name(value))
+        if called and not _CALLED.match(value):
             value = f"{called.group()}{value}"  # "My dog is called Rex", "it's Porto"
-        fits = _kind(value) == _kind(old_value) and (
-            called is not None or not is_first_name(old_value)
-            or is_first_name(value))
     if not fits:
         # "it's on Monday" is no nurse, "it's 5678" no failing build, "it's 7am" no day
         # for "on Friday", "it's Porto" no one's name for "My sister is Ana"
