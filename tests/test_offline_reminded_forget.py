@@ -106,3 +106,9 @@ def test_forgetting_a_thing_not_held_is_no_request(said: str) -> None:
 def test_forgetting_it_forgets_what_is_held() -> None:
     assert as_forget_request("Remember to forget it.", ["User's PIN is 1234"]) == "Forget it."
     assert as_forget_request("Remember to forget it.", []) == "Remember to forget it."
+
+
+@pytest.mark.parametrize("said", ["Note to self: forget the PIN.", "Note to self - delete my PIN."])
+def test_a_note_to_self_to_forget_forgets(said: str) -> None:
+    # stored "forget the PIN" beside the PIN, which stayed
+    assert _forgot(said)[1] == {}

@@ -1,12 +1,12 @@
 """Requests to forget worded as something to keep in mind: "Remember to forget my PIN",
 "Don't forget to delete my PIN", "Make sure you forget my PIN", "Remember not to keep my
-PIN", "Keep my PIN out of memory", "Reminder: forget my PIN" and "Don't forget my PIN,
-no wait, delete it" ask what "Forget my
-PIN" asks, and are said again as it (``as_forget_request``). Read as a reminder or a
-statement, they kept the PIN and stored the request beside it. "Remember to delete my old
-emails" is a task, "Remember to forget about work this weekend" a wish: "forget", "delete",
-"erase" and "remove" ask to forget here only of a thing memory holds or of a secret.
-Questions ("Remember to forget my PIN?") are left as asked.
+PIN", "Keep my PIN out of memory", "Reminder: forget my PIN", "Note to self: forget
+the PIN" and "Don't forget my PIN, no wait, delete it" ask what "Forget my PIN" asks, and
+are said again as it (``as_forget_request``). Read as a reminder or a statement, they kept
+the PIN and stored the request beside it. "Remember to delete my old emails" is a task,
+"Remember to forget about work this weekend" a wish: "forget", "delete", "erase" and
+"remove" ask to forget here only of a thing memory holds or of a secret. Questions
+("Remember to forget my PIN?") are left as asked.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ _APOS = "['’]"
 _LEAD = r"^\W*(?:(?:oh|ok(?:ay)?|so|and|also|just|please|pls)\b[\s,]*)*"
 
 #: What asks that the request after it be kept in mind: "remember to", "don't forget:",
-#: "make sure you", "be sure to"; "not to" or "don't" after it asks not to keep.
+#: "make sure you", "be sure to", "note to self:"; "not to" or "don't" after it asks not to keep.
 _KEPT_IN_MIND = re.compile(
     _LEAD + rf"(?:(?:remember|(?:don{_APOS}?t|do\s+not|never)\s+forget|(?:make|be)\s+sure)"
-    r"(?:\s*[:,\u2013\u2014-]\s*|\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?)|reminder\s*:\s*)"
+    r"(?:\s*[:,\u2013\u2014-]\s*|\s+(?:that\s+)?(?:you\s+)?(?:to\s+)?)"
+    r"|reminder\s*:\s*|note\s+to\s+self\s*[:,\u2013\u2014-]\s*)"
     rf"(?P<not>(?:not\s+to|don{_APOS}?t|do\s+not)\s+)?(?P<request>\w.*)$", _I)
 #: How such a request may close (", please").
 _END = r"(?P<end>(?:,?\s+please)?\W*)$"
