@@ -112,3 +112,18 @@ def test_forgetting_it_forgets_what_is_held() -> None:
 def test_a_note_to_self_to_forget_forgets(said: str) -> None:
     # stored "forget the PIN" beside the PIN, which stayed
     assert _forgot(said)[1] == {}
+
+
+@pytest.mark.parametrize("said", ["Keep my PIN, forget my address.",
+                                  "Keep my PIN but forget my address.",
+                                  "Keep my PIN and delete my address, please."])
+def test_keeping_one_thing_and_forgetting_another_forgets_the_other(
+        memory: HierarchicalMemory, said: str) -> None:
+    # the sentence was stored as a fact and the address kept
+    _chat(memory, "My PIN is 1234.", "My address is 5 Oak Road.", said)
+    assert list(_core(memory)) == ["User's PIN is 1234"]
+
+
+def test_advice_to_keep_one_thing_and_forget_another_is_no_request() -> None:
+    said = "Keep my head, forget my troubles."
+    assert as_forget_request(said, ["User's PIN is 1234"]) == said

@@ -2,11 +2,12 @@
 "Don't forget to delete my PIN", "Make sure you forget my PIN", "Remember not to keep my
 PIN", "Keep my PIN out of memory", "Reminder: forget my PIN", "Note to self: forget
 the PIN" and "Don't forget my PIN, no wait, delete it" ask what "Forget my PIN" asks, and
-are said again as it (``as_forget_request``). Read as a reminder or a statement, they kept
-the PIN and stored the request beside it. "Remember to delete my old emails" is a task,
-"Remember to forget about work this weekend" a wish: "forget", "delete", "erase" and
-"remove" ask to forget here only of a thing memory holds or of a secret. Questions
-("Remember to forget my PIN?") are left as asked.
+are said again as it (``as_forget_request``); "Keep my PIN, forget my address" asks what
+"Forget my address" asks. Read as a reminder or a statement, they kept the PIN and stored
+the request beside it. "Remember to delete my old emails" is a task, "Remember to forget
+about work this weekend" a wish: "forget", "delete", "erase" and "remove" ask to forget
+here only of a thing memory holds or of a secret. Questions ("Remember to forget my PIN?")
+are left as asked.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ _THEN_DELETED = (r"\s*[,;:\u2013\u2014-]+\s*(?:(?:just|actually|i\s+mean|rather|
 _KEPT_THEN_DELETED = re.compile(
     _LEAD + rf"(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
     r"(?P<named>(?:my|our)\s+[^,;.!?]+?)" + _THEN_DELETED + _END, _I)
+#: A thing asked to be kept, then another to be forgotten ("Keep my PIN, forget my address",
+#: "Keep my PIN but delete my address"): the second is the request, when either thing is
+#: held or a secret; "Keep your head, forget your troubles" is advice.
+_KEPT_THEN_OTHER = re.compile(
+    _LEAD + rf"(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
+    r"(?P<kept>(?:my|our)(?:\s+[\w-]+){1,2}?)(?:\s*[,;]\s*(?:(?:but|and)\s+)?|\s+(?:but|and)\s+)"
+    r"(?P<request>(?:forget|delete|erase|remove)\s+(?P<named>(?:my|our|the)\s[^,;.!?]+).*)$", _I)
 #: The verbs that ask to forget only of a thing memory holds or a secret, after "remember to".
 _OF_A_THING = re.compile(
     r"^(?:delete|erase|remove|forget(?:\s+about)?)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
@@ -75,6 +83,9 @@ def _told_apart(text: str, held: list[str]) -> Iterable[str]:
     """The requests to forget ``text`` may word as one to keep in mind."""
     if (out := _KEPT_OUT.match(text) or _KEPT_THEN_DELETED.match(text)) is not None:
         yield f"Forget {out['named']}{out['end'] or '.'}"
+    if (other := _KEPT_THEN_OTHER.match(text)) is not None and (
+            _of_what_is_held(other["kept"], held) or _of_what_is_held(other["named"], held)):
+        yield other["request"][:1].upper() + other["request"][1:]
     if (kept := _KEPT_IN_MIND.match(text)) is not None:
         request = kept["request"]
         thing = _OF_A_THING.match(request)
