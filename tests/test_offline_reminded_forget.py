@@ -124,6 +124,7 @@ def test_keeping_one_thing_and_forgetting_another_forgets_the_other(
     assert list(_core(memory)) == ["User's PIN is 1234"]
 
 
-def test_advice_to_keep_one_thing_and_forget_another_is_no_request() -> None:
-    said = "Keep my head, forget my troubles."
+@pytest.mark.parametrize("said", ["Keep my head, forget my troubles.",
+                                  "Keep my PIN, forget the rest."])
+def test_keeping_one_thing_and_no_other_named_is_no_request(said: str) -> None:
     assert as_forget_request(said, ["User's PIN is 1234"]) == said

@@ -48,11 +48,13 @@ _KEPT_THEN_DELETED = re.compile(
     r"(?P<named>(?:my|our)\s+[^,;.!?]+?)" + _THEN_DELETED + _END, _I)
 #: A thing asked to be kept, then another to be forgotten ("Keep my PIN, forget my address",
 #: "Keep my PIN but delete my address"): the second is the request, when either thing is
-#: held or a secret; "Keep your head, forget your troubles" is advice.
+#: held or a secret; "Keep your head, forget your troubles" is advice, and "Keep my PIN,
+#: forget the rest" names no one thing.
 _KEPT_THEN_OTHER = re.compile(
     _LEAD + rf"(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
     r"(?P<kept>(?:my|our)(?:\s+[\w-]+){1,2}?)(?:\s*[,;]\s*(?:(?:but|and)\s+)?|\s+(?:but|and)\s+)"
-    r"(?P<request>(?:forget|delete|erase|remove)\s+(?P<named>(?:my|our|the)\s[^,;.!?]+).*)$", _I)
+    r"(?P<request>(?:forget|delete|erase|remove)\s+"
+    r"(?P<named>(?:my|our|the)\s(?!rest\b|others?\b)[^,;.!?]+).*)$", _I)
 #: The verbs that ask to forget only of a thing memory holds or a secret, after "remember to".
 _OF_A_THING = re.compile(
     r"^(?:delete|erase|remove|forget(?:\s+about)?)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
