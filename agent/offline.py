@@ -66,6 +66,7 @@ from tiermem.memory.text.asked_requests import as_requests
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
+from tiermem.memory.text.keep_requests import keeps_nothing_held
 from tiermem.memory.text.pronoun_subjects import unnamed_pronouns
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import forgets_the_last, keeps_the_last
@@ -319,6 +320,10 @@ class OfflinePolicy:
         if not parts and any(keeps_the_last(s, core_facts(messages))
                              for s in split_sentences(user_text)):
             parts.append(KEPT_NOTE)
+        if not parts and (unheld := next(filter(None, (keeps_nothing_held(s, core_facts(
+                messages)) for s in split_sentences(user_text))), None)):
+            parts.append(f"(offline) I hold nothing about {unheld}, so nothing was kept; "
+                         "tell me it and I will keep it.")
         # "Tom is tall. Scratch that, she's a doctor" took Tom's fact back, whoever she is
         if retracted := None if parts else retraction_note(user_text, recent_statements(messages)):
             parts.append(retracted)

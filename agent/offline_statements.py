@@ -44,6 +44,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
+from tiermem.memory.text.keep_requests import keeps_nothing_held
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.negations import as_denied
 from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
@@ -219,8 +220,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         said_before = previous
         previous, before, retired_before = sentence, dict(new), len(retired)
         held_before = dict(current)
-        if is_question(sentence) or keeps_what_is_held(sentence, current):
-            continue  # "Keep my PIN" of a PIN held changes nothing
+        if (is_question(sentence) or keeps_what_is_held(sentence, current)
+                or keeps_nothing_held(sentence, current)):
+            continue  # "Keep my PIN" of a PIN held changes nothing, and of none keeps none
         correction = correction_of(sentence)
         if correction is not None:
             facts = held()

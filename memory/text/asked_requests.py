@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import FROM_ELSEWHERE, THANKS
 from tiermem.memory.text.forget_requests import asks_to_forget
+from tiermem.memory.text.keep_requests import as_keep_request
 from tiermem.memory.text.reminded_requests import as_forget_request
 from tiermem.memory.text.sentences import split_sentences
 
@@ -85,10 +86,11 @@ def as_request(sentence: str) -> str:
 
 def as_requests(text: str, held: Iterable[str] = ()) -> str:
     """``text`` with each request to forget said in another form said as a request, and
-    each worded as one to keep in mind ("Remember to forget my PIN") of what is ``held``."""
+    each worded as one to keep in mind ("Remember to forget my PIN") of what is ``held``;
+    a request to keep worded otherwise ("Keep my PIN safe") is said as "Keep my PIN"."""
     held = list(held)
     for sentence in split_sentences(text):
-        told = as_forget_request(as_request(sentence), held)
+        told = as_keep_request(as_forget_request(as_request(sentence), held), held)
         if told != sentence:
             text = text.replace(sentence, told, 1)
     return text

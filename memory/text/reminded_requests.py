@@ -19,7 +19,7 @@ from tiermem.memory.text.forget_requests import asks_to_forget
 from tiermem.memory.text.plan_values import held_of
 from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["as_forget_request"]
+__all__ = ["as_forget_request", "kept_in_mind", "of_what_is_held"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -60,13 +60,20 @@ _OF_A_THING = re.compile(
     r"^(?:delete|erase|remove|forget(?:\s+about)?)\s+(?P<named>.+?)(?:,?\s+please)?\W*$", _I)
 
 
-def _of_what_is_held(named: str, held: list[str]) -> bool:
+def of_what_is_held(named: str, held: list[str]) -> bool:
     """Whether ``named`` ("my PIN") is a secret or a thing a fact ``held`` names."""
     words = named.split()
     if named.casefold() in ("it", "that", "this", "them"):
         return bool(held)  # "Remember to forget it" of what was just told
     return (any(names_a_secret(words, at) for at in range(len(words)))
             or bool(held_of(named, held, any_fact=True)))
+
+
+def kept_in_mind(sentence: str) -> tuple[bool, str] | None:
+    """What ``sentence`` asks be kept in mind ("Remember not to share my PIN." -> (True,
+    "share my PIN."), True of what not to do), or None when it asks nothing so."""
+    kept = _KEPT_IN_MIND.match(sentence.strip())
+    return None if kept is None else (bool(kept["not"]), kept["request"])
 
 
 def as_forget_request(sentence: str, held: Iterable[str] = ()) -> str:
@@ -86,12 +93,12 @@ def _told_apart(text: str, held: list[str]) -> Iterable[str]:
     if (out := _KEPT_OUT.match(text) or _KEPT_THEN_DELETED.match(text)) is not None:
         yield f"Forget {out['named']}{out['end'] or '.'}"
     if (other := _KEPT_THEN_OTHER.match(text)) is not None and (
-            _of_what_is_held(other["kept"], held) or _of_what_is_held(other["named"], held)):
+            of_what_is_held(other["kept"], held) or of_what_is_held(other["named"], held)):
         yield other["request"][:1].upper() + other["request"][1:]
     if (kept := _KEPT_IN_MIND.match(text)) is not None:
         request = kept["request"]
         thing = _OF_A_THING.match(request)
         if kept["not"]:
             yield "Don't " + request
-        elif thing is None or _of_what_is_held(thing["named"], held):
+        elif thing is None or of_what_is_held(thing["named"], held):
             yield request[:1].upper() + request[1:]

@@ -1,0 +1,54 @@
+"""The offline policy on requests to keep a thing worded otherwise than "Keep my PIN"
+("Keep my PIN safe", "Make sure you remember my PIN"), of a thing held or not, and on
+"Remember not to share my PIN"."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.agent.offline import KEPT_NOTE, REMINDER_NOTE
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.keep_requests import as_keep_request
+
+
+def _after_pin(said: str) -> tuple[str, list[str]]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, "My PIN is 1234.", said)[-1]
+        return reply, sorted(_core(memory))
+
+
+@pytest.mark.parametrize("said", ["Keep my PIN safe.", "Keep my PIN secret.",
+                                  "Remember not to forget my PIN.", "Make sure to keep my PIN.",
+                                  "Make sure you remember my PIN.",
+                                  "Remember to keep my PIN safe, please."])
+def test_keeping_a_thing_held_changes_nothing_and_says_so(said: str) -> None:
+    # each was stored as itself ("Keep User's PIN safe", "not to forget User's PIN")
+    assert _after_pin(said) == (KEPT_NOTE, ["User's PIN is 1234"])
+
+
+@pytest.mark.parametrize("said", ["Keep my address.", "Keep my address, please."])
+def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
+    # stored "Keep User's address"
+    reply, core = _after_pin(said)
+    assert core == ["User's PIN is 1234"]
+    assert "nothing about your address" in reply
+
+
+@pytest.mark.parametrize("said", ["Remember not to share my PIN.",
+                                  "Make sure you don't share my PIN with anyone."])
+def test_not_to_share_is_stored_as_the_users_wish(said: str) -> None:
+    # stored "not to share User's PIN"
+    assert _after_pin(said)[1] == ["User doesn't want User's PIN shared", "User's PIN is 1234"]
+
+
+@pytest.mark.parametrize("said", ["Remember to keep my receipts.", "Remember to save my work."])
+def test_a_task_to_keep_a_thing_not_held_is_still_a_reminder(said: str) -> None:
+    assert _after_pin(said) == (REMINDER_NOTE, ["User's PIN is 1234"])
+
+
+@pytest.mark.parametrize("said", ["Keep my kids safe.", "Remember to buy milk.",
+                                  "Remember not to share the cake."])
+def test_other_wishes_are_left_as_said(said: str) -> None:
+    assert as_keep_request(said, ["User's PIN is 1234"]) == said
