@@ -292,3 +292,18 @@ def test_a_fact_said_again_and_then_ended_in_one_message_stays_ended(
     replies = _chat(memory, *said)
     assert _core(memory) == kept
     assert "archival -> core" not in replies[-1]
+
+
+@pytest.mark.parametrize("said", ["My PIN changed to 4321.", "My PIN has changed to 4321.",
+                                  "My PIN was changed to 4321."])
+def test_a_value_said_changed_to_replaces_the_one_held(said: str) -> None:
+    # "User's PIN changed to 4321" was stored beside "User's PIN is 1234"
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        _chat(memory, "My PIN is 1234.", said)
+        assert list(_core(memory)) == ["User's PIN is 4321"]
+
+
+def test_a_time_said_changed_to_is_kept_as_said() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        _chat(memory, "My flight changed to 6pm.")
+        assert list(_core(memory)) == ["User's flight changed to 6pm"]

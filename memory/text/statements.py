@@ -20,7 +20,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
   "now" anywhere, "from now on" whole, with the commas around either (not "right now", "for
   now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
-  cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
+  cue, and "I changed (or updated, switched) my X to Y" or "My X (has) changed to" a code or
+  number reads as "my X is Y", and "my X
   isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
 - a closing "too" (or "as well") of what someone or something is or does ("No, my son is
   Eva too", "I like coffee too", "The database is down too"), or an "also" after its
@@ -153,8 +154,11 @@ _NOW_CUE = (r"(?:\bfrom\s+now\s+on\b|(?<!right )(?<!for )(?<!just )(?<!until )(?
             r"\bnow\b(?!\s+that\b))")
 _NOW = re.compile(rf",\s*{_NOW_CUE}\s*,(?=\s)|,?\s*{_NOW_CUE}", _I)
 _CHANGED_MY = re.compile(
-    rf"^i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)\s+to\s+"
-    r"(?P<value>.+)$",
+    rf"^(?:i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)"
+    rf"|my\s+(?P<changed>[^,;]+?)(?:\s+(?:has|was|got)|{_APOS}s)?\s+(?:been\s+)?"
+    # a code or number, not a time: "My flight changed to 6pm" is no "flight is 6pm"
+    r"(?:changed|updated)(?=\s+to\s+[^\d]*\d)(?!.*\d\s*(?:am|pm)\b|.*\d:\d))"
+    r"\s+to\s+(?P<value>.+)$",
     _I,
 )
 _NOT_CLAUSE = re.compile(r",\s*(?:and\s+|but\s+)?not\s+[^,;]+$", _I)
@@ -380,7 +384,7 @@ def read_statement(sentence: str) -> Statement:
     changed = _CHANGED_MY.match(text.rstrip(".!"))
     if changed:
         cue = cue or "changed my"
-        text = f"my {changed['attribute']} is {changed['value']}"
+        text = f"my {changed['attribute'] or changed['changed']} is {changed['value']}"
     for name, pattern in _OTHER_CUES:
         if cue is None and pattern.search(text):
             cue = name
