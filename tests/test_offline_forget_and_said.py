@@ -196,3 +196,11 @@ def test_insisting_after_the_request_says_nothing(said: str) -> None:
     # stored as "User: I mean it" or "User is serious"
     assert core_after("My sister is Ana.", "My brother is Tom.", said) == [
         "User's brother is Tom"]
+
+
+@pytest.mark.parametrize("said", [
+    "Delete my PIN. I meant my brother and Tom.", "Delete my PIN, I meant my brother and Tom.",
+    "Erase my PIN. Sorry, I meant my brother and Tom."])
+def test_a_name_meant_with_a_relation_is_no_task(said: str) -> None:
+    # "Delete my brother and Tom" stored "Delete Tom", a task, beside the brother forgotten
+    assert core_after("My PIN is 1234.", "My brother is Tom.", said) == ["User's PIN is 1234"]

@@ -247,7 +247,9 @@ def _other_meant(sentence: str) -> str | None:
     if other is None or opening is None:
         return None
     named = sentence[opening.end():other.start()].rstrip(" .!;") + " and " if other["too"] else ""
-    return f"{sentence[:opening.end()]}{named}{other['whose']}{other['more']}."
+    # what was meant goes from memory, as what was named first would have: "Delete my
+    # brother and Tom" asks a task on Tom, and "Delete Tom" was stored
+    return f"Forget {named}{other['whose']}{other['more']}."
 
 
 def other_meant(said: str) -> str | None:
