@@ -294,3 +294,17 @@ def test_a_new_value_said_after_a_request_takes_the_old_one_back_either_way(
         memory: HierarchicalMemory, said: list[str]) -> None:
     _chat(memory, *said)
     assert list(_core(memory)) == ["The meeting is at 9pm"]
+
+
+@pytest.mark.parametrize("said", ["I meant it.", "I mean it.", "No, I really meant it!",
+                                  "I meant it, seriously."])
+def test_insisting_with_nothing_asked_stores_nothing(memory: HierarchicalMemory,
+                                                     said: str) -> None:
+    # "User: I meant it" was stored, pointing at nothing
+    reply = _chat(memory, "My PIN is 1234.", said)[-1]
+    assert list(_core(memory)) == ["User's PIN is 1234"]
+    assert "Noted" not in reply
+
+
+def test_insisting_after_a_statement_keeps_the_statement_alone() -> None:
+    assert core_after("I'm 30. I mean it.") == ["User is 30"]

@@ -32,17 +32,18 @@ later turn needs: an apology ("I'm sorry", "I'm so sorry for the delay"), being 
 it or unsure ("I'm confused", "I'm not sure yet"), present or finished ("I'm back", "I'm
 here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"); or that
 they forget what is only pointed at ("I forgot that", "I forget that every time", not
-"I forgot my keys"), or thanks for anything ("Thanks a lot for nothing"). Said with
-more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
-not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
-was unclear, my name is Dana", "I'm sorry to say I'm moving").
+"I forgot my keys"), or insist on what was said ("I meant it", "I really mean it"), or
+thanks for anything ("Thanks a lot for nothing"). Said with more, it is a fact again:
+"I'm back from vacation", "I'm done with the migration", "I'm not sure the backup ran",
+and an apology followed by a clause of its own ("I'm sorry if I was unclear, my name is
+Dana", "I'm sorry to say I'm moving").
 
 A denial of someone that leaves what it denies unsaid ("Tom doesn't") is
 memory/text/unsaid_denials.py's.
 
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
 no "not Seattle" names a slip without the word it corrects, so it states nothing of its
-own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call" still do.
+own; "I meant that I live in Portland" and "I meant Bob is on call" still do.
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
 I moved to Porto" says "I moved to Porto", as "I'm sorry for the delay-I was sick", a dash
@@ -120,6 +121,9 @@ _ASIDE = re.compile(
     r"i\s+(?:(?:totally|completely|just|always|often|sometimes|still|keep)\s+)?forg[eo]t"
     r"\s+(?:about\s+)?(?:that|this|it)(?:\s+(?:every\s+time|all\s+the\s+time|again|always"
     r"|sometimes))?\W*$"
+    # "I meant it": insisting on what was said, which it only points at
+    r"|^(?:(?:no|oh|well)\W+)*i\s+(?:(?:really|truly|honestly)\s+)?meant?\s+it"
+    r"(?:,?\s+(?:really|seriously))?\W*$"
     # "Thanks a lot for nothing": thanks for anything, as an apology for anything, but
     # for what states something ("Thanks for reminding me I'm allergic to peanuts")
     r"|^(?:many\s+)?(?:thanks|thank\s+you|thx|ty)(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch"
