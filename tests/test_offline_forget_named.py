@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from offline_helpers import chat as _chat
+from offline_helpers import core_after
 from offline_helpers import core_of as _core
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -104,3 +105,22 @@ def test_a_street_typed_as_a_street_meets_its_plural(memory: HierarchicalMemory,
     # met only word for word, the street named to forget kept the address
     _chat(memory, held, said)
     assert _core(memory) == {}
+
+
+@pytest.mark.parametrize("said", ["Forget my brother's name.", "Delete my brother's name.",
+                                  "Please forget my brother's name, thanks."])
+def test_a_name_held_as_who_someone_is_goes_by_its_name(said: str) -> None:
+    # read as a thing of its own, the request matched nothing and the name stayed
+    assert core_after("My sister is Ana.", "My brother is Tom.", said) == [
+        "User's sister is Ana"]
+
+
+@pytest.mark.parametrize(("held", "kept"), [
+    # only the name goes, not what else is held of him
+    (["My brother is Tom.", "My brother is a doctor."], ["User's brother is a doctor"]),
+    (["My brother is Tom.", "My brother's car is a Fiat."], ["User's brother's car is a Fiat"]),
+    # no name held: nothing goes
+    (["My brother is a doctor."], ["User's brother is a doctor"]),
+])
+def test_only_the_name_goes(held: list[str], kept: list[str]) -> None:
+    assert core_after(*held, "Forget my brother's name.") == kept

@@ -38,6 +38,7 @@ from tiermem.memory.text.plan_values import (
     as_held,
     as_one_listed,
     held_of,
+    name_held,
     spelled_as_held,
     time_held,
 )
@@ -268,7 +269,7 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
     that gives the time of "my alarm time", the bank of "my bank details", the email of
     "my e-mail"."""
     thing = spelled_as_held(thing, held)
-    timed = time_held(thing, held)
+    timed = time_held(thing, held) or name_held(thing, held)
     if timed is not None:
         return f"Forget that {timed}."
     return f"{lead}{as_held(thing, held)}."

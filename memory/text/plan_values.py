@@ -15,7 +15,7 @@ from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.named_lists import owned_already, things_listed
 
 __all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
-           "keeps_it", "new_contact_in", "new_value_in", "remembered_value",
+           "keeps_it", "name_held", "new_contact_in", "new_value_in", "remembered_value",
            "spelled_as_held", "time_held", "told_of", "value_kind", "value_told"]
 
 _I = re.IGNORECASE
@@ -291,6 +291,28 @@ def as_held(named: str, held: Iterable[str]) -> str:
 
 
 _MAIL_ADDRESS = re.compile(r"mail\s+address$", _I)
+#: A name asked for by whose it is ("my brother's name").
+_NAME_OF = re.compile(rf"^(?P<whose>(?:my|our)\s+(?P<who>[\w-]+)){_APOS}s\s+name$", _I)
+#: A value that is a person's name ("Tom", "Ana Silva").
+_PERSONS_NAME = re.compile(r"^[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\W*$")
+
+
+def name_held(named: str, held: Iterable[str]) -> str | None:
+    """The fact ``held`` that gives the name ``named``, said as the user would ("my brother
+    is Tom" of "my brother's name" when "User's brother is Tom" is held); None when a fact
+    names that name itself ("User's brother's name is Tom"), or none gives it. Only that
+    fact goes: read as asked, the request matched no fact, and the name stayed."""
+    asked = _NAME_OF.match(named.strip())
+    if asked is None:
+        return None
+    whose = f"user's {asked['who'].casefold()}"
+    facts = [told for fact in held if (told := _FACT_VALUE.match(fact)) is not None]
+    subjects = [told["subject"].casefold().replace("’", "'") for told in facts]
+    if f"{whose}'s name" in subjects:
+        return None
+    names = [told["value"] for told, subject in zip(facts, subjects, strict=True)
+             if subject == whose and _PERSONS_NAME.match(told["value"])]
+    return f"{asked['whose']} is {names[0]}" if len(names) == 1 else None
 
 
 def spelled_as_held(named: str, held: Iterable[str]) -> str:
