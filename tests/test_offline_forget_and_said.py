@@ -204,3 +204,22 @@ def test_insisting_after_the_request_says_nothing(said: str) -> None:
 def test_a_name_meant_with_a_relation_is_no_task(said: str) -> None:
     # "Delete my brother and Tom" stored "Delete Tom", a task, beside the brother forgotten
     assert core_after("My PIN is 1234.", "My brother is Tom.", said) == ["User's PIN is 1234"]
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my PIN. I mean my PIN is old.", "Forget my PIN, I mean my PIN is old.",
+    "Forget my PIN. I meant my PIN is old.", "Forget the PIN. I mean my PIN is old, sorry."])
+def test_the_thing_said_again_with_a_remark_stores_nothing(said: str) -> None:
+    # "User: I mean my PIN is old" or "User's PIN is old" was stored
+    assert core_after("My PIN is 1234.", said) == []
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    ("My PIN is 1234.", "Forget my PIN. I mean my PIN is 4321.", ["User's PIN is 4321"]),
+    ("My sister is Ana.", "Forget my sister. I mean my sister is Maria.",
+     ["User's sister is Maria"]),
+])
+def test_the_thing_said_again_with_a_value_stores_it(held: str, said: str,
+                                                     now: list[str]) -> None:
+    # stored as "User: I mean my PIN is 4321", no PIN
+    assert core_after(held, said) == now

@@ -25,7 +25,7 @@ from tiermem.memory.text.plan_values import (
 )
 
 __all__ = ["PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after", "named_in",
-           "of_what_goes", "other_meant"]
+           "of_what_goes", "other_meant", "restated"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -153,6 +153,7 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     ``held``: the facts held, whose values say what kind a new one told must be."""
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
+    sentence = restated(sentence)
     if (other := _other_meant(sentence.strip())) is not None:
         # the one meant is the one to forget: the sister went, the brother stayed, and
         # "User's brother" was stored, which says nothing; "..., not my sister" is the
@@ -250,6 +251,40 @@ def _other_meant(sentence: str) -> str | None:
     # what was meant goes from memory, as what was named first would have: "Delete my
     # brother and Tom" asks a task on Tom, and "Delete Tom" was stored
     return f"Forget {named}{other['whose']}{other['more']}."
+
+
+#: The thing a request named, said again after "I mean" with what is said of it ("...,
+#: I mean my PIN is old").
+_RESTATED = re.compile(rf"{_BREAK}i\s+meant?\s+(?P<thing>(?:my|our|the)\s+[^,;]+?)\s+"
+                       r"(?P<verb>is|are)\s+(?=\S)", _I)
+#: What is said of it that names nothing and no one ("old", "out of date").
+_SAID_OF_IT = re.compile(r"^(?!(?:my|our|his|her|their|its|a|an|the)\b)[a-z][a-z' -]*"
+                         r"(?:[,;].*)?\W*$")
+
+
+def restated(request: str) -> str:
+    """``request`` with what it names to forget, said again after "I mean", said as "it"
+    ("Forget my PIN, it is old" of "Forget my PIN, I mean my PIN is old"): a remark on
+    what goes, stored as "User: I mean my PIN is old", or a new value of it, as "it is"
+    says one."""
+    text = request.strip()
+    opening = FORGET_NAMED.match(text)
+    again = _RESTATED.search(text)
+    if (opening is None or again is None
+            or _bare(again["thing"]) != _bare(text[opening.end():again.start()])):
+        return request
+    pronoun = "they" if again["verb"].casefold() == "are" else "it"
+    remark = f"{pronoun} {again['verb']} {text[again.end():]}"
+    if value_told(remark) is not None:  # said again as it is now: "Maria" is no remark
+        return f"{text[:again.start()]}, {pronoun} {again['verb']} now {text[again.end():]}"
+    if not _SAID_OF_IT.match(text[again.end():]):
+        return request  # "... is my cousin": more than a remark
+    return f"{text[:again.start()]}, {remark}"
+
+
+def _bare(thing: str) -> str:
+    """``thing`` with no word of whose it is ("pin" of "my PIN", "the PIN")."""
+    return re.sub(r"^(?:my|our|the)\s+", "", thing.strip(" .!").casefold())
 
 
 def other_meant(said: str) -> str | None:

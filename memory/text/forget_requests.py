@@ -23,6 +23,7 @@ from tiermem.memory.text.forget_beside import (
     named_and_said_after,
     named_in,
     of_what_goes,
+    restated,
 )
 from tiermem.memory.text.forget_openings import (
     FORGET_NAMED,
@@ -295,11 +296,12 @@ def _plans_joined(sentences: list[str]) -> list[str]:
     ("Forget my PIN. It's old."), stored alone as "It's old"."""
     out: list[str] = []
     for sentence in sentences:
+        joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
-                means_instead(sentence) or insists(sentence)
+                means_instead(sentence) or insists(sentence) or restated(joined) != joined
                 or _ITS_VALUE.match(sentence) is not None
                 or ITS_REMARK.match(sentence) is not None):
-            out[-1] = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}"
+            out[-1] = joined
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
