@@ -308,3 +308,13 @@ def test_insisting_with_nothing_asked_stores_nothing(memory: HierarchicalMemory,
 
 def test_insisting_after_a_statement_keeps_the_statement_alone() -> None:
     assert core_after("I'm 30. I mean it.") == ["User is 30"]
+
+
+@pytest.mark.parametrize("said", ["I meant my brother and I'm done.",
+                                  "I meant my brother, I'm sorry."])
+def test_a_thing_meant_beside_an_aside_changes_nothing(memory: HierarchicalMemory,
+                                                       said: str) -> None:
+    # "User's brother" was stored while the reply said nothing was corrected
+    reply = _chat(memory, "My sister is Ana.", "My brother is Tom.", said)[-1]
+    assert sorted(_core(memory)) == ["User's brother is Tom", "User's sister is Ana"]
+    assert "I corrected nothing" in reply and "Noted" not in reply

@@ -54,7 +54,7 @@ from tiermem.memory.text.forget_requests import (
     names_what_to_forget,
     requests_forgetting,
 )
-from tiermem.memory.text.fragments import corrects_nothing
+from tiermem.memory.text.fragments import corrects_nothing, without_asides
 from tiermem.memory.text.no_longer import held_once
 from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied, workplace_denied, workplaces_held
@@ -359,7 +359,7 @@ def read_statement(sentence: str) -> Statement:
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))
-    if corrects_nothing(text):  # "I meant my brother": no slip named, and no fact told
+    if corrects_nothing(without_asides(text)):  # "I meant my brother (and I'm done)": no slip
         return Statement("")
     cue = None
     if contrast is not None:  # "Actually, my name isn't Sam, it's Samuel": one correction
