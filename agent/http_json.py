@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from tiermem.agent.errors import ProviderError
 from tiermem.agent.server_errors import server_message
 from tiermem.memory.store.opening import without_password
 
@@ -76,6 +77,17 @@ def without_secrets(text: str, *secrets: str | None) -> str:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
     return text
+
+
+def error_without_secrets(error: ProviderError, secrets: tuple[str | None, ...]) -> ProviderError:
+    """``error`` with ``secrets`` hidden in its message and hint (without_secrets)."""
+    message = without_secrets(error.message, *secrets)
+    if message != error.message:
+        error.message = message
+        error.args = (message, *error.args[1:])
+    if error.hint:
+        error.hint = without_secrets(error.hint, *secrets)
+    return error
 
 
 def _describe(exc: BaseException) -> str:

@@ -80,7 +80,7 @@ from tiermem.agent.config import (
     resolve_encoding,
 )
 from tiermem.agent.errors import LLMConfigError, ProviderError
-from tiermem.agent.http_json import shown_url, without_secrets
+from tiermem.agent.http_json import error_without_secrets, shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.loading_wait import LoadingWaits, spent_on_earlier
 from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
@@ -260,7 +260,7 @@ class OpenAIClient:
                 raw = self._client.chat.completions.with_raw_response.create(**request)
                 body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
-                error = _without_secrets(
+                error = error_without_secrets(
                     provider_error(exc, attempt, url=self.shown_url, model=self.model,
                                    timeout=self.timeout, connect_timeout=self.connect_timeout),
                     self._secrets)
@@ -294,10 +294,10 @@ class OpenAIClient:
         except ValueError:
             content_type = response.headers.get("content-type", "")
             if is_web_page(content_type, response.text):
-                raise _without_secrets(web_page_error(self.shown_url, attempts),
+                raise error_without_secrets(web_page_error(self.shown_url, attempts),
                                        self._secrets) from None
             if "json" not in content_type.lower():
-                raise _without_secrets(
+                raise error_without_secrets(
                     not_json_error(self.shown_url, attempts, content_type, response.text),
                     self._secrets) from None
             raise
@@ -373,15 +373,3 @@ def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:
     if "content" in message and message["content"] is not None:
         return message
     return {**message, "content": ""}
-
-
-def _without_secrets(error: ProviderError, secrets: tuple[str | None, ...]) -> ProviderError:
-    """``error`` with ``secrets`` hidden in its message and hint (http_json.without_secrets)."""
-    message = without_secrets(error.message, *secrets)
-    if message != error.message:
-        error.message = message
-        error.args = (message, *error.args[1:])
-    if error.hint:
-        error.hint = without_secrets(error.hint, *secrets)
-    return error
-
