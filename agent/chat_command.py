@@ -109,7 +109,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return code
 
 
-#: After a wait for a server still loading its model: how not to wait.
+#: After a long wait before a request is sent again (a model still loading): how not to wait.
 WAIT_CANCEL = "Ctrl-C cancels the turn"
 #: A signal after the session's last line, before the memory closes.
 SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
@@ -119,8 +119,8 @@ CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the ses
 
 
 def wait_cancel(running: str | None) -> str:
-    """How not to wait for a model still loading: Ctrl-C cancels a turn, and stops the slash
-    command ``running`` (a /forget the chat's model judges)."""
+    """How not to wait for the server (a model still loading, say): Ctrl-C cancels a turn,
+    and stops the slash command ``running`` (a /forget the chat's model judges)."""
     return f"Ctrl-C stops {running}" if running and running.startswith("/") else WAIT_CANCEL
 
 

@@ -1,4 +1,4 @@
-"""How long a client waits for a model server still loading its model, and who hears of it.
+"""How long a client waits before sending a request again, and who hears of it.
 
 A server loading its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is
 given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before the second
@@ -10,8 +10,13 @@ server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's w
 the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
 or 504, whose server behind may still be down); its error says the minute was spent. Each
-loading wait is told as it starts, so that a chat waiting a minute does not look hung; the
-short backoff is not.
+loading wait is told as it starts, so that a chat waiting a minute does not look hung.
+
+Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
+busy") waits as asked, each wait capped as the client says and up to ``LOADING_BUDGET`` seconds
+in all for the request (a longer wait is cut to what is left, and none left means the short
+backoff). Such a wait, or a backoff, longer than ``TOLD_OVER`` seconds is told as it starts;
+a wait of nothing is never told.
 """
 
 from __future__ import annotations
@@ -20,16 +25,28 @@ from collections.abc import Callable
 
 from tiermem.agent.errors import ProviderError
 
-__all__ = ["LOADING_BUDGET", "LoadingWaits", "spent_on_earlier", "waiting_text"]
+__all__ = ["LOADING_BUDGET", "TOLD_OVER", "LoadingWaits", "retry_text", "spent_on_earlier",
+           "waiting_text"]
 
 #: The seconds of loading waits a client spends before the server answers again.
 LOADING_BUDGET = 60.0
+#: A wait other than a loading model's is told when it is longer than this, in seconds.
+TOLD_OVER = 3.0
 
 
 def waiting_text(seconds: float) -> str:
     """What the user reads as a wait for a loading model starts."""
     return (f"the model server is still loading its model; waiting {seconds:.3g} s before "
             f"sending the request again")
+
+
+def retry_text(seconds: float, why: str) -> str:
+    """What the user reads as a wait of ``seconds`` after a failure (``why``) starts."""
+    return f"{why}; waiting {_seconds(seconds)} s before sending the request again"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.3g}"
 
 
 def spent_on_earlier(error: ProviderError) -> ProviderError:
@@ -52,12 +69,31 @@ class LoadingWaits:
         self.budget = budget
         self.spent = 0.0
         self.asked_left = 0.0
+        self.other_left = 0.0
 
     def begin(self, asked_cap: float) -> bool:
         """A request begins: whether it finds the budget spent, in which case the waits its
         server asks for may total ``asked_cap`` seconds for it, and no more."""
         self.asked_left = asked_cap if self.spent_out else 0.0
+        self.other_left = self.budget
         return self.spent_out
+
+    def asked(self, seconds: float, asked: float, status: int | None) -> float | None:
+        """The wait a server's ``Retry-After`` asked for (``asked`` seconds, capped to
+        ``seconds``) after a failure other than a loading model's, cut to what is left of the
+        request's allowance, and told when long; None once it is spent, for the backoff."""
+        seconds = min(seconds, self.other_left)
+        if seconds <= 0:
+            return None
+        self.other_left -= seconds
+        said = f"answered HTTP {status}" if status is not None else "failed"
+        self.tell(seconds, f"the model server {said} and asked to wait {_seconds(asked)} s")
+        return seconds
+
+    def tell(self, seconds: float, why: str) -> None:
+        """Tell the wait of ``seconds`` after ``why`` as it starts, if it is long."""
+        if seconds > TOLD_OVER and self.notice is not None:
+            self.notice(retry_text(seconds, why))
 
     @property
     def spent_out(self) -> bool:
@@ -77,6 +113,8 @@ class LoadingWaits:
             self.asked_left -= seconds
         else:
             seconds = min(seconds, left)
+        if seconds <= 0:
+            return None
         self.spent += seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))

@@ -32,10 +32,12 @@ many attempts were made are explicit, documented and testable:
 - the wait before retry ``n`` (1-based) is ``min(max_delay, base_delay * 2**(n-1))``
   scaled by a random factor in [0.5, 1) so that clients that failed together do
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces
-  that wait, capped at ``max_retry_after`` so a misconfigured server cannot stall
-  a turn for minutes; a server still loading its model (llama.cpp's 503 "Loading
-  model", agent/server_setup.py) is waited for longer, as it asks no wait itself,
-  a minute in all until it answers again (agent/loading_wait.py).
+  that wait, capped at ``max_retry_after`` and a minute in all for the request so a
+  misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
+  told as it starts; ``Retry-After: 0`` leaves the backoff); a server still loading
+  its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
+  longer, as it asks no wait itself, a minute in all until it answers again
+  (agent/loading_wait.py).
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent
@@ -118,8 +120,9 @@ class OpenAIClient:
     ``sleep`` and ``rng`` are injectable so tests can run retries instantly and
     check the waits. After each ``complete`` call, ``last_attempts`` holds the
     number of HTTP requests it made; ``total_usage`` accumulates token usage
-    over the client's life. ``loading_notice`` is told each wait for a server still
-    loading its model as it starts (agent/loading_wait.py). ``max_tokens`` (the reply
+    over the client's life. ``wait_notice`` is told each wait for a server still
+    loading its model, and any other wait of more than a few seconds, as it starts
+    (agent/loading_wait.py). ``max_tokens`` (the reply
     budget) and ``encoding`` (the tokenizer for counting prompts) default to the model's;
     see agent/config.py.
     """
@@ -142,7 +145,7 @@ class OpenAIClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         retry_timeouts: bool | None = None,
-        loading_notice: Callable[[str], None] | None = None,
+        wait_notice: Callable[[str], None] | None = None,
     ) -> None:
         check_types(model=model, base_url=base_url, api_key=api_key, timeout=timeout,
                     max_retries=max_retries, context_window=context_window,
@@ -183,7 +186,7 @@ class OpenAIClient:
         self.last_attempts = 0
         self.total_usage = Usage()
         self._sleep = sleep
-        self.loading = LoadingWaits(loading_notice)
+        self.loading = LoadingWaits(wait_notice)
         self._rng = rng or random.Random()
         self._responses = 0
         self._call_ids = unique_id_prefix("call")  # see _made_up_id
@@ -269,13 +272,7 @@ class OpenAIClient:
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise spent_on_earlier(error) if spent_before else error from exc
-                delay = self._retry_delay(attempt, exc, error.retry_wait)
-                # A loading model's wait is cut to the budget left, and none once it is spent;
-                # a request begun with it spent waits as the server asks, if it asks, up to
-                # one 503's cap in all.
-                taken = delay if error.retry_wait is None else self.loading.take(
-                    delay, asked=spent_before and retry_after_seconds(exc) is not None)
-                self._sleep(self._backoff(attempt) if taken is None else taken)
+                self._sleep(self._retry_delay(attempt, exc, error, spent_before))
                 continue
             self.loading.answered()
             completion = self._parse(body, attempt)
@@ -302,13 +299,28 @@ class OpenAIClient:
                     self._secrets) from None
             raise
 
-    def _retry_delay(self, attempt: int, exc: Exception, wait: float | None) -> float:
-        server_delay = retry_after_seconds(exc)
-        if server_delay is None and wait is not None:
-            server_delay = wait * attempt
-        if server_delay is not None:
-            return min(server_delay, self.max_retry_after)
-        return self._backoff(attempt)
+    def _retry_delay(self, attempt: int, exc: Exception, error: ProviderError,
+                     spent_before: bool) -> float:
+        """The wait before attempt ``attempt + 1`` (agent/loading_wait.py): a loading model's,
+        cut to the budget left and none once it is spent (a request begun with it spent waits
+        as the server asks, if it asks, up to one 503's cap in all); else the server's
+        ``Retry-After``, up to a minute in all for the request; else the short backoff."""
+        asked = retry_after_seconds(exc)
+        capped = None if asked is None else min(asked, self.max_retry_after)
+        if error.retry_wait is not None:
+            wait = min(error.retry_wait * attempt, self.max_retry_after)
+            taken = self.loading.take(wait if capped is None else capped,
+                                      asked=spent_before and capped is not None)
+        elif asked is not None and capped is not None:
+            taken = self.loading.asked(capped, asked, error.status_code)
+        else:
+            taken = None
+        if taken is not None:
+            return taken
+        backoff = self._backoff(attempt)
+        said = f"HTTP {error.status_code}" if error.status_code is not None else error.kind
+        self.loading.tell(backoff, f"the request failed ({said})")
+        return backoff
 
     def _backoff(self, attempt: int) -> float:
         backoff = min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))

@@ -228,7 +228,8 @@ def _never_sent(cause: BaseException | None) -> bool:
 
 
 def retry_after_seconds(exc: Exception) -> float | None:
-    """The wait a 429/503 response asked for, in seconds, or None."""
+    """The wait a 429/503 response asked for, in seconds, or None: also for a wait of
+    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     if headers is None:
@@ -243,7 +244,7 @@ def retry_after_seconds(exc: Exception) -> float | None:
         except ValueError:
             seconds = _http_date_delay(value) if name == "retry-after" else None
         if seconds is not None and math.isfinite(seconds):
-            return max(0.0, seconds)
+            return seconds if seconds > 0 else None
     return None
 
 

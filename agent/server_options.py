@@ -168,8 +168,9 @@ def open_client(config: LLMConfig, note: Callable[[str], None],
                 waiting: Callable[[str], None] | None = None) -> OpenAIClient:
     """A client for ``config`` with the window settled: flag, server, table, or an assumed
     default that ``note`` is told about; ``waiting`` (else ``note``) hears of each wait for
-    a server still loading its model, so that no command waits a minute in silence."""
+    a server still loading its model, or a long one it asked for, so that no command waits a
+    minute in silence."""
     from tiermem.agent.openai_client import OpenAIClient
 
     return OpenAIClient.from_config(with_server_window(config, note),
-                                    loading_notice=waiting or note)
+                                    wait_notice=waiting or note)

@@ -170,7 +170,8 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
     if status == 503 and "server busy" in lowered:
         # Ollama's words once more requests came than it runs and queues (or another
         # server's): that passes as they end, so it is sent again after the short backoff,
-        # as any 5xx is. Only Ollama's own words name its settings.
+        # or the wait its Retry-After asks, as any 5xx is. Only Ollama's own words name its
+        # settings.
         if _OLLAMA_BUSY.search(lowered):
             return ServerFault(
                 says="is busy: it refuses requests beyond those it runs and queues",

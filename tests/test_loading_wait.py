@@ -43,7 +43,7 @@ def test_each_wait_for_a_loading_model_is_told_as_it_starts(
     sleeps: list[float] = []
     llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
                        sleep=lambda s: sleeps.append(s) or told.append("slept"),
-                       loading_notice=told.append)
+                       wait_notice=told.append)
     loading(server, 2)
     server.enqueue_reply("Noted.")
     assert Agent(memory, llm).step("I like green tea").reply == "Noted."
@@ -82,7 +82,7 @@ def two_requests_refused(
     sleeps: list[float] = []
     errors: list[str] = []
     llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=sleeps.append, loading_notice=told.append)
+                       sleep=sleeps.append, wait_notice=told.append)
     for _ in range(2):
         with pytest.raises(ProviderError) as info:
             llm.complete([{"role": "user", "content": "hi"}], [])

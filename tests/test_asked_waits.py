@@ -1,0 +1,71 @@
+"""Waits a server asks for with Retry-After after a failure other than a loading model's (a
+429 rate limit, a busy 503): honoured up to a minute in all for a request, each long one told
+as it starts; and a Retry-After of nothing leaves the client's own waits, never told."""
+
+from __future__ import annotations
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loading_wait import retry_text, waiting_text
+from tiermem.agent.openai_client import OpenAIClient
+
+BUSY = {"error": {"message": "server busy, please try again.  maximum pending requests "
+                             "exceeded"}}
+LOADING = {"error": {"message": "Loading model", "code": 503, "type": "unavailable_error"}}
+
+
+def refused(server: FakeOpenAIServer, requests: int = 1) -> tuple[list[float], list[str]]:
+    """The waits a client sleeps, and those it tells, over ``requests`` requests refused."""
+    told: list[str] = []
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append, wait_notice=told.append)
+    for _ in range(requests):
+        with pytest.raises(ProviderError):
+            llm.complete([{"role": "user", "content": "hi"}], [])
+    return sleeps, told
+
+
+def test_a_busy_server_s_long_retry_after_is_told_and_capped_at_a_minute_in_all(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, BUSY, headers={"Retry-After": "600"})
+    sleeps, told = refused(server)
+    # 30 s a wait, then the minute is spent and the third wait is the short backoff.
+    assert sleeps[:2] == [30.0, 30.0] and sleeps[2] <= 2.0
+    asked = "the model server answered HTTP 503 and asked to wait 600 s"
+    assert told == [retry_text(30.0, asked)] * 2
+    assert "waiting 30 s before sending the request again" in told[0]
+
+
+def test_a_rate_limit_s_retry_after_is_honoured_and_told(server: FakeOpenAIServer) -> None:
+    for _ in range(4):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    sleeps, told = refused(server)
+    assert sleeps == [20.0, 20.0, 20.0]
+    assert told == [retry_text(20.0, "the model server answered HTTP 429 and asked to wait "
+                                     "20 s")] * 3
+
+
+def test_a_short_retry_after_is_kept_and_not_told(server: FakeOpenAIServer) -> None:
+    for _ in range(4):
+        server.enqueue_error(503, BUSY, headers={"Retry-After": "2"})
+    sleeps, told = refused(server)
+    assert sleeps == [2.0, 2.0, 2.0] and told == []
+
+
+@pytest.mark.parametrize("body", [LOADING, BUSY])
+def test_a_retry_after_of_nothing_leaves_the_client_s_waits_and_tells_no_zero_wait(
+        server: FakeOpenAIServer, body: dict[str, object]) -> None:
+    for _ in range(8):
+        server.enqueue_error(503, body, headers={"Retry-After": "0"})
+    sleeps, told = refused(server, requests=2)
+    assert not any("waiting 0 s" in said for said in told)
+    if body is LOADING:
+        # The loading waits, then, the minute spent, the short backoff, unannounced.
+        assert sleeps[:3] == [10.0, 20.0, 30.0] and max(sleeps[3:]) <= 2.0
+        assert told == [waiting_text(10.0), waiting_text(20.0), waiting_text(30.0)]
+    else:
+        assert min(sleeps) > 0 and max(sleeps) <= 2.0 and told == []
