@@ -242,10 +242,10 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]
     if facts.plain_chat_status == 503:
-        # llama.cpp's "Loading model" is a server fault, advised before: this one is busy.
+        # llama.cpp's "Loading model" and Ollama's full queue are server faults, advised
+        # before: these words name no server, so no server's settings are named.
         return ["the server is busy or overloaded (HTTP 503): run the doctor again shortly, "
-                "once fewer requests run on it; an Ollama server refuses requests beyond its "
-                "queue (raise OLLAMA_NUM_PARALLEL or OLLAMA_MAX_QUEUE for more), and its log "
+                "once fewer requests run on it; its log, or that of a proxy in front of it, "
                 "says why otherwise"]
     if "within the timeout" in error:
         return [f"the server did not answer a short chat request within "
