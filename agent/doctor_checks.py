@@ -25,7 +25,7 @@ from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
 )
 from tiermem.agent.doctor_window import WindowFit
-from tiermem.agent.server_setup import at_ollama_port
+from tiermem.agent.server_setup import at_ollama_port, pull_command
 from tiermem.tools.dispatch import ToolResult
 
 #: First token later than this on a short prompt means long prompts will take minutes.
@@ -237,7 +237,7 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
                   else f" ({base_url}/models lists them)")
         # `ollama pull` only for Ollama (its port, or its API answering elsewhere): vLLM, LM
         # Studio or a proxy has no such command.
-        fetch = (f"pull it (ollama pull {model}) or load it in the server"
+        fetch = (f"pull it ({pull_command(model or '')}) or load it in the server"
                  if at_ollama_port(base_url) or facts.ollama_api else "load it in the server")
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]

@@ -28,7 +28,7 @@ from tiermem.agent.server_errors import (
     server_message,
     web_page_error,
 )
-from tiermem.agent.server_setup import ollama_missing_name, server_fault
+from tiermem.agent.server_setup import ollama_missing_name, pull_command, server_fault
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -180,7 +180,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         # port, a reverse proxy) or a server worded alike; the pull is advised as for Ollama,
         # of the name it gives, which a proxy may map --model to.
         missing = ollama_missing_name(status, exc.body)
-        pull = (f" (if the server is Ollama, `ollama pull {missing}` fetches it)"
+        pull = (f" (if the server is Ollama, `{pull_command(missing)}` fetches it)"
                 if missing is not None else "")
         text = (
             f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "

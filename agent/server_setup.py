@@ -43,6 +43,7 @@ whether sending the same request again may help.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +52,7 @@ from urllib.parse import urlsplit
 from tiermem.agent.errors import ProviderErrorKind
 
 __all__ = ["BUSY_HINT", "FAILED_LOAD", "LOADING_WAIT", "OLLAMA_BUSY_HINT", "OLLAMA_PORT",
-           "ServerFault", "at_ollama_port", "ollama_missing_name", "server_fault"]
+           "ServerFault", "at_ollama_port", "ollama_missing_name", "pull_command", "server_fault"]
 
 #: Seconds before a request a server refused while loading its model is sent again; each
 #: later attempt waits that much longer (10, 20, 30 s: a minute in all with 4 attempts).
@@ -131,7 +132,7 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             ollama_missing_name(status, body) is not None and at_ollama_port(url)):
         return ServerFault(
             says=f"has no model {model!r}",
-            hint=(f"pull model {model!r} (`ollama pull {model}`), or pass --model a name "
+            hint=(f"pull model {model!r} (`{pull_command(model)}`), or pass --model a name "
                   f"`ollama list` shows, then send it again"))
     if "no models loaded" in lowered:
         return ServerFault(
@@ -212,6 +213,13 @@ def _untyped(body: Any) -> bool:
     if isinstance(body, Mapping):
         return isinstance(body.get("error"), str)
     return isinstance(body, str | bytes)
+
+
+def pull_command(model: str) -> str:
+    """The `ollama pull` of ``model``, a name the server or the user gave, quoted for the
+    shell when it holds anything but letters, digits and ``._:/-``."""
+    plain = re.fullmatch(r"[A-Za-z0-9._:/-]+", model) is not None
+    return f"ollama pull {model if plain else shlex.quote(model)}"
 
 
 def at_ollama_port(url: str) -> bool:

@@ -162,6 +162,13 @@ def test_a_missing_model_on_an_ollama_at_another_port_is_advised_the_ollama_pull
                                        "(ollama pull qwen2.5:7b)")
 
 
+def test_the_doctor_s_pull_quotes_the_model_for_the_shell(server: FakeOpenAIServer) -> None:
+    server.responder = lambda asked: refusal(404, {"error": "model 'qwen;reboot' not found"})
+    server.routes[("GET", "/api/version")] = {"version": "0.5.7"}
+    report = run_doctor(server.base_url, "qwen;reboot")
+    assert "pull it (ollama pull 'qwen;reboot') or load it" in report.advice[0]
+
+
 def test_a_missing_model_on_a_server_without_ollama_s_api_is_not_advised_a_pull(
         server: FakeOpenAIServer) -> None:
     server.responder = lambda asked: refusal(404, {"error": "model 'qwen2.5:7b' not found"})

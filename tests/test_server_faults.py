@@ -84,9 +84,9 @@ def test_a_server_not_started_for_tool_calls_or_without_the_model_is_asked_once_
     assert "change what the error names" not in hint
 
 
-def ollama_at(port: int, server: FakeOpenAIServer) -> OpenAIClient:
+def ollama_at(port: int, server: FakeOpenAIServer, model: str = "qwen3:4b") -> OpenAIClient:
     """A client whose base URL is at ``port`` of this machine, answered by ``server``."""
-    llm = OpenAIClient("qwen3:4b", base_url=f"http://localhost:{port}/v1", max_retries=0)
+    llm = OpenAIClient(model, base_url=f"http://localhost:{port}/v1", max_retries=0)
     llm._client.base_url = server.base_url
     return llm
 
@@ -129,6 +129,27 @@ def test_the_pull_elsewhere_names_the_model_the_server_says_it_lacks(
         Agent(memory, ollama_at(4000, server)).step(SAID)
     said = str(info.value)
     assert "`ollama pull qwen2.5:7b` fetches it" in said and "ollama pull qwen3:4b" not in said
+
+
+@pytest.mark.parametrize(("name", "pull"), [
+    ("qwen; rm -rf ~", "`ollama pull 'qwen; rm -rf ~'`"),
+    ("it's $(id)", """`ollama pull 'it'"'"'s $(id)'`"""),
+    ("hf.co/org/Model-GGUF:Q4_K_M", "`ollama pull hf.co/org/Model-GGUF:Q4_K_M`"),
+])
+def test_the_pull_quotes_a_name_the_server_gives_for_the_shell(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, name: str, pull: str) -> None:
+    server.enqueue_error(404, error_body(f"model '{name}' not found", type="not_found_error"))
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(4000, server)).step(SAID)
+    assert f"(if the server is Ollama, {pull} fetches it)" in str(info.value)
+
+
+def test_the_pull_at_ollama_s_port_quotes_the_model_for_the_shell(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_error(404, {"error": "model 'my model' not found"})
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(11434, server, "my model")).step(SAID)
+    assert "pull model 'my model' (`ollama pull 'my model'`)" in provider_hint(info.value)
 
 
 @pytest.mark.parametrize("body", [
