@@ -221,8 +221,11 @@ def _window_verdict(facts: Findings, model: str | None) -> str | None:
 
 
 def _busy_verdict(facts: Findings, model: str | None) -> str:
+    # A model the server does not list may be at fault, and another --model is advised.
+    why = (f"and it does not list {model}" if model and facts.model_listed is False
+           and facts.models else "which is no fault of its setup")
     return (f"whether the memory agent works with {model or 'the model'} is not known: the "
-            f"server was too busy to answer, which is no fault of its setup")
+            f"server was too busy to answer, {why}")
 
 
 def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list[str]:

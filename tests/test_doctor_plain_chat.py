@@ -123,6 +123,17 @@ def test_a_busy_server_s_503_is_advised_as_busy_not_as_loading(
     assert "loads the model" not in advice(report) and "Wait until" not in advice(report)
 
 
+def test_a_busy_server_that_does_not_list_the_model_is_not_said_free_of_fault(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 503, {"error": {"message": "server busy, please try again.  maximum "
+                                                "pending requests exceeded"}})
+    report = run_doctor(server.base_url, "qwen3:4b")
+    assert report.verdict == ("whether the memory agent works with qwen3:4b is not known: the "
+                              "server was too busy to answer, and it does not list qwen3:4b")
+    assert "no fault" not in report.verdict and report.to_dict()["known"] is False
+    assert f"the server lists {server.model}; pass --model with one of them" in report.advice
+
+
 def test_another_503_is_advised_as_a_busy_or_overloaded_server(
         server: FakeOpenAIServer) -> None:
     refusing(server, 503, {"error": {"message": "Service Unavailable"}})
