@@ -15,7 +15,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from tiermem.agent.line_input import typed_text
 from tiermem.memory.errors import TiermemError
-from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.prompt_history import PromptHistory, keeps
 from tiermem.memory.text.counts import counted
 from tiermem.memory.text.padding import unpadded
 
@@ -64,6 +64,10 @@ class SessionHistory(InMemoryHistory):
     """The history of ``chat --no-history``: this session's lines, in memory only.
     ``/history clear`` empties it, as it empties the database's (``clear``), and a forget
     or an erasure takes out of it what it takes out of the database's (``rewrite``)."""
+
+    def append_string(self, string: str) -> None:
+        if keeps(typed_text(string)[0]):  # what the database keeps: not a word joiner alone
+            super().append_string(string)
 
     def rewrite(self, change: Callable[[list[str]], list[str]]) -> None:
         """Replace the lines (oldest first) by ``change`` of them (memory/prompt_history.py's

@@ -33,6 +33,12 @@ MAX_LINE_CHARS = 2_000
 MAX_JSON_CHARS = 100_000
 
 
+def keeps(line: str) -> bool:
+    """Whether a line typed at the prompt is kept: not one the chat reads as blank (blanks and
+    marks of no width alone), too long, or holding a NUL."""
+    return bool(unpadded(line)) and len(line) <= MAX_LINE_CHARS and "\x00" not in line
+
+
 class HistoryCopy(Protocol):
     """Lines typed at the prompt that a layer above keeps outside the database."""
 
@@ -70,9 +76,9 @@ class PromptHistory:
         return self.add_many([line]) > 0
 
     def add_many(self, lines: Iterable[str]) -> int:
-        """Keep ``lines`` in order, newest last; returns how many were kept."""
-        wanted = [line for line in lines
-                  if line.strip() and len(line) <= MAX_LINE_CHARS and "\x00" not in line]
+        """Keep ``lines`` in order, newest last; returns how many were kept (not one the chat
+        reads as blank, a word joiner alone)."""
+        wanted = [line for line in lines if keeps(line)]
         if self.screen is not None:
             wanted = [self.screen(line) for line in wanted]
         if wanted:

@@ -362,3 +362,23 @@ def test_a_command_after_a_mark_that_shows_nothing_leaves_the_history_as_without
         else history
     erased = run_chat(memory, again, "\ufeff/history clear\r\x04")
     assert "erased 1 line of prompt history" in erased
+
+
+def offered(history: object) -> list[str]:
+    """What the up arrow brings back, newest first."""
+    async def lines() -> list[str]:
+        return [line async for line in history.load()]  # type: ignore[attr-defined]
+
+    return asyncio.run(lines())
+
+
+@pytest.mark.parametrize("stored", [True, False])
+def test_a_line_the_chat_reads_as_blank_is_not_kept(
+        home: Path, memory: HierarchicalMemory, stored: bool) -> None:
+    # A word joiner alone (or blanks around a zero-width space) sent nothing, yet the up
+    # arrow brought it back as a line that looks empty.
+    history = chat_history(home, memory.prompt_history, stored, io.StringIO())
+    run_chat(memory, history, "/core\r\u2060\r \u200b \r\x04")
+    assert offered(history) == ["/core"]
+    assert memory.prompt_history.lines() == (["/core"] if stored else [])
+    assert not memory.prompt_history.add("\ufeff\u2060")
