@@ -71,7 +71,7 @@ class SearchCommands:
         everything, page = False, 1
         separated = False
         while words and words[0].startswith("--"):
-            option = words.pop(0)
+            option = words.pop(0).lower()  # "--ALL", typed with caps lock on, as "/RECALL" is
             if option.startswith("--page="):  # `--page=2`, as a command line takes it
                 option, _, value = option.partition("=")
                 words.insert(0, value)
@@ -136,16 +136,17 @@ class SearchCommands:
         """Take ``--all`` and ``--page N`` (or ``--page=N``) off the end of ``words`` (the
         query stays)."""
         while len(words) > 1:
-            if words[-1] == "--all" and name == "/recall":
+            last = words[-1].lower()  # in any case, as before the query
+            if last == "--all" and name == "/recall":
                 everything = True
                 del words[-1]
-            elif (len(words) > 2 and words[-2] == "--page"
-                  and re.fullmatch(r"[1-9][0-9]{0,5}", words[-1])):
-                page = int(words[-1])
+            elif (len(words) > 2 and words[-2].lower() == "--page"
+                  and re.fullmatch(r"[1-9][0-9]{0,5}", last)):
+                page = int(last)
                 del words[-2:]
-            elif words[-1].startswith("--page=") and re.fullmatch(
-                    r"[1-9][0-9]{0,5}", words[-1].removeprefix("--page=")):
-                page = int(words[-1].removeprefix("--page="))
+            elif last.startswith("--page=") and re.fullmatch(
+                    r"[1-9][0-9]{0,5}", last.removeprefix("--page=")):
+                page = int(last.removeprefix("--page="))
                 del words[-1]
             else:
                 break

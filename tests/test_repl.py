@@ -655,6 +655,22 @@ def test_search_options_after_the_query_are_options(memory: HierarchicalMemory) 
     assert repl.failures == 0
 
 
+def test_search_options_are_read_in_any_case_as_the_command_names_are(
+        memory: HierarchicalMemory) -> None:
+    # "/Recall --ALL pin" and "/archival --PAGE 2 tea", typed with caps lock on, were usage
+    # errors, and "/recall pin --ALL" a search for the words "pin --ALL".
+    for i in range(12):
+        memory.archival_insert(f"tea note {i}: green tea at four")
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["My PIN is 1234."]) == 0
+    for line in ("/Recall --ALL pin", "/recall pin --ALL", "/RECALL PIN --All"):
+        assert "tool: core + User's PIN is 1234" in "\n".join(command_output(repl, out, line))
+    for line in ("/archival --PAGE 2 tea", "/archival --Page=2 tea", "/ARCHIVAL tea --PAGE 2",
+                 "/archival tea --PAGE=2"):
+        assert command_output(repl, out, line)[0] == "12 matches (page 2 of 2)", line
+    assert repl.failures == 0
+
+
 def test_recall_command_shows_a_models_replies_but_not_tool_rows(
         memory: HierarchicalMemory) -> None:
     model = ScriptedModel([call("core_memory_append", content="User likes green tea"),
