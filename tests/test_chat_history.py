@@ -382,3 +382,18 @@ def test_a_line_the_chat_reads_as_blank_is_not_kept(
     assert offered(history) == ["/core"]
     assert memory.prompt_history.lines() == (["/core"] if stored else [])
     assert not memory.prompt_history.add("\ufeff\u2060")
+
+
+def test_an_erasure_takes_out_a_search_for_it_however_its_options_are_typed(
+        memory: HierarchicalMemory) -> None:
+    # Each ran as a search for "launch code", yet was read as words the erased message does
+    # not hold ("page", "2", "all") or as no command at all, and stayed for the up arrow.
+    searches = ["/recall launch code --page=2", "\u200b/recall launch code",
+                "/recall launch code --ALL", "/recall --PAGE 2 launch code",
+                "/archival launch code --Page 2"]
+    run_chat(memory, StoredHistory(memory.prompt_history),
+             "the launch code is blue\r" + "\r".join(searches) + "\r/recall code red\r\x04")
+    said = next(r["id"] for r in memory.recall.iter_rows()
+                if r["content"] == "the launch code is blue")
+    memory.erase(messages=[said], reason="asked by the user")
+    assert memory.prompt_history.lines() == ["/recall code red"]

@@ -30,6 +30,7 @@ from typing import Any
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.store.contract import SettingsStore
 from tiermem.memory.store.records import STATE_PREFIX
+from tiermem.memory.text.padding import unpadded
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, unescaped_json
 
 #: Consecutive words a line must share with an erased text to be taken out.
@@ -69,7 +70,8 @@ class ErasedRuns:
         # A search typed at the chat prompt for the erased text ("/recall PIN 8675309" for
         # "My PIN is 8675309") quotes it too: a slash command whose words, options aside,
         # all come from it, in any order.
-        if not line.lstrip().startswith("/"):
+        line = unpadded(line)  # "\u200b/recall ...", which the chat runs as a search
+        if not line.startswith("/"):
             return False
         asked = set(_words(_without_command(line)))
         # "/recall my" names nothing: a search of common words alone is no quote.
@@ -153,23 +155,25 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
 
 def _without_command(line: str) -> str:
     """``line`` without a leading slash command and its options (``--page 2``), given
-    before the query or, as the chat also reads them, after it (``/recall CODE --all``)."""
+    before the query or, as the chat also reads them, after it (``/recall CODE --all``),
+    in any case and as ``--page=2`` too."""
     tokens = line.split()
     if not tokens or not tokens[0].startswith("/"):
         return line
     tokens = tokens[1:]
     separated = False
     while tokens and tokens[0].startswith("--"):
-        option = tokens.pop(0)
+        option = tokens.pop(0).lower()
         if option == "--":
             separated = True
             break
         if option == "--page" and tokens and tokens[0].isdigit():
             tokens.pop(0)
     while not separated and len(tokens) > 1:
-        if tokens[-1] == "--all":
+        last = tokens[-1].lower()
+        if last == "--all" or (last.startswith("--page=") and last[7:].isdigit()):
             tokens.pop()
-        elif len(tokens) > 2 and tokens[-2] == "--page" and tokens[-1].isdigit():
+        elif len(tokens) > 2 and tokens[-2].lower() == "--page" and last.isdigit():
             del tokens[-2:]
         else:
             break
