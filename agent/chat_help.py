@@ -44,6 +44,14 @@ NOTE = ('A line whose first word holds a second "/" (/var/log is full) is a mess
 #: Every command's name.
 COMMAND_NAMES = frozenset(
     {command.split(maxsplit=1)[0].rstrip(",") for command, *_ in COMMANDS} | {"/quit"})
+
+
+def command_named(typed: str) -> str:
+    """How a record or an error names the command whose first word is ``typed``: a known
+    one by its name ("/FORGET" is /forget), an unknown one as typed ("/Frobnicate")."""
+    return typed.lower() if typed.lower() in COMMAND_NAMES else typed
+
+
 #: Names other chat tools give what a command here does, and the commands that do it.
 _OTHER_NAMES = {
     "/search": ("/archival", "/recall"), "/find": ("/archival", "/recall"),

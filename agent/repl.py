@@ -49,7 +49,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from tiermem.agent.chat_help import COMMAND_NAMES, hanging, print_laid_out, reply_text
+from tiermem.agent.chat_help import command_named, hanging, print_laid_out, reply_text
 from tiermem.agent.chat_output import UNANSWERED, provider_hint, show_turn, turn_record
 from tiermem.agent.chat_reports import (
     SHOWING_TURN,
@@ -188,7 +188,7 @@ class ChatRepl(ChatReports):
         """A line too long to be a message: a failed turn, without reading it whole."""
         self._error = None
         start = unpadded(line.start)  # "\ufeff/forget ...", as a short line is read
-        command = (first_word(start)[0] + ("…" if line.word_cut else "")
+        command = (command_named(first_word(start)[0]) + ("…" if line.word_cut else "")
                    if is_command(start) else None)
         if command is None:
             self.fail("error", InvalidInputError(line.message))
@@ -371,7 +371,6 @@ class ChatRepl(ChatReports):
         finally:
             self.console = shown
         if keep:  # a command by its name, an unknown one as typed, as its error names it
-            typed = first_word(text)[0]
-            self.emit({"command": typed.lower() if typed.lower() in COMMAND_NAMES else typed,
-                       "output": output, "error": self._error})
+            self.emit({"command": command_named(first_word(text)[0]), "output": output,
+                       "error": self._error})
         return keep

@@ -261,6 +261,17 @@ def test_an_overlong_slash_command_after_a_byte_order_mark_is_a_failed_command()
     assert refused["error"]["message"].endswith("and /forget was not run")
 
 
+def test_an_overlong_slash_command_is_named_as_a_short_one_is() -> None:
+    # "/FORGET <huge>" was recorded and refused as "/FORGET", while a short "/FORGET X" is
+    # recorded as "/forget"; an unknown command stays as typed in both.
+    stream = io.BytesIO(b"/FORGET " + b"x" * MAX_TEXT_CHARS + b"\n/Frobnicate "
+                        + b"x" * MAX_TEXT_CHARS + b"\n/FORGET x\n")
+    with make_memory() as memory:
+        records, _ = run_json_chat(memory, stream)
+    assert [r["command"] for r in records] == ["/forget", "/Frobnicate", "/forget"]
+    assert records[0]["error"]["message"].endswith("and /forget was not run")
+
+
 def test_a_line_only_blanks_take_past_the_limit_is_read_without_them() -> None:
     # "/exit" and 200,000 spaces was refused, "/exit was not run", and the chat went on,
     # though "/exit   " leaves: the chat reads a line without its blanks.
