@@ -88,8 +88,11 @@ class PromptHistory:
 
     def forget(self, texts: Iterable[str]) -> int:
         """Remove every line equal to one of ``texts``, each without what pads it
-        (``unpadded``: "\u200b/forget X" is the line "/forget X"); returns how many."""
-        unwanted = {unpadded(text) for text in texts}
+        (``unpadded``: "\u200b/forget X" is the line "/forget X") and as it was kept (with
+        what the privacy policy drops withheld); returns how many."""
+        texts = list(texts)
+        kept_as = [self.screen(text) for text in texts] if self.screen is not None else []
+        unwanted = {unpadded(text) for text in [*texts, *kept_as]}
         if not unwanted:
             return 0
         with self.store.transaction():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -297,6 +298,24 @@ def test_a_line_typed_at_the_prompt_is_kept_with_what_the_policy_drops_withheld(
         assert "flu" not in lines[0] and "[withheld: medical]" in lines[0]
         assert "See you later." in lines[0]
     assert not any(b"flu yesterday" in p.read_bytes() for p in home.rglob("*") if p.is_file())
+
+
+def test_a_forget_line_the_policy_kept_withheld_leaves_the_history() -> None:
+    # Kept as "/forget My locker code is 4417. [withheld: medical]", the line was not the
+    # line typed, which /forget took out: the up arrow still brought back the code.
+    from rich.console import Console
+
+    from tiermem.agent.repl import ChatRepl
+
+    typed = "/forget My locker code is 4417. I was diagnosed with flu."
+    with make_memory(privacy=POLICY) as memory:
+        memory.prompt_history.add("/core")
+        memory.prompt_history.add(typed)
+        assert "4417" in memory.prompt_history.lines()[-1]
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=io.StringIO()),
+                        errors=io.StringIO())
+        repl.run_piped([typed])
+        assert memory.prompt_history.lines() == ["/core"]
 
 
 def test_a_tool_result_withholds_the_facts_its_change_moved() -> None:
