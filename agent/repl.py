@@ -355,7 +355,7 @@ class ChatRepl(ChatReports):
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
-        self.running = first_word(text)[0].lower()
+        self.running = command_named(first_word(text)[0])  # as its record names it
         keep = self._command(text)
         self.running = None
         return keep

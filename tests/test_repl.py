@@ -781,6 +781,27 @@ def test_a_piped_json_chat_cancelled_by_ctrl_c_still_answers_the_line(
     assert "cancelled" in errors_of(repl)
 
 
+@pytest.mark.parametrize(("line", "named"), [("/Frobnicate now", "/Frobnicate"),
+                                             ("/CORE", "/core")])
+def test_a_command_cancelled_by_ctrl_c_is_named_as_its_record_otherwise_is(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch, line: str,
+        named: str) -> None:
+    # Cancelled, an unknown command was recorded in lower case ("/frobnicate"), a name
+    # never typed, though run to its end it is recorded as typed.
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO(), json_lines=True)
+
+    def interrupted(text: str) -> bool:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(repl.commands, "run", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        repl.run_piped([line])
+    record = json.loads(out.getvalue())
+    assert record["command"] == named and record["error"]["kind"] == "cancelled"
+
+
 def test_the_smaller_window_suggested_is_smaller_than_the_one_in_use() -> None:
     from tiermem.agent.chat_output import provider_hint
 
