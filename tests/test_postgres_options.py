@@ -506,6 +506,22 @@ def test_ef_search_with_no_index_named_is_refused_as_postgres_searches_exactly(
         assert dsn_problem(dsn) == str(caught.value)
 
 
+def test_ef_search_both_as_an_argument_and_in_the_dsn_with_no_index_names_both() -> None:
+    # Before: "ef_search=40 is for HNSW search ... or leave ef_search out", naming the
+    # argument alone: left out, the DSN's ef_search=50 was refused in its turn.
+    dsn = "postgresql://u@db.invalid/mem?ef_search=50"
+    for opening in (lambda: PostgresBackend(dsn, "ann", ef_search=40),
+                    lambda: HierarchicalMemory(store=dsn, agent="ann", ef_search=40)):
+        with pytest.raises(InvalidConfigError) as caught:
+            opening()
+        assert caught.value.fields == ("ef_search", "vector_index")
+        assert str(caught.value) == (
+            "ef_search=40 and ef_search=50 in the PostgreSQL DSN are for HNSW search, and "
+            "PostgreSQL compares every vector unless vector_index says otherwise; give "
+            "vector_index as hnsw or auto with ef_search, or leave both out (the argument "
+            "and the DSN's)")
+
+
 @pytest.mark.parametrize("given", ["Host=h password=Hunter2 Secret=x",
                                    "HOST=h?password=Hunter2&Secret=x"])
 def test_a_sqlite_only_install_hides_what_follows_a_password_too(

@@ -72,14 +72,22 @@ def refuse_unused_ef_search(vector_index: str | None, ef_search: int | None,
         f"{leave}", ("ef_search", "vector_index"))
 
 
-def refuse_ef_search_by_default(ef_search: int | None, where: str = "") -> None:
+def refuse_ef_search_by_default(ef_search: int | None, where: str = "", *,
+                                in_dsn: int | None = None) -> None:
     """Refuse ``ef_search`` given where no vector_index is named anywhere, for PostgreSQL:
-    its default, exact, would never use it (SQLite's, auto, does past ``HNSW_MIN_ROWS``)."""
-    if ef_search is not None:
-        raise InvalidConfigError(
-            f"ef_search={ef_search}{where} is for HNSW search, and PostgreSQL compares every "
-            f"vector unless vector_index says otherwise; give vector_index as hnsw or auto "
-            f"with ef_search, or leave ef_search out", ("ef_search", "vector_index"))
+    its default, exact, would never use it (SQLite's, auto, does past ``HNSW_MIN_ROWS``).
+    ``in_dsn``: the DSN's own ef_search beside the argument ``ef_search``, which would be
+    refused in its turn were only the argument left out, so both are named."""
+    if ef_search is None:
+        return
+    given, leave = f"ef_search={ef_search}{where} is", "ef_search out"
+    if in_dsn is not None:
+        given = f"ef_search={ef_search} and ef_search={in_dsn} in the PostgreSQL DSN are"
+        leave = "both out (the argument and the DSN's)"
+    raise InvalidConfigError(
+        f"{given} for HNSW search, and PostgreSQL compares every vector unless vector_index "
+        f"says otherwise; give vector_index as hnsw or auto with ef_search, or leave {leave}",
+        ("ef_search", "vector_index"))
 
 
 __all__ = ["EF_SEARCH_RANGE", "HNSW_MIN_ROWS", "VECTOR_INDEXES", "checked_ef_search",

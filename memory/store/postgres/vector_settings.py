@@ -66,7 +66,7 @@ class PgVectorSettings:
             refuse_unused_ef_search(options.vector_index, checked_ef_search(ef_search),
                                     " in the PostgreSQL DSN")
         elif ef_search is not None:  # no index named anywhere: the default, exact
-            refuse_ef_search_by_default(checked_ef_search(ef_search))
+            refuse_ef_search_by_default(checked_ef_search(ef_search), in_dsn=options.ef_search)
         else:
             refuse_ef_search_by_default(options.ef_search, " in the PostgreSQL DSN")
         self.vector_index = (options.vector_index if vector_index is None
