@@ -99,3 +99,41 @@ def test_the_host_libpq_reads_after_an_unencoded_at_sign_of_a_password_is_hidden
     assert shown == "failed to resolve host '***@127.0.0.1'"
     from tiermem.memory.store.postgres.connection import public_dsn
     assert not _shown(public_dsn(dsn)), public_dsn(dsn)
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://u:Hunter2Secret", "postgres://u:Hunter2Secret/db",
+                                 "postgresql://:Hunter2Secret?sslmode=disable",
+                                 "postgresql://u:Hunter2/Secret", "postgresql://u:Hunt%65r2Secret",
+                                 "postgresql://u:Hunter2Secret,h2:5432/db"])
+def test_a_password_with_no_at_host_is_hidden_and_the_missing_host_said(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # libpq reads u as the host and the password as its port (the rest after a "/" as the
+    # database). Before: "port 'Hunter2Secret' is not a port number from 1 to 65535".
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2
+    err = capsys.readouterr().err
+    assert "***" in err and not _shown(err), err
+    assert "it has no @host (user:password@host)" in err, err
+    from tiermem.memory.store.postgres.connection import public_dsn
+    assert not _shown(public_dsn(dsn)), public_dsn(dsn)
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://h:5432/db", "postgresql://[::1]:5432/db",
+                                 "postgresql://h1:5432,h2:5433/db", "postgresql://h:/db",
+                                 "postgresql://%2Fvar%2Frun%2Fpostgresql:5432/db"])
+def test_a_uri_with_a_host_and_port_and_no_login_stays_valid(dsn: str) -> None:
+    assert dsn_problem(dsn) is None
+    assert without_password(dsn, dsn) == dsn
+
+
+def test_a_base_url_s_password_with_no_at_host_is_hidden_and_its_path_shown() -> None:
+    from tiermem.agent.base_url import normalize_base_url
+    from tiermem.agent.errors import LLMConfigError
+
+    with pytest.raises(LLMConfigError) as caught:
+        normalize_base_url("http://user:Hunter2Secret/v1")
+    assert "http://user:***/v1" in str(caught.value) and not _shown(str(caught.value))
+    with pytest.raises(LLMConfigError) as caught:
+        normalize_base_url("http://localhost:8080x/v1/chat/completions")
+    assert "http://localhost:***/v1/chat/completions" in str(caught.value), caught.value

@@ -60,6 +60,7 @@ def _passwords(location: str) -> list[str]:
     # libpq ends a password at its first unencoded "@" or "/", reading the rest as the
     # host, port or database, which a message names: each piece is a part to hide.
     found += [piece for uri_password in found for piece in re.split(r"[/@]", uri_password)]
+    found += hostless_password(location)
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
     found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
     # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
@@ -75,6 +76,25 @@ def _passwords(location: str) -> list[str]:
     found += _pair_passwords(location)
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
     return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
+
+
+# A URI with no "@" before its path (postgresql://u:PASSWORD): libpq reads no login, and
+# the text before and after the ":" as a host and its port.
+_HOSTLESS_URI = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*://([^/@]*)(?:/|$)")
+
+
+def hostless_password(location: str) -> list[str]:
+    """The ports of a URI with no ``@host`` that are no numbers (``postgresql://u:Hunter2``),
+    with a DSN's path if there are any: each such port is likely a password whose ``@host``
+    is missing, which libpq reads as a port, and as a database from an unencoded "/" on."""
+    uri = _HOSTLESS_URI.match(location)
+    if uri is None:
+        return []
+    ports = [host.partition(":")[2] for host in uri.group(1).partition("?")[0].split(",")
+             if not host.startswith("[")]  # [::1]:PORT: an IPv6 host, no user
+    found = [port for port in ports if port and not unquote(port).isdigit()]
+    path = location[uri.end():].partition("?")[0] if is_dsn(location.lstrip()) else ""
+    return [*found, path] if found and path else found
 
 
 def _pair_passwords(location: str) -> list[str]:

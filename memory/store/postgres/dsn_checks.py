@@ -10,7 +10,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.opening import hostless_password, without_password
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.vector_choice import refuse_ef_search_by_default
 
@@ -42,6 +42,12 @@ def dsn_problem(dsn: str) -> str | None:
     for key, fits, wanted in _CHECKED_PARTS:
         value = parts.get(key)
         if value is not None and not fits(str(value)):
+            if key == "port" and hostless_password(dsn):
+                return without_password(
+                    f"the PostgreSQL DSN is not valid: it has no @host (user:password@host), "
+                    f"so libpq reads what follows the first \":\" as a port, {str(value)!r}, "
+                    f"which is no number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
+                    f"DATABASE (`tiermem pg start` prints one for a local server)", dsn)
             return without_password(
                 f"the PostgreSQL DSN is not valid: {key} {str(value)!r} is not {wanted}; write "
                 f"it as postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one "
