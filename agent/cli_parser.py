@@ -227,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "stop it, or print its DSN if it is running")
     pg.add_argument("--dir", type=place_path("the server's data directory"), metavar="PATH",
                     help="the server's data directory (default: $TIERMEM_HOME/postgres; "
-                         "for root /var/lib/tiermem/postgres)")
+                         "unset, ~/.tiermem/postgres, or for root /var/lib/tiermem/postgres)")
 
     migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
                              description=COMMANDS["migrate"] + ". The source is only read; "

@@ -217,3 +217,16 @@ def test_no_home_at_all_is_a_usage_error(
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "h"))
     assert cli.main(["config", "--agent", "a"]) in (0, 2)
     assert "HOME is not set" not in capsys.readouterr().err
+
+
+def test_pg_help_names_the_server_directory_of_each_kind_of_user(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Before: "(default: $TIERMEM_HOME/postgres; for root /var/lib/tiermem/postgres)",
+    # naming none for a user without TIERMEM_HOME, and root's for root with it.
+    import tiermem.cli as cli
+
+    with pytest.raises(SystemExit):
+        cli.run(["pg", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert ("(default: $TIERMEM_HOME/postgres; unset, ~/.tiermem/postgres, or for root "
+            "/var/lib/tiermem/postgres)") in shown, shown
