@@ -137,3 +137,10 @@ def test_a_base_url_s_password_with_no_at_host_is_hidden_and_its_path_shown() ->
     with pytest.raises(LLMConfigError) as caught:
         normalize_base_url("http://localhost:8080x/v1/chat/completions")
     assert "http://localhost:***/v1/chat/completions" in str(caught.value), caught.value
+
+
+def test_a_number_no_port_can_be_with_no_at_host_is_hidden_as_a_password() -> None:
+    # Before: "port '12345678' is not a port number", a PIN-like password shown.
+    said = str(dsn_problem("postgresql://u:12345678/db"))
+    assert "12345678" not in said and "it has no @host (user:password@host)" in said, said
+    assert dsn_problem("postgresql://u:5432/db") is None  # the host u's port

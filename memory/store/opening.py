@@ -84,17 +84,23 @@ _HOSTLESS_URI = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*://([^/@]*)(?:/|$)")
 
 
 def hostless_password(location: str) -> list[str]:
-    """The ports of a URI with no ``@host`` that are no numbers (``postgresql://u:Hunter2``),
-    with a DSN's path if there are any: each such port is likely a password whose ``@host``
-    is missing, which libpq reads as a port, and as a database from an unencoded "/" on."""
+    """The ports of a URI with no ``@host`` that are no port numbers (``postgresql://u:Hunter2``,
+    ``postgresql://u:12345678``), with a DSN's path if there are any: each such port is
+    likely a password whose ``@host`` is missing, which libpq reads as a port, and as a
+    database from an unencoded "/" on."""
     uri = _HOSTLESS_URI.match(location)
     if uri is None:
         return []
     ports = [host.partition(":")[2] for host in uri.group(1).partition("?")[0].split(",")
              if not host.startswith("[")]  # [::1]:PORT: an IPv6 host, no user
-    found = [port for port in ports if port and not unquote(port).isdigit()]
+    found = [port for port in ports if port and not port_number(unquote(port))]
     path = location[uri.end():].partition("?")[0] if is_dsn(location.lstrip()) else ""
     return [*found, path] if found and path else found
+
+
+def port_number(text: str) -> bool:
+    """Whether ``text`` is a TCP port number, 1 to 65535."""
+    return text.isascii() and text.isdigit() and 0 < int(text) < 65536
 
 
 def _pair_passwords(location: str) -> list[str]:

@@ -10,7 +10,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.store.opening import hostless_password, without_password
+from tiermem.memory.store.opening import hostless_password, port_number, without_password
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.vector_choice import refuse_ef_search_by_default
 
@@ -46,7 +46,7 @@ def dsn_problem(dsn: str) -> str | None:
                 return without_password(
                     f"the PostgreSQL DSN is not valid: it has no @host (user:password@host), "
                     f"so libpq reads what follows the first \":\" as a port, {str(value)!r}, "
-                    f"which is no number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
+                    f"which is no port number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
                     f"DATABASE (`tiermem pg start` prints one for a local server)", dsn)
             return without_password(
                 f"the PostgreSQL DSN is not valid: {key} {str(value)!r} is not {wanted}; write "
@@ -56,8 +56,7 @@ def dsn_problem(dsn: str) -> str | None:
 
 
 def _ports(value: str) -> bool:
-    return all(p == "" or (p.isascii() and p.isdigit() and 0 < int(p) < 65536)
-               for p in value.split(","))
+    return all(p == "" or port_number(p) for p in value.split(","))
 
 
 _SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
