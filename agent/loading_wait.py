@@ -13,10 +13,11 @@ or 504, whose server behind may still be down); its error says the minute was sp
 loading wait is told as it starts, so that a chat waiting a minute does not look hung.
 
 Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
-busy") waits as asked, each wait capped as the client says and up to ``LOADING_BUDGET`` seconds
-in all for the request (a longer wait is cut to what is left, and none left means the short
-backoff). Such a wait, or a backoff, longer than ``TOLD_OVER`` seconds is told as it starts;
-a wait of nothing is never told.
+busy") waits as asked, each wait capped as the client says. Such waits and the loading waits
+share ``LOADING_BUDGET`` seconds in all for each request (a longer wait is cut to what is
+left, and none left means the short backoff), so a server that answers "Loading model" and a
+429 by turns holds a request a minute, not a minute of each. Such a wait, or a backoff, longer
+than ``TOLD_OVER`` seconds is told as it starts; a wait of nothing is never told.
 """
 
 from __future__ import annotations
@@ -69,23 +70,23 @@ class LoadingWaits:
         self.budget = budget
         self.spent = 0.0
         self.asked_left = 0.0
-        self.other_left = 0.0
+        self.request_left = 0.0
 
     def begin(self, asked_cap: float) -> bool:
         """A request begins: whether it finds the budget spent, in which case the waits its
         server asks for may total ``asked_cap`` seconds for it, and no more."""
         self.asked_left = asked_cap if self.spent_out else 0.0
-        self.other_left = self.budget
+        self.request_left = self.budget
         return self.spent_out
 
     def asked(self, seconds: float, asked: float, status: int | None) -> float | None:
         """The wait a server's ``Retry-After`` asked for (``asked`` seconds, capped to
         ``seconds``) after a failure other than a loading model's, cut to what is left of the
         request's allowance, and told when long; None once it is spent, for the backoff."""
-        seconds = min(seconds, self.other_left)
+        seconds = min(seconds, self.request_left)
         if seconds <= 0:
             return None
-        self.other_left -= seconds
+        self.request_left -= seconds
         said = f"answered HTTP {status}" if status is not None else "failed"
         self.tell(seconds, f"the model server {said} and asked to wait {_seconds(asked)} s")
         return seconds
@@ -104,7 +105,8 @@ class LoadingWaits:
         """The wait for a loading model that begins, ``seconds`` cut to what is left of the
         budget and told; once the budget is spent, None, for the short backoff (not told),
         unless the server ``asked`` for ``seconds`` (its ``Retry-After``), kept as far as the
-        request's allowance left from ``begin`` holds."""
+        request's allowance left from ``begin`` holds. Either way it comes, too, out of the
+        ``budget`` seconds a request may wait in all, as the waits ``asked()`` grants do."""
         left = self.budget - self.spent
         if left <= 0:
             if not asked or self.asked_left <= 0:
@@ -113,8 +115,10 @@ class LoadingWaits:
             self.asked_left -= seconds
         else:
             seconds = min(seconds, left)
+        seconds = min(seconds, self.request_left)
         if seconds <= 0:
             return None
+        self.request_left -= seconds
         self.spent += seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))

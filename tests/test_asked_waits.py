@@ -69,3 +69,18 @@ def test_a_retry_after_of_nothing_leaves_the_client_s_waits_and_tells_no_zero_wa
         assert told == [waiting_text(10.0), waiting_text(20.0), waiting_text(30.0)]
     else:
         assert min(sleeps) > 0 and max(sleeps) <= 2.0 and told == []
+
+
+@pytest.mark.parametrize("first", ["rate limit", "loading"])
+def test_loading_waits_and_asked_waits_share_the_request_s_minute(
+        server: FakeOpenAIServer, first: str) -> None:
+    rate_limit = (429, None, {"Retry-After": "600"})
+    loading = (503, LOADING, None)
+    order = [rate_limit, loading] if first == "rate limit" else [loading, rate_limit]
+    for status, body, headers in [*order, loading, loading]:
+        server.enqueue_error(status, body, headers=headers)
+    sleeps, told = refused(server)
+    # A minute in all, not a minute of Retry-After waits beside one of loading waits.
+    assert sum(sleeps) == 60.0 and len(told) == 3
+    assert sleeps == ([30.0, 20.0, 10.0] if first == "rate limit" else [10.0, 30.0, 20.0])
+    assert told[-1] == waiting_text(sleeps[-1])
