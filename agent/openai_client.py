@@ -269,6 +269,7 @@ class OpenAIClient:
                     self._secrets)
                 if error.retry_wait is None and error.status_code not in (None, 502, 503, 504):
                     self.loading.answered()  # a refusal from the server itself: it is loaded
+                    spent_before = False  # later loading waits are this request's own
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise spent_on_earlier(error) if spent_before else error from exc

@@ -84,3 +84,27 @@ def test_loading_waits_and_asked_waits_share_the_request_s_minute(
     assert sum(sleeps) == 60.0 and len(told) == 3
     assert sleeps == ([30.0, 20.0, 10.0] if first == "rate limit" else [10.0, 30.0, 20.0])
     assert told[-1] == waiting_text(sleeps[-1])
+
+
+def test_a_rate_limit_after_the_loading_minute_gives_its_waits_afresh_and_says_so(
+        server: FakeOpenAIServer) -> None:
+    # The first request spends the loading minute; the second is refused with a 429, the
+    # server's own answer, so the loading that follows gets its waits again, and its error
+    # does not say they were spent on earlier requests.
+    for _ in range(4):
+        server.enqueue_error(503, LOADING)
+    server.enqueue_error(429, headers={"Retry-After": "5"})
+    for _ in range(3):
+        server.enqueue_error(503, LOADING)
+    told: list[str] = []
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append, wait_notice=told.append)
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ProviderError) as info:
+            llm.complete([{"role": "user", "content": "hi"}], [])
+        errors.append(str(info.value))
+    assert sleeps == [10.0, 20.0, 30.0, 5.0, 20.0, 30.0]
+    assert "still loading its model" in errors[1]
+    assert "spent on earlier requests" not in errors[1]
