@@ -19,6 +19,9 @@ _APOS = "['’]"
 #: The words that may open a request to forget before "forget" itself.
 FORGET_OPENING = (r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries"
                    r"|never\s*mind|no\s+problem|no"
+                   # a slip noticed ("No wait, forget that"): read as a statement, the
+                   # request was lost and the value it took back kept
+                   r"|wait|hold\s+on|oops|whoops|hmm+|um+|uh+|ah"
                    # an acknowledgement of the reply, as a statement may open with one
                    # ("Thanks, ...")
                    r"|thanks|thank\s+you|thx|cheers|great|cool|nice|perfect|awesome|got\s+it"
