@@ -281,6 +281,10 @@ def test_a_new_value_that_does_not_fit_the_one_taken_back_is_not_stored(
     ("My sister is Ana. Scratch that, it's Maria.", "User's sister is Maria"),
     ("The meeting is on Friday. Scratch that, it's Monday.", "The meeting is on Monday"),
     ("My cat is Tom. Scratch that. It's Porto.", "User's cat is Porto"),
+    # a name said again as called is a name ("it's called Max" was lost, Rex forgotten)
+    ("My dog is called Rex. Strike that, it's called Max.", "User's dog is called Max"),
+    ("My son is called Leo. Scratch that, it's called Max.", "User's son is called Max"),
+    ("My dog is Rex. Strike that, it's called Max.", "User's dog is called Max"),
 ])
 def test_a_new_value_fitting_the_one_taken_back_takes_its_place(
         memory: HierarchicalMemory, said: str, held: str) -> None:

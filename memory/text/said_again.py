@@ -234,7 +234,8 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     if after and not _OWN_WORDS.match(after[0]):
         after = []
     remark = ", ".join([*clauses[:at + 1], *after]) + "."
-    if _NAMING_VALUE.search(value) is None or _REMARK.match(value):
+    # "it's called Max" names as "it's Max" does: read as a remark, Max was lost unsaid
+    if _NAMING_VALUE.search(_CALLED.sub("", value)) is None or _REMARK.match(value):
         out.append(remark)
         return False
     # The value taken back is said in a clause before ("..., no wait, forget that"),
@@ -267,9 +268,10 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         old_bare = old_value[called.end():] if called else old_value
         # a first name of someone of the user's ("My boss is Tom"), not a pet, is said
         # again as one
-        fits = _kind(_CALLED.sub("", value)) == _kind(old_bare) and (
+        new_bare = _CALLED.sub("", value)
+        fits = _kind(new_bare) == _kind(old_bare) and (
             relation_of(old["subject"].split()[-1]) in (None, "dog", "cat", "pet")
-            or not is_first_name(old_bare) or is_first_name(value))
+            or not is_first_name(old_bare) or is_first_name(new_bare))
         if called and not _CALLED.match(value):
             value = f"{called.group()}{value}"  # "My dog is called Rex", "it's Porto"
     if not fits:
