@@ -322,3 +322,24 @@ def test_a_thing_meant_beside_an_aside_changes_nothing(memory: HierarchicalMemor
     reply = _chat(memory, "My sister is Ana.", "My brother is Tom.", said)[-1]
     assert sorted(_core(memory)) == ["User's brother is Tom", "User's sister is Ana"]
     assert "I corrected nothing" in reply and "Noted" not in reply
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    # the name said first is the value said again (Ana was kept beside "Scratch that, it's
+    # Maria", or forgotten and Maria lost)
+    (["Ana is my sister. Scratch that, it's Maria."], "Maria is User's sister"),
+    (["Ana is my sister. Scratch that. It's Maria."], "Maria is User's sister"),
+    (["Ana is my sister.", "Scratch that, it's Maria."], "Maria is User's sister"),
+    (["Tom is my boss. Forget that, it's Dr. Patel."], "Dr. Patel is User's boss"),
+    # a surname after a first name, or a title before one, names a person as well
+    (["My sister is Ana. Forget that, it's Maria Silva."], "User's sister is Maria Silva"),
+    (["My boss is Tom. Forget that, it's Mr Smith."], "User's boss is Mr Smith"),
+])
+def test_a_name_said_again_takes_the_place_of_the_name(said: list[str], held: str) -> None:
+    assert core_after(*said) == [held]
+
+
+@pytest.mark.parametrize("said", ["Ana is my sister. Scratch that, it's Porto.",
+                                  "Ana is my sister. Scratch that, it's 4321."])
+def test_what_is_no_name_takes_no_name_s_place(said: str) -> None:
+    assert core_after(said) == []

@@ -7,19 +7,26 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["name_said_own", "name_taken_back"]
+__all__ = ["name_said_own", "name_taken_back", "said_as_owned"]
 
 _I = re.IGNORECASE
 
 
 #: A name said to be someone of the user's ("Ana is my sister"), the relation its fact says.
-_NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?:is|was)\s+"
+_NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?P<verb>is|was)\s+"
                        r"(?P<own>(?:my|our)\s+[a-z][\w-]*)\W*$", _I)
 #: The same said the other way round ("My sister is Ana").
 _OWN_IS = re.compile(r"^\W*(?P<own>(?:my|our)\s+[a-z][\w-]*)\s+(?:is|was)\s+"
                      r"(?P<name>(?-i:[A-Z][a-z'’-]+))\W*$", _I)
 #: Another of the user's said to be the pronoun's ("... is also my cousin", "...'s my boss").
 _SAID_OWN = re.compile(r"(?:\s+is|['’]s)\s+(?:also\s+)?(?:my|our)\s+[a-z]", _I)
+
+
+def said_as_owned(fact: str) -> str | None:
+    """``fact`` ("Ana is my sister") said the other way round ("my sister is Ana"), with the
+    name as the value; None for any other fact."""
+    said = _NAMED_AS.match(fact)
+    return None if said is None else f"{said['own']} {said['verb']} {said['name']}"
 
 
 def name_taken_back(fact: str, person: str) -> str:

@@ -12,6 +12,7 @@ from tiermem.memory.text.forget_beside import other_meant
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, ITS_REMARK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
 from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.named_as import said_as_owned
 from tiermem.memory.text.plan_values import keeps_it, value_kind
 from tiermem.memory.text.relations import relation_of
 
@@ -62,6 +63,19 @@ _AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I
 _DAY = re.compile(r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today)\b", _I)
 #: A name said as what a thing is called ("called Rex"), kept before the name said again.
 _CALLED = re.compile(r"^(?:called|named|known\s+as)\s+", _I)
+
+#: A title before a person's surname ("Dr. Patel", "Mr Smith").
+_TITLE = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof)\.?\s+", _I)
+
+
+def _names_a_person(value: str) -> bool:
+    """Whether ``value`` names a person as a first name does: one alone or before a surname
+    ("Maria", "Maria Silva"), or a title before a name ("Dr. Patel")."""
+    titled = _TITLE.match(value)
+    words = value[titled.end() if titled else 0:].split()
+    return bool(words) and all(word[:1].isupper() for word in words) and (
+        titled is not None or is_first_name(words[0]))
+
 
 #: What a value is said after ("at 9pm", "in Porto", "on Monday"), beside its kind.
 _PREPOSITION = re.compile(r"^(?:at|on|in|from|by|until|to|for)\s+", _I)
@@ -247,6 +261,10 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     *kept, last = _AND_NEXT.split((clauses[said] if said is not None else out[-1] if out
                                    else said_last or "").rstrip(" .!"))
     old = _VALUE_SAID.match(last)
+    # "Ana is my sister. Scratch that, it's Maria.": the name is the value said again
+    owned = said_as_owned(last) if old is None else None
+    if owned is not None:
+        old = _VALUE_SAID.match(last := owned)
     if old is None:
         # no value said for "it's" to take the place of ("I like tea. Forget that, it's
         # Monday."): the request still takes back what was said; read whole, the remark was
@@ -271,7 +289,7 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         new_bare = _CALLED.sub("", value)
         fits = _kind(new_bare) == _kind(old_bare) and (
             relation_of(old["subject"].split()[-1]) in (None, "dog", "cat", "pet")
-            or not is_first_name(old_bare) or is_first_name(new_bare))
+            or not is_first_name(old_bare) or _names_a_person(new_bare))
         if called and not _CALLED.match(value):
             value = f"{called.group()}{value}"  # "My dog is called Rex", "it's Porto"
     if not fits:
@@ -280,8 +298,9 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         out.append(remark)
         other_kind.append(clauses[at + 1].strip())
         return True
-    corrected = " and ".join([*(kept if said is not None or out else []),
-                              f"{old['subject'].strip()} {old['verb']} {value}"])
+    said_again = (f"{old['subject'].strip()} {old['verb']} {value}" if owned is None
+                  else f"{_CALLED.sub('', value)} {old['verb']} {old['subject'].strip()}")
+    corrected = " and ".join([*(kept if said is not None or out else []), said_again])
     rest = clauses[at + 2:]
     if rest and _NOT_THE_OLD.match(rest[0]):
         rest = rest[1:]  # "..., not 1234" names what was just taken back
