@@ -44,7 +44,17 @@ def test_two_people_stay_two(before: str) -> None:
     (["Tom is my boss. He's my neighbour."], ["Tom is User's boss", "Tom is User's neighbour"]),
     # what is no other of the user's is said of the relation, as before
     (["Ana is my sister. She is a doctor."], ["Ana is User's sister", "User's sister is a doctor"]),
+    # of facts joined by "and", the one naming the relation names the pronoun too
+    (["Ana is my sister and Tom is my brother. She is my colleague."],
+     ["Ana is User's colleague", "Ana is User's sister", "Tom is User's brother"]),
+    (["My sister is Ana and my brother is Tom. She is my neighbour."],
+     ["Ana is User's neighbour", "User's brother is Tom", "User's sister is Ana"]),
 ])
 def test_another_of_the_users_said_of_the_pronoun_is_said_of_the_name(
         said: list[str], kept: list[str]) -> None:
     assert core_after(*said) == kept
+
+
+def test_a_relation_given_two_names_names_neither() -> None:
+    held = set(core_after("Ana is my sister and Eva is my sister. She is my colleague."))
+    assert not held & {"Ana is User's colleague", "Eva is User's colleague"}

@@ -19,6 +19,8 @@ _NAMED_AS = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z'’-]+))\s+(?P<verb>is|was)
 _OWN_IS = re.compile(r"^\W*(?P<own>(?:my|our)\s+[a-z][\w-]*)\s+(?:is|was)\s+"
                      r"(?P<name>(?-i:[A-Z][a-z'’-]+))\W*$", _I)
 #: Another of the user's said to be the pronoun's ("... is also my cousin", "...'s my boss").
+#: Where one fact joins another ("Ana is my sister and Tom is my brother", "..., Tom is ...").
+_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?=[A-Z]|(?:my|our)\s)|[.!;]\s*$")
 _SAID_OWN = re.compile(r"(?:\s+is|['’]s)\s+(?:also\s+)?(?:my|our)\s+[a-z]", _I)
 
 
@@ -47,8 +49,10 @@ def name_said_own(said: list[str], person: str, sentence: str, after: int) -> st
     "Ana is my sister. She is my cousin." stored "User's sister is User's cousin"."""
     if _SAID_OWN.match(sentence, after) is None:
         return person
-    for fact in reversed(said):
-        named = _NAMED_AS.match(fact) or _OWN_IS.match(fact)
-        if named is not None and named["own"].casefold() == person.casefold():
-            return named["name"]
-    return person
+    # each of facts joined by "and" ("Ana is my sister and Tom is my brother"): read whole,
+    # none named the sister, and "She is my colleague" was said of the relation; a
+    # relation given two names is either
+    names = {named["name"] for fact in said for part in _JOINED.split(fact.strip())
+             if (named := _NAMED_AS.match(part) or _OWN_IS.match(part)) is not None
+             and named["own"].casefold() == person.casefold()}
+    return names.pop() if len(names) == 1 else person
