@@ -257,7 +257,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 brought = brought_back_with(told, [*told, *stated_by_last(
                     _replayed(recent or []), facts)])
                 own = [part for part in told if part not in brought]
-                denied = [*own, *brought] if len(own) == 1 else []
+                # Said right after one sentence of several facts, it takes that sentence
+                # back whole: "Ana is my sister and Tom is my brother. Scratch that."
+                # kept both, the request lost without a word.
+                denied = [*own, *brought] if len(own) == 1 or just_told is not None else []
                 # After a message of its own that told nothing and asked to forget nothing
                 # ("I no longer work at Globex") it takes that back: what it ended is held
                 # again. Said in the same message, it asks to forget what was retracted.

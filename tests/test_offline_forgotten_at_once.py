@@ -103,3 +103,15 @@ def test_a_second_forget_that_after_one_that_forgot_none_forgot_none_either() ->
         "(offline) Your last message told me 2 facts (User likes tea; User lives in Lisbon), "
         'so I forgot none; say which one to forget: "Forget that ...".',
         '(offline) "Forget that." said again forgot none either.']
+
+
+@pytest.mark.parametrize("said", [
+    "Ana is my sister and Tom is my brother. Scratch that.",
+    "My PIN is 1234 and my code is 99. Forget that.",
+])
+def test_a_sentence_of_several_facts_is_taken_back_whole(said: str) -> None:
+    # both were kept and the reply said "Noted.", the request lost
+    assert reply_and_core(said) == (
+        f'(offline) You asked me to forget "{said.split(". ")[0]}" in the same message, so '
+        "nothing was stored.", [])
+
