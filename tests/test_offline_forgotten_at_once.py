@@ -115,3 +115,7 @@ def test_a_sentence_of_several_facts_is_taken_back_whole(said: str) -> None:
         f'(offline) You asked me to forget "{said.split(". ")[0]}" in the same message, so '
         "nothing was stored.", [])
 
+
+def test_a_pronoun_after_several_taken_back_is_the_name_of_its_relation() -> None:
+    said = "Ana is my sister and Tom is my brother. Scratch that, she is my cousin."
+    assert reply_and_core(said)[1] == ["Ana is User's cousin"]

@@ -36,10 +36,9 @@ def name_taken_back(fact: str, person: str) -> str:
     ("Ana is my sister"): the name, of whom the relation no longer holds. As the relation,
     "Ana is my sister. Scratch that, she is my cousin." stored "User's sister is User's
     cousin"."""
-    said = _NAMED_AS.match(fact)
-    if said is None or said["own"].casefold() != person.casefold():
-        return person
-    return said["name"]
+    return next((said["name"] for part in _JOINED.split(fact.strip())
+                 if (said := _NAMED_AS.match(part)) is not None
+                 and said["own"].casefold() == person.casefold()), person)
 
 
 def name_said_own(said: list[str], person: str, sentence: str, after: int) -> str:
