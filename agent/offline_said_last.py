@@ -80,9 +80,8 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
                      "you took back, so I did not store it; say the fact in full to store it.")
     # "My wife is a nurse. Ignore that, it's on Monday.": not the nurse's new value
     for other in values_of_another_kind(taken_back_apart(split_sentences(text)), before):
-        notes.append(f'(offline) "{other}" does not say what it is of (what was taken back was '
-                     "a value of another kind), so I did not store it; say it in full to store "
-                     "it.")
+        notes.append(f'(offline) "{other}" does not say what it is of (it is no value of the '
+                     "kind taken back), so I did not store it; say it in full to store it.")
     return notes
 
 

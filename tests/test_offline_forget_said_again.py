@@ -73,6 +73,14 @@ def test_a_request_with_a_value_in_place_of_no_value_still_takes_back(said: list
     assert core_after(*said) == []
 
 
+def test_a_value_in_place_of_no_value_is_not_said_to_be_of_another_kind(
+        memory: HierarchicalMemory) -> None:
+    # "what was taken back was a value of another kind", of "I like tea", which gave none
+    reply = _chat(memory, "I like tea. Forget that, it's Monday.")[-1]
+    assert "another kind" not in reply
+    assert "\"it's Monday\" does not say what it is of (it is no value of the kind" in reply
+
+
 def test_a_message_of_its_own_corrects_the_last_one(memory: HierarchicalMemory) -> None:
     replies = _chat(memory, "My locker code is 1234.", "Forget that, it's 5678.",
                     "What is my locker code?")
@@ -160,8 +168,8 @@ def test_a_value_of_another_kind_is_not_stored_and_the_reply_says_so(
     # "User's wife is on Monday" and "The build is 5678" were stored
     reply = _chat(memory, *said)[-1]
     assert _core(memory) == {}
-    assert (f'(offline) "{value}" does not say what it is of (what was taken back was a value '
-            "of another kind), so I did not store it; say it in full to store it.") in reply
+    assert (f'(offline) "{value}" does not say what it is of (it is no value of the kind '
+            "taken back), so I did not store it; say it in full to store it.") in reply
 
 
 def test_a_value_of_the_same_kind_is_said_again() -> None:
