@@ -66,9 +66,9 @@ from functools import partial
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_mistral_prose import MISTRAL_ARGS, MISTRAL_CALLS, MISTRAL_WRITTEN
 from tiermem.agent.text_call_objects import (
     FENCE,
-    NAMESPACES,
     TextToolCalls,
     call_sequence,
     calls_in,
@@ -84,7 +84,7 @@ from tiermem.agent.text_call_parameters import function_with_parameters, paramet
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
 from tiermem.agent.text_call_tags import after_marker, tagged, without_markup_end_tokens
 
-__all__ = ["marked_prose", "markup_forms", "prose_after_calls", "prose_word"]
+__all__ = ["markup_forms"]
 
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
 _PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
@@ -99,17 +99,12 @@ _WRAPPING_OPEN = re.compile(r"<tool_call>\s*(?=<function=)")
 #: A closing Hermes tag straight after a call whose opening one the model left out.
 _ORPHAN_CLOSE = re.compile(r"</function>\s*</tool_call>")
 _PYTHON_TAG = "<|python_tag|>"
-_MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 #: What comes between a call's name and its arguments: [ARGS], a [CALL_ID] before it or not.
 _MISTRAL_CALL_ID_ARGS = re.compile(r"\A(?:\[CALL_ID\][^\[{]*)?\[ARGS\]")
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
 #: The name written straight before its arguments, without ``[ARGS]`` between them.
 _MISTRAL_NAMED = re.compile(r"\s*([\w.\-]{1,200})\s*(\{.*)", re.DOTALL)
-#: A call's name as written, then whatever follows it, which does not read as arguments.
-_MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
-#: A capitalised word, which begins a sentence rather than names a tool.
-_CAPITALISED = re.compile(r"[A-Z][a-z]*")
 _SPACE = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()
 
@@ -259,8 +254,8 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
                   schemas: Mapping[str, Any] | None = None,
                   after_prose: bool = False) -> TextToolCalls:
     def read(segment: str, last: bool, alone: bool = True) -> list[ToolCall] | None:
-        if _MISTRAL_ARGS in segment:
-            name, arguments = segment.split(_MISTRAL_ARGS, 1)
+        if MISTRAL_ARGS in segment:
+            name, arguments = segment.split(MISTRAL_ARGS, 1)
         elif named := _MISTRAL_NAMED.fullmatch(segment):
             name, arguments = named.groups()
         elif offered_name(segment, names) in names:  # "[TOOL_CALLS]get_time": no arguments
@@ -275,59 +270,13 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
         return named_call(name, arguments, unfinished=cut and last, alone=alone,
                           schemas=schemas)
 
-    found = after_marker(content, _MISTRAL_CALLS, read)
+    found = after_marker(content, MISTRAL_CALLS, read)
     if _named_in_prose(found, after_prose, lambda: after_marker(
-            content, _MISTRAL_CALLS, partial(read, alone=False))):
+            content, MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
-    if not found.calls and not cut and content.lstrip().startswith(_MISTRAL_CALLS):
+    if not found.calls and not cut and content.lstrip().startswith(MISTRAL_CALLS):
         return _written_wrong(content, names, read)
     return found
-
-
-def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
-    """``text`` up to Mistral's last marker and the sentence after it, when it ends so
-    (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
-    calls: the model went on in prose after them; else ``text`` and ""."""
-    last = text.rfind(_MISTRAL_CALLS)
-    before, after = text[:last].rstrip(" \t"), text[last + len(_MISTRAL_CALLS):]
-    if last > 0 and before.strip() and before.endswith(("\n", "}", "]", ")", ">", "`")) \
-            and _is_prose(after, names):
-        return text[:last], after.strip()
-    return text, ""
-
-
-def marked_prose(content: str, names: frozenset[str]) -> str:
-    """``content`` without Mistral's marker when that begins a reply of nothing but one
-    sentence after it (``[TOOL_CALLS] Done.``): the model began a call and wrote prose.
-    One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names the marker."""
-    text = content.strip()
-    after = text[len(_MISTRAL_CALLS):].strip()
-    if text.startswith(_MISTRAL_CALLS) and text.count(_MISTRAL_CALLS) == 1 \
-            and after[:1].isupper() and _is_prose(after, names):
-        return after
-    return content
-
-
-def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:
-    """Whether ``word``, alone after a call marker, is prose: one ending a sentence
-    (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``), that
-    begins no offered name, with or without a namespace (``functions.`` does)."""
-    return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None)) \
-        and not any(f"{space}{name}".startswith(word)
-                    for name in names for space in ("", *NAMESPACES))
-
-
-def _is_prose(segment: str, names: frozenset[str]) -> bool:
-    """Whether the text after a marker is a sentence, not a call written wrong: words that
-    go on past a first one that names no offered tool (``I saved it.``, ``Noted, thanks``),
-    or one word ending a sentence (``Done.``), with no arguments anywhere in it."""
-    written = _MISTRAL_WRITTEN.match(segment)
-    if not written or "{" in segment or _MISTRAL_ARGS in segment:
-        return False
-    name, after = written.group(1), written.group(2).strip()
-    if not after:
-        return prose_word(name, names)
-    return offered_name(name, names) not in names and not after.startswith(("[", "(", '"'))
 
 
 def _written_wrong(content: str, names: frozenset[str],
@@ -345,7 +294,7 @@ def _written_wrong(content: str, names: frozenset[str],
         readable.append(found is not None)
         if found is not None:
             return found
-        named = _MISTRAL_WRITTEN.match(segment)
+        named = MISTRAL_WRITTEN.match(segment)
         name, arguments = (named.group(1), named.group(2)) if named else ("", segment)
         if name.endswith(".") and not arguments.strip():  # "[TOOL_CALLS] Done.": prose
             readable[-1] = False
@@ -362,7 +311,7 @@ def _written_wrong(content: str, names: frozenset[str],
             arguments = arguments[:end]
         return [ToolCall("", name, arguments)]
 
-    found = after_marker(content, _MISTRAL_CALLS, as_written)
+    found = after_marker(content, MISTRAL_CALLS, as_written)
     if not any(readable):
         return TextToolCalls(rest=content)
     return TextToolCalls(found.calls, spliced([found.rest, *prose]))

@@ -85,12 +85,9 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_markup import (
-    marked_prose,
-    markup_forms,
-    prose_after_calls,
-    prose_word,
-)
+from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
+from tiermem.agent.text_call_markup import markup_forms
+from tiermem.agent.text_call_mistral_prose import marked_prose, prose_after_calls
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
@@ -125,22 +122,10 @@ _EMPTY_TAGS = re.compile(r"<tool_call>\s*</tool_call>|<\|tool_call\|>\s*<\|/tool
 #: read in another form (a fenced block after ``[TOOL_CALLS]``).
 _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
                  "<|tool_call|>")
-#: The tags that close calls, which a reply cut at the token limit may end inside.
-_CLOSINGS = ("</tool_call>", "</function>", "<|/tool_call|>")
-#: The tags and markers that open calls, and a call cut before its name: the tag or marker
-#: and the start of the name, or the opening brace with no whole "name" yet.
-_OPENINGS = ("<tool_call>", "<|tool_call|>", "<function=", "[TOOL_CALLS]", "<|python_tag|>")
-_LONGEST_OPENING = max(map(len, _OPENINGS))
-_CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w.\-]*>?\Z"
-                          r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
-                          r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
-_NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
 #: The whole name in a call cut before its arguments, which says whose call was cut.
 _OPENED_NAME = re.compile(r"<function=([\w.\-]+)>|\[TOOL_CALLS\]\s*([\w.\-]+)\[")
 #: Mistral's marker at the start of a line, before the prose that follows it there.
 _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
-#: The word a marker or tag ends with at the cut, which may begin a cut call's name.
-_MARKED_WORD = re.compile(r"(?:\]|\|>|l>)\s*([\w.\-]+)\Z")
 #: A name alone after the marker, which may be a whole call at the cut.
 _MARKED_NAME = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)")
 #: How many of the last such places are tried, and how far back from the end: the calls
@@ -200,7 +185,7 @@ def find_text_tool_calls(
     text = without_end_tokens(content, END_OF_TURN) if names else content
     opened = ""
     if cut:
-        text, opened = _without_cut_opening(_without_cut_closing(text), names)
+        text, opened = without_cut_opening(without_cut_closing(text), names)
         named = _MARKED_NAME.fullmatch(opened)
         if named and whole_without_arguments(named.group(1), names, schemas):
             text, opened = text + opened, ""  # "[TOOL_CALLS]get_time": a whole call
@@ -277,39 +262,6 @@ def _find(content: str, names: frozenset[str], cut: bool,
             found.rest = _without_call_wrapping(found.rest, content)
             return found
     return TextToolCalls(rest=content)
-
-
-def _without_cut_closing(text: str) -> str:
-    """``text`` without the start of a closing tag or end-of-turn token the token limit cut
-    it in (``...}}</tool_c``, ``...}}<|eo``): the call before it is whole, and the fragment
-    is no reply."""
-    stripped = text.rstrip()
-    start = stripped.rfind("<")
-    fragment = stripped[start:]
-    if start > 0 and any(tag.startswith(fragment) and tag != fragment
-                         for tag in (*_CLOSINGS, *END_OF_TURN)):
-        return stripped[:start]
-    return text
-
-
-def _without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
-    """``text`` without a call the token limit cut before its name (``...</tool_call>
-    <tool_c``, ``<tool_call>{"na``, ``[TOOL_CALLS]send_mes``), and that call's text; or
-    ``text`` and "" when it ends otherwise, also when a word after a marker is prose
-    (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]Done``: ``prose_word``)."""
-    stripped = text.rstrip()
-    fragment = next((stripped[-size:] for size in range(_LONGEST_OPENING - 1, 1, -1)
-                     if any(o.startswith(stripped[-size:]) for o in _OPENINGS)), "")
-    if fragment and stripped[:-len(fragment)].strip():
-        return stripped[:-len(fragment)], fragment
-    for match in _CUT_OPENING.finditer(stripped):
-        word = _MARKED_WORD.search(match.group(0))
-        if word and prose_word(word.group(1), names,
-                               mistral=match.group(0).startswith("[TOOL_CALLS]")):
-            continue  # "[TOOL_CALLS] Done." and "[TOOL_CALLS]Done" are prose, "functions." no
-        if stripped[:match.start()].strip() and not _NAME_FIELD.search(match.group(0)):
-            return stripped[:match.start()], match.group(0)
-    return text, ""
 
 
 def _without_call_wrapping(rest: str, content: str) -> str:

@@ -1,0 +1,64 @@
+"""Prose beside Mistral's call marker (agent/text_call_markup.py): a sentence after the
+last marker, behind whole calls (``...[TOOL_CALLS] I saved it.``) or alone
+(``[TOOL_CALLS] Done.``), is the model's reply, not a call to a tool named by its first word."""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.agent.text_call_objects import NAMESPACES, offered_name
+
+__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "marked_prose",
+           "prose_after_calls", "prose_word"]
+
+MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
+#: A call's name as written, then whatever follows it, which does not read as arguments.
+MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
+#: A capitalised word, which begins a sentence rather than names a tool.
+_CAPITALISED = re.compile(r"[A-Z][a-z]*")
+
+
+def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
+    """``text`` up to Mistral's last marker and the sentence after it, when it ends so
+    (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
+    calls: the model went on in prose after them; else ``text`` and ""."""
+    last = text.rfind(MISTRAL_CALLS)
+    before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
+    if last > 0 and before.strip() and before.endswith(("\n", "}", "]", ")", ">", "`")) \
+            and _is_prose(after, names):
+        return text[:last], after.strip()
+    return text, ""
+
+
+def marked_prose(content: str, names: frozenset[str]) -> str:
+    """``content`` without Mistral's marker when that begins a reply of nothing but one
+    sentence after it (``[TOOL_CALLS] Done.``): the model began a call and wrote prose.
+    One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names the marker."""
+    text = content.strip()
+    after = text[len(MISTRAL_CALLS):].strip()
+    if text.startswith(MISTRAL_CALLS) and text.count(MISTRAL_CALLS) == 1 \
+            and after[:1].isupper() and _is_prose(after, names):
+        return after
+    return content
+
+
+def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:
+    """Whether ``word``, alone after a call marker, is prose: one ending a sentence
+    (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``), that
+    begins no offered name, with or without a namespace (``functions.`` does)."""
+    return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None)) \
+        and not any(f"{space}{name}".startswith(word)
+                    for name in names for space in ("", *NAMESPACES))
+
+
+def _is_prose(segment: str, names: frozenset[str]) -> bool:
+    """Whether the text after a marker is a sentence, not a call written wrong: words that
+    go on past a first one that names no offered tool (``I saved it.``, ``Noted, thanks``),
+    or one word ending a sentence (``Done.``), with no arguments anywhere in it."""
+    written = MISTRAL_WRITTEN.match(segment)
+    if not written or "{" in segment or MISTRAL_ARGS in segment:
+        return False
+    name, after = written.group(1), written.group(2).strip()
+    if not after:
+        return prose_word(name, names)
+    return offered_name(name, names) not in names and not after.startswith(("[", "(", '"'))
