@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
+from tiermem.agent.text_call_tags import marker_starts
 
 __all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "marked_prose",
            "prose_after_calls", "prose_word"]
@@ -22,7 +23,7 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` up to Mistral's last marker and the sentence after it, when it ends so
     (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
     calls: the model went on in prose after them; else ``text`` and ""."""
-    last = text.rfind(MISTRAL_CALLS)
+    last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
     if last > 0 and before.strip() and before.endswith(("\n", "}", "]", ")", ">", "`")) \
             and _is_prose(after, names):

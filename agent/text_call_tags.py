@@ -3,19 +3,24 @@ closing tag, and calls after a marker (agent/text_call_markup.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import TextToolCalls, spliced, without_end_tokens
 
-__all__ = ["BodyReader", "SegmentReader", "after_marker", "tagged", "without_markup_end_tokens"]
+__all__ = ["BodyReader", "SegmentReader", "after_marker", "marker_starts", "tagged",
+           "without_markup_end_tokens"]
 
 #: How many later closing tags a body is tried up to when it does not read at its first.
 _MAX_QUOTED_CLOSINGS = 4
 _SPACE = re.compile(r"\s*")
 _SPACE_OR_TICKS = re.compile(r"[\s`]*")
 _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
+#: How many later markers a call's JSON is tried up to when it does not end before the next.
+_MAX_QUOTED_MARKERS = 4
+_DECODER = json.JSONDecoder()
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
 BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
@@ -129,10 +134,12 @@ def _through_quoted_closings(
 def after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCalls:
     """Calls after a marker (repeated before each call in some forms): all the text after
     the first marker must be calls; the text before it is the rest."""
-    start = content.find(marker)
-    if start < 0:
+    starts = marker_starts(content, marker)
+    if not starts:
         return TextToolCalls(rest=content)
-    segments = content[start + len(marker):].split(marker)
+    start = starts[0]
+    segments = [content[begin + len(marker):end]
+                for begin, end in zip(starts, [*starts[1:], len(content)], strict=True)]
     calls: list[ToolCall] = []
     for index, segment in enumerate(segments):
         if not without_markup_end_tokens(segment):
@@ -142,6 +149,50 @@ def after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCall
             return TextToolCalls(rest=content)
         calls += found
     return TextToolCalls(calls, content[:start].strip()) if calls else TextToolCalls(rest=content)
+
+
+def marker_starts(content: str, marker: str) -> list[int]:
+    """Where each marker in ``content`` begins a call: not one inside a call's own JSON text
+    (``"message": "Saved [TOOL_CALLS] Done."``), which the JSON begun after an earlier
+    marker runs on past, as a quoted marker is text."""
+    starts: list[int] = []
+    position = content.find(marker)
+    while position >= 0:
+        starts.append(position)
+        following = content.find(marker, position + len(marker))
+        if following >= 0:
+            following = _past_quoted_markers(content, position + len(marker), following, marker)
+        position = following
+    return starts
+
+
+def _past_quoted_markers(content: str, start: int, following: int, marker: str) -> int:
+    """The next marker after the segment at ``start`` that begins a call: ``following``,
+    unless the JSON the segment begins (a list, or the object after a name) ends only past
+    it, when the first marker after that JSON's end, or -1."""
+    segment = content[start:following]
+    stripped = segment.lstrip()
+    begin = start + len(segment) - len(stripped) if stripped.startswith("[") \
+        else content.find("{", start, following)
+    if begin < 0 or _json_end(content[begin:following]) is not None:
+        return following
+    later = following
+    for _ in range(_MAX_QUOTED_MARKERS):
+        later = content.find(marker, later + len(marker))
+        end = _json_end(content[begin:later if later >= 0 else len(content)])
+        if end is not None:
+            return content.find(marker, begin + end)
+        if later < 0:
+            break
+    return following
+
+
+def _json_end(text: str) -> int | None:
+    """Where the JSON value ``text`` begins with ends, or None when it does not read."""
+    try:
+        return _DECODER.raw_decode(text)[1]
+    except (ValueError, RecursionError):
+        return None
 
 
 def without_markup_end_tokens(text: str) -> str:
