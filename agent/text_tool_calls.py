@@ -27,8 +27,9 @@ What wrapped the calls is no reply: a code fence left empty once they are taken 
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
 all of, a marker a fenced call follows (``[TOOL_CALLS] ```json...``` ``), which says an
 object holding the calls is calls, prose before it or not, a marker repeated with
-nothing after it (``[TOOL_CALLS][...][TOOL_CALLS]``), or one beginning a line of prose
-after the calls (``[TOOL_CALLS] Done.``). Markup quoted as inline code in a
+nothing after it (``[TOOL_CALLS][...][TOOL_CALLS]``), or ending the reply so straight after
+calls of any form or on a line of its own, or one beginning a line of prose after the calls
+(``[TOOL_CALLS] Done.``). Markup quoted as inline code in a
 sentence is an example (agent/text_call_markup.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -87,7 +88,11 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
 from tiermem.agent.text_call_markup import markup_forms
-from tiermem.agent.text_call_mistral_prose import marked_prose, prose_after_calls
+from tiermem.agent.text_call_mistral_prose import (
+    marked_prose,
+    prose_after_calls,
+    without_marker_after_calls,
+)
 from tiermem.agent.text_call_objects import (
     END_OF_TURN,
     FENCE,
@@ -189,6 +194,8 @@ def find_text_tool_calls(
         named = _MARKED_NAME.fullmatch(opened)
         if named and whole_without_arguments(named.group(1), names, schemas):
             text, opened = text + opened, ""  # "[TOOL_CALLS]get_time": a whole call
+    elif names:  # "```json [...]```[TOOL_CALLS]": a marker with nothing after it, no reply
+        text = without_marker_after_calls(text)
     found = TextToolCalls(rest=content)
     head, prose = prose_after_calls(text, names) if names else (text, "")
     if prose:  # "...[TOOL_CALLS] Done.": whole calls, then prose, where any cut fell
