@@ -9,7 +9,7 @@ import re
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
-__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "marked_prose",
+__all__ = ["AFTER_CALLS", "MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "marked_prose",
            "prose_after_calls", "prose_word", "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
@@ -18,7 +18,7 @@ MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
 #: How the text before a marker ends when the marker begins a line or follows calls.
-_AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
+AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
 
 def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
@@ -27,7 +27,7 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     calls: the model went on in prose after them; else ``text`` and ""."""
     last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
-    if last > 0 and before.strip() and before.endswith(_AFTER_CALLS) \
+    if last > 0 and before.strip() and before.endswith(AFTER_CALLS) \
             and _is_prose(after, names):
         return text[:last], after.strip()
     return text, ""
@@ -39,7 +39,7 @@ def without_marker_after_calls(text: str) -> str:
     a call the model began and did not write, which is no reply; else ``text``."""
     stripped = text.rstrip()
     before = stripped.removesuffix(MISTRAL_CALLS).rstrip(" \t")
-    if before != stripped.rstrip(" \t") and before.strip() and before.endswith(_AFTER_CALLS):
+    if before != stripped.rstrip(" \t") and before.strip() and before.endswith(AFTER_CALLS):
         return before
     return text
 

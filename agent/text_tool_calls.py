@@ -21,7 +21,9 @@ from it, the call arrives as plain content. These forms are recognised:
   list, also written with
   Python's habits (a trailing comma, single quotes, ``True``/``None``: read as a literal,
   never run);
-- Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
+- Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py);
+- Mistral's markup after calls of another form, beginning a line or straight after them
+  (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``): the calls of both.
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
@@ -89,6 +91,8 @@ from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
 from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_mistral_prose import (
+    AFTER_CALLS,
+    MISTRAL_CALLS,
     marked_prose,
     prose_after_calls,
     without_marker_after_calls,
@@ -108,6 +112,7 @@ from tiermem.agent.text_call_objects import (
     without_end_tokens,
 )
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls, tool_code_calls
+from tiermem.agent.text_call_tags import marker_starts
 
 __all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_name",
            "offered_names", "offered_parameters", "parse_text_tool_calls"]
@@ -209,6 +214,8 @@ def find_text_tool_calls(
             found = unescaped
     if not found.calls:  # "[TOOL_CALLS] Done.": the sentence, without the marker
         return TextToolCalls(rest=marked_prose(content, names) if names else content)
+    if not prose and MISTRAL_CALLS in text:  # "<tool_call>...</tool_call>[TOOL_CALLS]..."
+        found = _mistral_after(text, found, names, cut and not opened, schemas, after_prose)
     if opened:  # a call cut before its arguments: no reply, and the caller learns it was cut
         named = _OPENED_NAME.search(opened)
         name = offered_name(named.group(1) or named.group(2), names) if named else ""
@@ -269,6 +276,29 @@ def _find(content: str, names: frozenset[str], cut: bool,
             found.rest = _without_call_wrapping(found.rest, content)
             return found
     return TextToolCalls(rest=content)
+
+
+def _mistral_after(text: str, found: TextToolCalls, names: frozenset[str], cut: bool,
+                   schemas: Mapping[str, Any] | None, after_prose: bool) -> TextToolCalls:
+    """``found``, the calls of one form, with those of the other when Mistral's markup
+    follows calls of another form (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``,
+    ``[{...}][TOOL_CALLS]...``), the marker beginning a line or straight after them: all are
+    calls, the last one cut mid-way with the reply (``cut``), and none the reply; else
+    ``found`` as it is."""
+    starts = marker_starts(text, MISTRAL_CALLS)
+    before = text[:starts[0]].rstrip(" \t") if starts else ""
+    if not before.strip() or not before.endswith(AFTER_CALLS):
+        return found
+    head = _find(text[:starts[0]], names, False, schemas, after_prose)
+    tail = _find(text[starts[0]:], names, cut, schemas, after_prose)
+    def said(calls: list[ToolCall]) -> list[tuple[str, str]]:
+        return [(call.name, call.arguments) for call in calls]
+
+    # The calls found are those of one form, before the marker or after it, never both.
+    if not (head.calls and tail.calls) or said(found.calls) not in (said(head.calls),
+                                                                    said(tail.calls)):
+        return found
+    return TextToolCalls([*head.calls, *tail.calls], spliced([head.rest, tail.rest]))
 
 
 def _without_call_wrapping(rest: str, content: str) -> str:

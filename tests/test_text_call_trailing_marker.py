@@ -8,44 +8,34 @@ import json
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from text_call_turns import allergy_turn
+from text_call_turns import ALLERGY, ALLERGY_CALL, ALLERGY_FORMS, allergy_turn
 
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 
 NAMES = ["core_memory_append", "send_message"]
-ARGUMENTS = {"content": "Allergic to peanuts"}
-CALL = json.dumps({"name": "core_memory_append", "arguments": ARGUMENTS})
-CALLS = [
-    f"```json\n[{CALL}]\n```",
-    f"<tool_call>{CALL}</tool_call>",
-    f"<function=core_memory_append>{json.dumps(ARGUMENTS)}</function>",
-    f"[{CALL}]",
-    CALL,
-    '[core_memory_append(content="Allergic to peanuts")]',
-]
 
 
 @pytest.mark.parametrize("marker", ["[TOOL_CALLS]", "\n[TOOL_CALLS]", "\n[TOOL_CALLS] \n"])
 @pytest.mark.parametrize(("before", "calls"), [
-    *(("", calls) for calls in CALLS),
-    *(("Saving it. ", calls) for calls in CALLS[:3]),  # markup or a fence after prose
+    *(("", calls) for calls in ALLERGY_FORMS),
+    *(("Saving it. ", calls) for calls in ALLERGY_FORMS[:3]),  # markup or a fence after prose
 ])
 def test_the_calls_run_and_the_marker_is_not_shown(calls: str, marker: str,
                                                    before: str) -> None:
     found = find_text_tool_calls(before + calls + marker, NAMES)
     assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
-        ("core_memory_append", ARGUMENTS)]
+        ("core_memory_append", ALLERGY)]
     assert found.rest == before.strip()
 
 
 @pytest.mark.parametrize("content", ["Calls begin with [TOOL_CALLS]", "Hello.\n[TOOL_CALLS]",
-                                     f"{CALL} is a call, then [TOOL_CALLS]"])
+                                     f"{ALLERGY_CALL} is a call, then [TOOL_CALLS]"])
 def test_a_marker_after_prose_alone_stays(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).rest == content
 
 
 def test_the_turn_runs_the_call_and_shows_no_marker(server: FakeOpenAIServer) -> None:
-    result, rows = allergy_turn(server, CALLS[0] + "[TOOL_CALLS]")
+    result, rows = allergy_turn(server, ALLERGY_FORMS[0] + "[TOOL_CALLS]")
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.reply is None and len(server.requests) == 1
     assert not any("[TOOL_CALLS]" in (r["content"] or "") for r in rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fake_openai import FakeOpenAIServer
@@ -9,6 +10,18 @@ from fake_openai import FakeOpenAIServer
 from tiermem.agent.loop import Agent, TurnResult
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+ALLERGY = {"content": "Allergic to peanuts"}
+ALLERGY_CALL = json.dumps({"name": "core_memory_append", "arguments": ALLERGY})
+#: The allergy saved by one call written in each form but Mistral's.
+ALLERGY_FORMS = [
+    f"```json\n[{ALLERGY_CALL}]\n```",
+    f"<tool_call>{ALLERGY_CALL}</tool_call>",
+    f"<function=core_memory_append>{json.dumps(ALLERGY)}</function>",
+    f"[{ALLERGY_CALL}]",
+    ALLERGY_CALL,
+    '[core_memory_append(content="Allergic to peanuts")]',
+]
 
 
 def allergy_turn(server: FakeOpenAIServer, *replies: str,
