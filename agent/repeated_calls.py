@@ -6,7 +6,9 @@ still runs and its result still goes back whole, with a short note after it that
 so and what to do instead. Only a call identical to an earlier one of the same turn
 gets it: same tool, same arguments (as JSON objects, so spacing and key order do not
 matter), and nothing changed in memory since (a search again after an insert asks
-anew); a changed argument is a new call. ``send_message`` gets none: it ends the turn.
+anew); a changed argument is a new call. ``send_message`` gets none: it ends the turn; nor
+does a call the token limit cut, which never ran, and whose arguments, a note of how much
+was cut, are alike for calls that were not.
 
 One reply that holds the same call twice (a small model writing ``<tool_call>`` twice
 over) means it once: it runs once (``once_each``).
@@ -58,7 +60,7 @@ class RepeatedCalls:
         """``outcome`` with the note added to its content when ``call`` repeats one made
         earlier in the turn, with nothing changed in memory since; "unchanged" compares
         the result with the one that call last gave."""
-        if call.name == REPLY_TOOL:
+        if call.name == REPLY_TOOL or call.cut:
             return outcome
         before, after = changes
         key = (call.name, _same_arguments(call.arguments))

@@ -59,3 +59,17 @@ def test_calls_cut_in_every_step_stop_the_turn_told_once(server: FakeOpenAIServe
     assert result.notice is not None
     assert result.notice.count("in the middle of a call to core_memory_append") == 1
     assert "unreadable tool arguments 3 times in a row" in result.notice
+
+
+def test_calls_cut_again_are_not_told_they_repeat_one(server: FakeOpenAIServer) -> None:
+    _as_text(server)
+    server.enqueue_reply('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic to nut',
+                         finish_reason="length")  # other text, as long: the same note
+    server.enqueue_reply("Noted.")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_tokens=9,
+                              max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+    told = [m["content"] for m in server.requests[2]["messages"] if m["role"] == "tool"]
+    assert result.reply == "Noted." and len(told) == 2
+    assert all("cut off" in text and "already made" not in text for text in told)
