@@ -102,3 +102,13 @@ def test_a_remark_after_a_bare_and_still_forgets(said: str, now: list[str]) -> N
 ])
 def test_what_it_is_after_a_bare_request(held: str, said: str, now: list[str]) -> None:
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize("said", ["Forget my PIN. The new one will come by post.",
+                                  "Forget my PIN; the new one will come by post.",
+                                  "Forget my PIN. My new one is on the way."])
+def test_the_new_one_with_no_value_in_a_sentence_of_its_own(said: str) -> None:
+    # alone, "The new one will come by post" was stored as a fact of nothing
+    assert core_after("My PIN is 1234.", said) == []
+    assert core_after("My PIN is 1234.", "Forget my PIN. The new one is 4321.") == [
+        "User's PIN is 4321"]

@@ -283,6 +283,9 @@ _ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^
 #: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
 #: old" was kept as a fact of nothing.
 ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
+#: "The new one" of what a request just named, in a sentence of its own ("The new one will
+#: come by post."): alone, it was stored as a fact of nothing.
+_NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
 
 
 def _plans_joined(sentences: list[str]) -> list[str]:
@@ -300,7 +303,8 @@ def _plans_joined(sentences: list[str]) -> list[str]:
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
                 means_instead(sentence) or insists(sentence) or restated(joined) != joined
                 or _ITS_VALUE.match(sentence) is not None
-                or ITS_REMARK.match(sentence) is not None):
+                or ITS_REMARK.match(sentence) is not None
+                or _NEW_ONE.match(sentence) is not None):
             out[-1] = joined
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
