@@ -18,12 +18,8 @@ from itertools import takewhile
 
 from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
-    insists,
-    means_instead,
     named_and_said_after,
     named_in,
-    of_what_goes,
-    restated,
 )
 from tiermem.memory.text.forget_openings import (
     FORGET_NAMED,
@@ -34,6 +30,7 @@ from tiermem.memory.text.forget_openings import (
     WHAT_I_SAID,
     places_apart,
 )
+from tiermem.memory.text.joined_requests import plans_joined
 from tiermem.memory.text.named_lists import things_listed
 from tiermem.memory.text.plan_values import (
     as_held,
@@ -47,7 +44,7 @@ from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.value_looks import value_kind
 
-__all__ = ["CLAUSE_BREAK", "ITS_REMARK", "asks_to_forget", "beside_the_request", "brushes_off",
+__all__ = ["CLAUSE_BREAK", "asks_to_forget", "beside_the_request", "brushes_off",
            "brushes_off_about_it", "each_named_apart", "fine_as_it_is", "forget_opening",
            "forgets_the_last", "keeps_the_last", "keeps_what_is_held", "named_last",
            "names_what_to_forget", "never_minded", "not_taken_back", "requests_forgetting"]
@@ -222,7 +219,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = (),
     message before named (``named_last``), whose new one is told as of a request here."""
     out: list[str] = []
     held = list(held)
-    for whole in _plans_joined([part for said in sentences for part in places_apart(said)]):
+    for whole in plans_joined([part for said in sentences for part in places_apart(said)]):
         sentence, said_after = named_and_said_after(whole, held)
         opening = FORGET_NAMED.match(sentence.strip())
         if opening is None:
@@ -274,44 +271,6 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
     if timed is not None:
         return f"Forget that {timed}."
     return f"{lead}{as_held(thing, held)}."
-
-
-#: The new value of what a request just named, in a sentence of its own ("It's 4321.",
-#: "It's now 4321."); whether it is one, or a number in a remark, is ``value_told``'s.
-_ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^\s,;]*[\d@]", _I)
-#: Any other thing said of it in a sentence of its own ("It's old.", "It's Eva, don't tell
-#: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
-#: old" was kept as a fact of nothing.
-ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
-#: "The new one" of what a request just named, in a sentence of its own ("The new one will
-#: come by post."): alone, it was stored as a fact of nothing.
-_NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
-
-
-def _plans_joined(sentences: list[str]) -> list[str]:
-    """``sentences`` with a plan for what a request named ("Forget my password; I will send
-    you a new one.") joined to the request, as if said after a comma: alone, it was stored
-    as a quote that points at nothing; so is what was meant, a value ("Forget my PIN. I
-    meant 4321."), which alone was read as a correction of the PIN gone, and lost with it,
-    or another thing to forget ("I meant my brother", stored as "User's brother"), the
-    speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
-    ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
-    ("Forget my PIN. It's old."), stored alone as "It's old"."""
-    out: list[str] = []
-    for sentence in sentences:
-        joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
-        if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
-                means_instead(sentence) or insists(sentence) or restated(joined) != joined
-                or _ITS_VALUE.match(sentence) is not None
-                or ITS_REMARK.match(sentence) is not None
-                or _NEW_ONE.match(sentence) is not None):
-            out[-1] = joined
-        elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
-                and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
-            out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
-        else:
-            out.append(sentence)
-    return out
 
 
 #: A request to keep a thing named, and nothing more ("Don't forget my PIN.", "Keep my PIN").

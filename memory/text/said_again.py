@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.forget_beside import other_meant
-from tiermem.memory.text.forget_requests import CLAUSE_BREAK, ITS_REMARK, forgets_the_last
+from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
 from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.joined_requests import ITS_REMARK
 from tiermem.memory.text.named_as import said_as_owned
 from tiermem.memory.text.plan_values import keeps_it, value_kind
 from tiermem.memory.text.relations import relation_of

@@ -1,0 +1,62 @@
+"""A request to forget and what the sentences right after it say of what goes, read as one:
+its new value ("Forget my PIN. It's 4321."), a remark on it ("It's old."), what was meant
+("I meant 4321."), or a plan for it ("I will send you a new one."), each of which, alone,
+was stored as a fact of nothing. What the request then changes is
+memory/text/forget_requests.py's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.forget_beside import (
+    PLAN_INSTEAD,
+    insists,
+    means_instead,
+    of_what_goes,
+    restated,
+)
+from tiermem.memory.text.forget_openings import FORGET_NAMED
+
+__all__ = ["ITS_REMARK", "plans_joined"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+
+#: The new value of what a request just named, in a sentence of its own ("It's 4321.",
+#: "It's now 4321."); whether it is one, or a number in a remark, is ``value_told``'s.
+_ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^\s,;]*[\d@]", _I)
+#: Any other thing said of it in a sentence of its own ("It's old.", "It's Eva, don't tell
+#: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
+#: old" was kept as a fact of nothing.
+ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
+#: "The new one" of what a request just named, in a sentence of its own ("The new one will
+#: come by post."): alone, it was stored as a fact of nothing.
+_NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
+
+
+def plans_joined(sentences: list[str]) -> list[str]:
+    """``sentences`` with a plan for what a request named ("Forget my password; I will send
+    you a new one.") joined to the request, as if said after a comma: alone, it was stored
+    as a quote that points at nothing; so is what was meant, a value ("Forget my PIN. I
+    meant 4321."), which alone was read as a correction of the PIN gone, and lost with it,
+    or another thing to forget ("I meant my brother", stored as "User's brother"), the
+    speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
+    ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
+    ("Forget my PIN. It's old."), stored alone as "It's old"."""
+    out: list[str] = []
+    for sentence in sentences:
+        joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
+        if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
+                means_instead(sentence) or insists(sentence) or restated(joined) != joined
+                or _ITS_VALUE.match(sentence) is not None
+                or ITS_REMARK.match(sentence) is not None
+                or _NEW_ONE.match(sentence) is not None):
+            out[-1] = joined
+        elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
+                and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
+            out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
+        else:
+            out.append(sentence)
+    return out
