@@ -13,10 +13,12 @@ from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
     insists,
     means_instead,
+    named_in,
     of_what_goes,
     restated,
 )
 from tiermem.memory.text.forget_openings import FORGET_NAMED
+from tiermem.memory.text.secret_names import names_a_secret
 
 __all__ = ["ITS_REMARK", "plans_joined"]
 
@@ -34,6 +36,19 @@ ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we
 #: "The new one" of what a request just named, in a sentence of its own ("The new one will
 #: come by post."): alone, it was stored as a fact of nothing.
 _NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
+#: What a secret is the same as, or is, in the speaker's own words ("It's the same as my
+#: locker code.", "It's my bike lock's code."): of a secret just named, stored alone it kept
+#: a clue to it; "It's my birthday." is still a statement.
+_ITS_CLUE = re.compile(
+    rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:just|exactly)\s+)?(?:(?:the\s+)?same\s+as|like"
+    r"|similar\s+to|based\s+on|(?:my|our)\b[^.!?]*\b(?:code|number|pin|password|passcode"
+    r"|combination)\b)", _I)
+
+
+def _of_a_secret(request: str) -> bool:
+    """Whether ``request`` asks to forget a secret ("Forget my PIN")."""
+    words = named_in(request).split()
+    return any(names_a_secret(words, at) for at in range(len(words)))
 
 
 def plans_joined(sentences: list[str]) -> list[str]:
@@ -44,7 +59,8 @@ def plans_joined(sentences: list[str]) -> list[str]:
     or another thing to forget ("I meant my brother", stored as "User's brother"), the
     speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
     ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
-    ("Forget my PIN. It's old."), stored alone as "It's old"."""
+    ("Forget my PIN. It's old."), stored alone as "It's old", and what a secret is the same
+    as ("Forget my PIN. It's the same as my locker code.")."""
     out: list[str] = []
     for sentence in sentences:
         joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
@@ -52,7 +68,8 @@ def plans_joined(sentences: list[str]) -> list[str]:
                 means_instead(sentence) or insists(sentence) or restated(joined) != joined
                 or _ITS_VALUE.match(sentence) is not None
                 or ITS_REMARK.match(sentence) is not None
-                or _NEW_ONE.match(sentence) is not None):
+                or _NEW_ONE.match(sentence) is not None
+                or (_ITS_CLUE.match(sentence) is not None and _of_a_secret(out[-1]))):
             out[-1] = joined
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
