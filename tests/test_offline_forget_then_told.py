@@ -127,3 +127,20 @@ def test_the_new_one_with_no_value_in_a_sentence_of_its_own(said: str) -> None:
 def test_what_a_secret_is_the_same_as_is_not_kept(held: str, said: str,
                                                   now: list[str]) -> None:
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # "User's PIN is Tom's" was stored as the secret
+    ("My PIN is 1234.", "Forget my PIN, the new one is Tom's.", []),
+    ("My PIN is 1234.", "Forget my PIN. The new one is Eva.", []),
+    ("My password is hunter2.", "Forget my password; the new one is Tom's.", []),
+    ("My sister is Ana.", "Forget my sister, the new one is 4321.", []),
+    # a value that fits is still the new one
+    ("My password is hunter2.", "Forget my password; the new one is swordfish9.",
+     ["User's password is swordfish9"]),
+    ("My sister is Ana.", "Forget my sister. The new one is Eva.", ["User's sister is Eva"]),
+    ("My car is a Tesla.", "Forget my car, the new one is an Audi.", ["User's car is an Audi"]),
+])
+def test_the_new_one_is_a_value_that_fits_what_goes(held: str, said: str,
+                                                    now: list[str]) -> None:
+    assert core_after(held, said) == now

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.named_lists import owned_already, things_listed
+from tiermem.memory.text.relations import relation_of
+from tiermem.memory.text.secret_names import names_a_secret
 
 __all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
            "keeps_it", "name_held", "new_contact_in", "new_value_in", "remembered_value",
@@ -116,7 +118,19 @@ def _names_the_one(new: re.Match[str], named: str) -> bool:
     thing, words = new["thing"].casefold().split(), named.casefold().split()[1:]
     return ((thing == ["one"] or (new["owner"].casefold() == "the"
                                   and words[-len(thing):] == thing))
-            and value_kind(re.sub(rf"^\s*(?:is|=|:|{_APOS}s)\s*", "", new["value"])) is not None)
+            and _fits(words, re.sub(rf"^\s*(?:is|=|:|{_APOS}s)\s*", "", new["value"])))
+
+
+def _fits(words: list[str], value: str) -> bool:
+    """Whether ``value`` may be the new one of the thing named in ``words`` ("pin"): not
+    another's ("Tom's"), a code of a secret's, a name of someone's; "Forget my PIN, the new
+    one is Tom's" stored "User's PIN is Tom's", and "... is Eva" "User's PIN is Eva"."""
+    kind = value_kind(value)
+    if kind is None or re.search(rf"{_APOS}s?$", value):
+        return False
+    if any(names_a_secret(words, at) for at in range(len(words))):
+        return kind == "code"
+    return kind == "name" or not words or relation_of(words[-1]) is None
 
 
 def as_one_listed(named: Iterable[str], said: str) -> str:
