@@ -144,3 +144,20 @@ def test_what_a_secret_is_the_same_as_is_not_kept(held: str, said: str,
 def test_the_new_one_is_a_value_that_fits_what_goes(held: str, said: str,
                                                     now: list[str]) -> None:
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # Ana stayed beside Eva
+    ("I live in Leeds and my sister is Ana.", "Forget it, it's Eva.",
+     ["User lives in Leeds", "User's sister is Eva"]),
+    ("I live in Leeds and my sister is Ana.", "Forget it. It's Eva.",
+     ["User lives in Leeds", "User's sister is Eva"]),
+    # "it" is Leeds, which Eva is not: nothing changes, and Eva is not stored beside Ana
+    ("My sister is Ana and I live in Leeds.", "Forget it, it's Eva.",
+     ["User lives in Leeds", "User's sister is Ana"]),
+    ("My sister is Ana and I live in Leeds.", "Forget it. It's Eva.",
+     ["User lives in Leeds", "User's sister is Ana"]),
+])
+def test_what_it_is_after_a_message_of_two_facts(held: str, said: str,
+                                                 now: list[str]) -> None:
+    assert core_after(held, said) == now

@@ -55,8 +55,9 @@ _FILLER = re.compile(r"^\W*(?:(?:no|wait|sorry|oops|actually|hmm|um|ah|oh)\b\W*)
 _VALUE_SAID = re.compile(
     rf"^\W*(?P<subject>(?:my|our|the|your|[\w-]+{_APOS}s)\s+[\w'’ -]{{1,60}}?)"
     r"\s+(?P<verb>is|are)\s+\S", _I)
-#: Where a statement of another thing of the speaker's joins the one before ("... and my").
-_AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|[\w-]+{_APOS}s)\s)", _I)
+#: Where a statement of another thing of the speaker's joins the one before ("... and my"),
+#: or one of the speaker's own ("... and I live in Leeds"), whose value is no sister's.
+_AND_NEXT = re.compile(rf"\s+and\s+(?=(?:my|our|the|your|i|we|[\w-]+{_APOS}s)\s)", _I)
 
 
 #: An hour's day ("Friday", "today"): an hour said again as a day, or a day as an hour, says
@@ -313,9 +314,12 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
     # Said of the message before, the request goes first, so that it takes the old value
     # back as it would in the same message: read alone, the new value left "The meeting is
     # on Friday" beside "The meeting is at 9pm", and "Forget it, it's Eva." kept Ana beside
-    # Eva, as a sister may be one of several.
-    out[-1:] = [*([] if out or kept else [", ".join(clauses[:at + 1]) + "."]),
-                corrected[:1].upper() + corrected[1:] + "."]
+    # Eva, as a sister may be one of several; of a message that said more ("I live in Leeds
+    # and my sister is Ana"), the request names the one statement taken back, for "Forget
+    # it" of two facts forgot neither, and Ana stayed beside Eva.
+    request = ([] if out else [f"Forget that {last[:1].lower()}{last[1:]}."] if kept
+               else [", ".join(clauses[:at + 1]) + "."])
+    out[-1:] = [*request, corrected[:1].upper() + corrected[1:] + "."]
     if rest:  # what follows is a sentence of its own now
         out.append(rest[0][:1].upper() + ", ".join(rest)[1:] + ".")
     return True
