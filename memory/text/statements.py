@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tiermem.memory.text.causes import cause_behind, without_cause
+from tiermem.memory.text.changed_to import changed_to
 from tiermem.memory.text.forget_requests import (
     asks_to_forget,
     each_named_apart,
@@ -153,14 +154,6 @@ _ACTUALLY = re.compile(r",?\s*\bactually\b,?", _I)
 _NOW_CUE = (r"(?:\bfrom\s+now\s+on\b|(?<!right )(?<!for )(?<!just )(?<!until )(?<!by )"
             r"\bnow\b(?!\s+that\b))")
 _NOW = re.compile(rf",\s*{_NOW_CUE}\s*,(?=\s)|,?\s*{_NOW_CUE}", _I)
-_CHANGED_MY = re.compile(
-    rf"^(?:i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)"
-    rf"|my\s+(?P<changed>[^,;]+?)(?:\s+(?:has|was|got)|{_APOS}s)?\s+(?:been\s+)?"
-    # a code or number, not a time: "My flight changed to 6pm" is no "flight is 6pm"
-    r"(?:changed|updated)(?=\s+to\s+[^\d]*\d)(?!.*\d\s*(?:am|pm)\b|.*\d:\d))"
-    r"\s+to\s+(?P<value>.+)$",
-    _I,
-)
 _NOT_CLAUSE = re.compile(r",\s*(?:and\s+|but\s+)?not\s+[^,;]+$", _I)
 _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                ("moved to", re.compile(
@@ -381,10 +374,8 @@ def read_statement(sentence: str) -> Statement:
         # The word stays where a fact says it ("User is also vegan"); after "I" it would
         # keep the sentence in the first person, quoted as "User: I also live in Porto".
         cue, text = None, _I_ALSO.sub(r"\g<i> ", text)
-    changed = _CHANGED_MY.match(text.rstrip(".!"))
-    if changed:
-        cue = cue or "changed my"
-        text = f"my {changed['attribute'] or changed['changed']} is {changed['value']}"
+    if (changed := changed_to(text)) is not None:
+        cue, text = cue or "changed my", changed
     for name, pattern in _OTHER_CUES:
         if cue is None and pattern.search(text):
             cue = name
