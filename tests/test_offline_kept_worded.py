@@ -36,6 +36,15 @@ def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
     assert "nothing about your address" in reply
 
 
+@pytest.mark.parametrize("said", ["Keep my seat.", "Keep my answers brief.", "Keep my dog inside.",
+                                  "Keep my PIN 4321.", "Keep my PIN forever.", "Keep my word."])
+def test_keeping_what_is_no_detail_is_not_answered_as_nothing_held(said: str) -> None:
+    # each was answered "I hold nothing about your seat (answers brief, PIN forever)"
+    reply, core = _after_pin(said)
+    assert "hold nothing" not in reply
+    assert len(core) == 2
+
+
 @pytest.mark.parametrize("said", ["Remember not to share my PIN.",
                                   "Make sure you don't share my PIN with anyone."])
 def test_not_to_share_is_stored_as_the_users_wish(said: str) -> None:

@@ -5,7 +5,9 @@ sure you remember my PIN" ask what "Keep my PIN" asks, and are said again as it
 safe"). Of a thing neither held nor a secret, "Remember to keep my receipts" is a task, and
 is left as said. "Remember not to share my PIN" tells a wish, said again as "I don't want
 my PIN shared", which is stored as the user's. "Keep my address" of nothing held keeps nothing
-(``keeps_nothing_held``). "Keep my kids safe" is a wish of its own, and left as said.
+(``keeps_nothing_held``): only of a secret or a detail of the user's, for "Keep my seat",
+"Keep my answers brief" and "Keep my PIN 4321" ask otherwise. "Keep my kids safe" is a wish
+of its own, and left as said.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.forget_requests import keeps_what_is_held
+from tiermem.memory.text.plan_values import held_of
 from tiermem.memory.text.reminded_requests import kept_in_mind, of_what_is_held
+from tiermem.memory.text.secret_names import names_a_secret
 
 __all__ = ["as_keep_request", "keeps_nothing_held"]
 
@@ -39,6 +43,11 @@ _NOT_TO_SHARE = re.compile(
     + _NAMED + r"(?:\s+with\s+(?:anyone|anybody|others))?" + _END, _I)
 #: A request to keep a thing and nothing more ("Keep my address.").
 _KEEP = re.compile(r"^\W*(?:please\s+)?keep\s+" + _NAMED + _END, _I)
+#: A detail of the user's that memory holds as a fact ("address", "phone number").
+_DETAIL = re.compile(
+    r"^(?:(?:home|work|postal|mailing|billing|email|e-mail)\s+address|address"
+    r"|(?:phone|mobile|cell)(?:\s+number)?|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
+    r"|(?:full\s+|last\s+|first\s+|middle\s+)?name|surname)$", _I)
 
 
 def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
@@ -61,11 +70,23 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
     return sentence
 
 
+def _a_secret_or_detail(thing: str) -> bool:
+    """Whether ``thing`` ("PIN", "PIN code", "phone number") is a secret or a detail of the
+    user's, and nothing more ("PIN 4321", "seat", "answers brief" are not)."""
+    words = thing.split()
+    return (_DETAIL.match(thing) is not None or names_a_secret(words, len(words) - 1)
+            or (len(words) == 2 and names_a_secret(words, 0)
+                and words[1].casefold() in ("code", "number")))
+
+
 def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
     """What ``sentence`` asks to keep ("your address" of "Keep my address."), when it only
-    asks that and no fact ``held`` names it; else None."""
+    asks to keep a secret or a detail of the user's no fact ``held`` names; else None."""
     held = list(held)
     if (_KEPT_SAFE.match(sentence.strip()) or (keep := _KEEP.match(sentence.strip())) is None
             or keeps_what_is_held(sentence, held)):
         return None  # "Keep my kids safe" is a wish
-    return "your " + keep["named"].split(None, 1)[1]
+    thing = keep["named"].split(None, 1)[1]
+    if not _a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
+        return None  # "Keep my seat", "Keep my answers brief" ask otherwise
+    return "your " + thing
