@@ -61,3 +61,45 @@ def test_a_task_to_keep_a_thing_not_held_is_still_a_reminder(said: str) -> None:
                                   "Remember not to share the cake."])
 def test_other_wishes_are_left_as_said(said: str) -> None:
     assert as_keep_request(said, ["User's PIN is 1234"]) == said
+
+
+@pytest.mark.parametrize("said", ["Keep my PIN - wait.", "Keep my PIN, no wait.",
+                                  "Remember my PIN, wait."])
+def test_keeping_a_thing_held_then_waiting_changes_nothing(said: str) -> None:
+    # stored "Keep User's PIN - wait", "Keep User's PIN, no wait"
+    assert _after_pin(said) == (KEPT_NOTE, ["User's PIN is 1234"])
+
+
+@pytest.mark.parametrize("said", ["Remember my PIN, no, wait, it's 4321.",
+                                  "Keep my PIN - no wait, it is 4321."])
+def test_what_a_thing_kept_is_said_to_be_after_waiting_replaces_it(said: str) -> None:
+    # stored "User's PIN, no, wait, it's 4321" beside the PIN 1234
+    assert _after_pin(said)[1] == ["User's PIN is 4321"]
+
+
+@pytest.mark.parametrize("said", ["Don't share my PIN.", "Never share my PIN.",
+                                  "Please don't share my PIN with anyone.",
+                                  "Don't ever share my address."])
+def test_do_not_share_is_stored_as_the_users_wish(said: str) -> None:
+    # stored "Don't share User's PIN", "Never share User's PIN"
+    thing = "address" if "address" in said else "PIN"
+    assert f"User doesn't want User's {thing} shared" in _after_pin(said)[1]
+
+
+@pytest.mark.parametrize("said", ["Don't share my screen.", "Never share my toys.",
+                                  "Don't share my PIN yet."])
+def test_do_not_share_what_is_no_detail_is_left_as_said(said: str) -> None:
+    assert as_keep_request(said, ["User's PIN is 1234"]) == said
+
+
+@pytest.mark.parametrize("said", ["Remember my address.", "Don't forget my address.",
+                                  "Never forget my address, please."])
+def test_remembering_a_detail_not_held_keeps_nothing_and_says_so(said: str) -> None:
+    # stored "User's address"
+    reply, core = _after_pin(said)
+    assert core == ["User's PIN is 1234"]
+    assert "nothing about your address" in reply
+
+
+def test_a_question_is_left_as_asked() -> None:
+    assert as_keep_request("Remember my address?") == "Remember my address?"

@@ -4,10 +4,12 @@ sure you remember my PIN" ask what "Keep my PIN" asks, and are said again as it
 (``as_keep_request``); read as statements, each was stored as itself ("Keep User's PIN
 safe"). Of a thing neither held nor a secret, "Remember to keep my receipts" is a task, and
 is left as said. "Remember not to share my PIN" tells a wish, said again as "I don't want
-my PIN shared", which is stored as the user's. "Keep my address" of nothing held keeps nothing
-(``keeps_nothing_held``): only of a secret or a detail of the user's, for "Keep my seat",
-"Keep my answers brief" and "Keep my PIN 4321" ask otherwise. "Keep my kids safe" is a wish
-of its own, and left as said.
+my PIN shared", which is stored as the user's, as is "Don't share my PIN" (not "Don't share my
+screen", no detail of the user's). "Keep my address" (or "Remember my address") of nothing
+held keeps nothing (``keeps_nothing_held``): only of a secret or a detail of the user's, for
+"Keep my seat", "Keep my answers brief" and "Keep my PIN 4321" ask otherwise. "Keep my PIN,
+no wait" keeps the PIN, and "Remember my PIN, no, wait, it's 4321" tells it. "Keep my kids
+safe" is a wish of its own, and left as said.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ _KEPT_SAFE = re.compile(
 #: PIN"), when it asks to keep.
 _TO_KEEP = re.compile(r"^(?:keep|remember)\s+" + _NAMED + _SAFE + "?" + _END, _I)
 _NOT_TO_FORGET = re.compile(r"^(?:forget|lose)\s+" + _NAMED + _END, _I)
+#: What follows "remember" or "don't forget" when it names a thing alone ("my address").
+_BARE = re.compile("^" + _NAMED + _END, _I)
 #: What follows "remember not to" when it asks that a thing be kept to memory.
 _NOT_TO_SHARE = re.compile(
     r"^(?:share|reveal|disclose|give\s+out|pass\s+on|show|tell\s+(?:anyone|anybody|others))\s+"
@@ -48,26 +52,48 @@ _DETAIL = re.compile(
     r"^(?:(?:home|work|postal|mailing|billing|email|e-mail)\s+address|address"
     r"|(?:phone|mobile|cell)(?:\s+number)?|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
     r"|(?:full\s+|last\s+|first\s+|middle\s+)?name|surname)$", _I)
+#: A request to keep a thing, taken back at once ("Keep my PIN - wait.", "..., no wait"),
+#: and what it was said to be then (", no, wait, it's 4321").
+_KEPT_WAIT = re.compile(
+    r"^\W*(?:please\s+)?(?:keep|remember|(?:don['’]?t|do\s+not|never)\s+forget)\s+"
+    + _NAMED + r"\s*(?:[,;:\u2013\u2014]|\s-)\s*(?:no\b[\s,]*)?wait\b[\s,.!]*"
+    r"(?:(?:it['’]s|it\s+is)\s+(?P<value>[^,;]*\w[^,;]*$))?" + _END, _I)
+#: Asking that a thing not be shared ("Don't share my PIN", "Never share my address").
+_DO_NOT = re.compile(
+    r"^\W*(?:please\s+)?(?:don['’]?t|do\s+not|never)(?:\s+ever)?\s+(?P<request>\w.*)$", _I)
 
 
 def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
     """``sentence`` said as the request to keep it words otherwise ("Make sure to keep my
     PIN." -> "Keep my PIN."), or as the wish it tells ("Remember not to share my PIN." ->
     "I don't want my PIN shared."); any other sentence as it is."""
+    if sentence.strip().endswith("?"):
+        return sentence  # "Remember my name?"
+    if (wait := _KEPT_WAIT.match(sentence.strip())) is not None:
+        if (value := wait["value"]) is None:
+            return f"Keep {wait['named']}."
+        # "it's 5 Elm St." keeps the dot of its abbreviation
+        return f"{wait['named'][:1].upper()}{wait['named'][1:]} is {value.rstrip(',!')}"
     if (safe := _KEPT_SAFE.match(sentence.strip())) is not None:
         return f"Keep {safe['named']}." if of_what_is_held(safe["named"], list(held)) else sentence
     if (kept := kept_in_mind(sentence)) is None:
-        return sentence
+        return _shared(sentence, held)
     negated, request = kept
     keep = _NOT_TO_FORGET.match(request) if negated else _TO_KEEP.match(request)
     if keep is not None:
         # "Remember to keep my receipts" of none held is a task
-        return f"Keep {keep['named']}." if of_what_is_held(keep["named"], list(held)) else sentence
+        return f"Keep {keep['named']}." if _held_or_detail(keep["named"], held) else sentence
+    if not negated and (bare := _BARE.match(request)) is not None and _a_secret_or_detail(
+            bare["named"].split(None, 1)[1]):
+        return f"Keep {bare['named']}."  # "Remember my address"; "... my umbrella tomorrow"
     if negated and (share := _NOT_TO_SHARE.match(request)) is not None:
-        named = share["named"]
-        who = "We" if named[:3].casefold() == "our" else "I"
-        return f"{who} don't want {named[:1].lower()}{named[1:]} shared."
+        return _unshared(share["named"])
     return sentence
+
+
+def _held_or_detail(named: str, held: Iterable[str]) -> bool:
+    """Whether ``named`` ("my address") is held, a secret or a detail of the user's."""
+    return of_what_is_held(named, list(held)) or _DETAIL.match(named.split(None, 1)[1]) is not None
 
 
 def _a_secret_or_detail(thing: str) -> bool:
@@ -77,6 +103,24 @@ def _a_secret_or_detail(thing: str) -> bool:
     return (_DETAIL.match(thing) is not None or names_a_secret(words, len(words) - 1)
             or (len(words) == 2 and names_a_secret(words, 0)
                 and words[1].casefold() in ("code", "number")))
+
+
+def _shared(sentence: str, held: Iterable[str]) -> str:
+    """``sentence`` as the wish it tells when it asks that a thing held, a secret or a
+    detail of the user's not be shared ("Don't share my PIN."); else as it is."""
+    if (do_not := _DO_NOT.match(sentence.strip())) is None or (
+            share := _NOT_TO_SHARE.match(do_not["request"])) is None:
+        return sentence
+    if not _a_secret_or_detail((named := share["named"]).split(None, 1)[1]) and not (
+            keeps_what_is_held(f"Keep {named}.", list(held))):
+        return sentence  # "Don't share my screen", "... my PIN yet"
+    return _unshared(named)
+
+
+def _unshared(named: str) -> str:
+    """The wish that ``named`` ("my PIN") not be shared, said as the speaker's."""
+    who = "We" if named[:3].casefold() == "our" else "I"
+    return f"{who} don't want {named[:1].lower()}{named[1:]} shared."
 
 
 def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
