@@ -307,3 +307,26 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         _chat(memory, "My flight changed to 6pm.")
         assert list(_core(memory)) == ["User's flight changed to 6pm"]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "User's address is 5 Elm St", its abbreviation's dot dropped
+    (("My address is 5 Oak Road.", "My address changed to 5 Elm St."),
+     ["User's address is 5 Elm St."]),
+    # "User's password changed to marlin" was stored beside the password it replaced
+    (("My password is swordfish.", "My password changed to marlin."),
+     ["User's password is marlin"]),
+    # "User's PIN is 4321 yesterday" was stored beside "User's PIN is 1234"
+    (("My PIN is 1234.", "My PIN changed to 4321 yesterday."), ["User's PIN is 4321"]),
+    # no code: "User's life is the better in 2020", "User's hair is grey over 10 years"
+    (("My life changed to the better in 2020.",), ["User's life changed to the better in 2020"]),
+    (("My hair changed to grey over 10 years.",), ["User's hair changed to grey over 10 years"]),
+    (("My flight changed to gate 12.",), ["User's flight changed to gate 12"]),
+    (("My mind changed to yes.",), ["User's mind changed to yes"]),
+    (("My PIN is 1234.", "My PIN changed to something else."),
+     ["User's PIN changed to something else", "User's PIN is 1234"]),
+])
+def test_what_changed_to_replaces_only_a_code_a_number_or_a_secret(
+        memory: HierarchicalMemory, said: tuple[str, ...], kept: list[str]) -> None:
+    _chat(memory, *said)
+    assert sorted(_core(memory)) == kept

@@ -1,10 +1,18 @@
 """A statement that a thing of the speaker's was changed to a value ("I changed my PIN to
-4321", "My PIN has changed to 4321"), said as what it now is ("my PIN is 4321").
+4321", "My PIN has changed to 4321"), said as what it now is ("my PIN is 4321"). "My X
+changed to" reads so only of a code or a number ("4321", "5 Elm St.", "BA123"), not a time
+("My flight changed to 6pm"), or of a secret, to a word of any look ("My password changed
+to swordfish"): "My mind changed to yes" and "My life changed to the better in 2020" are kept
+as said. When it changed ("yesterday") is no part of the value, and an abbreviation keeps
+its dot ("5 Elm St.").
 """
 
 from __future__ import annotations
 
 import re
+
+from tiermem.memory.text.secret_names import names_a_secret
+from tiermem.memory.text.sentences import strip_terminator
 
 __all__ = ["changed_to"]
 
@@ -13,11 +21,15 @@ _APOS = "['’]"
 _CHANGED_MY = re.compile(
     rf"^(?:i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)"
     rf"|my\s+(?P<changed>[^,;]+?)(?:\s+(?:has|was|got)|{_APOS}s)?\s+(?:been\s+)?"
-    # a code or number, not a time: "My flight changed to 6pm" is no "flight is 6pm"
-    r"(?:changed|updated)(?=\s+to\s+[^\d]*\d)(?!.*\d\s*(?:am|pm)\b|.*\d:\d))"
-    r"\s+to\s+(?P<value>.+)$",
+    r"(?:changed|updated))\s+to\s+(?P<value>.+)$",
     _I,
 )
+#: A value that opens with a code or a number ("4321", "5 Elm St."), and a time ("6pm").
+_CODE = re.compile(r"^[^\s\d]*\d")
+_TIME = re.compile(r"\d\s*(?:am|pm)\b|\d:\d", _I)
+#: When the change was made, closing the value ("4321 yesterday").
+_WHEN = re.compile(r"\s+(?:yesterday|today|this\s+(?:morning|week|month)|last\s+(?:night|week"
+                   r"|month)|earlier(?:\s+today)?|recently)\W*$", _I)
 
 
 def changed_to(text: str) -> str | None:
@@ -26,4 +38,11 @@ def changed_to(text: str) -> str | None:
     changed = _CHANGED_MY.match(text.rstrip(".!"))
     if changed is None:
         return None
-    return f"my {changed['attribute'] or changed['changed']} is {changed['value']}"
+    value = strip_terminator(_WHEN.sub("", text[changed.start("value"):]))
+    if (thing := changed["changed"]) is None:
+        return f"my {changed['attribute']} is {value}"
+    words = thing.split()
+    if (_CODE.match(value) is None or _TIME.search(value)) and not (
+            names_a_secret(words, len(words) - 1) and len(value.split()) == 1):
+        return None  # "My flight changed to 6pm", "My PIN changed to something else"
+    return f"my {thing} is {value}"

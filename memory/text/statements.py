@@ -20,8 +20,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
   "now" anywhere, "from now on" whole, with the commas around either (not "right now", "for
   now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
-  cue, and "I changed (or updated, switched) my X to Y" or "My X (has) changed to" a code or
-  number reads as "my X is Y", and "my X
+  cue, and "I changed (or updated, switched) my X to Y" or "My X (has) changed to" a code,
+  a number or a secret's value reads as "my X is Y" (memory/text/changed_to.py), and "my X
   isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
 - a closing "too" (or "as well") of what someone or something is or does ("No, my son is
   Eva too", "I like coffee too", "The database is down too"), or an "also" after its
