@@ -316,6 +316,11 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     # "User's password changed to marlin" was stored beside the password it replaced
     (("My password is swordfish.", "My password changed to marlin."),
      ["User's password is marlin"]),
+    # a secret's value of another look: stored beside "User's password is hunter2"
+    (("My password is hunter2.", "My password changed to swordfish."),
+     ["User's password is swordfish"]),
+    (("My password is hunter2.", "My password is now swordfish."),
+     ["User's password is swordfish"]),
     # "User's PIN is 4321 yesterday" was stored beside "User's PIN is 1234"
     (("My PIN is 1234.", "My PIN changed to 4321 yesterday."), ["User's PIN is 4321"]),
     # no code: "User's life is the better in 2020", "User's hair is grey over 10 years"

@@ -65,11 +65,12 @@ def names_over_state(new: str, old: str) -> bool:
 
 def new_one_named(new: str, old: str, slot: str, change: str | None) -> bool:
     """Whether ``new``, said of "my new", names another of what ``old`` names: a secret
-    ("my new password"), held one at a time, whatever word it is said to be, or what kind
-    of thing it is beside the old one's kind ("a Pixel" after "an iPhone")."""
+    ("my new password"), held one at a time, whatever word it is said to be (so with any
+    cue: "My password is now swordfish" after "hunter2"), or what kind of thing it is
+    beside the old one's kind ("a Pixel" after "an iPhone")."""
     words = slot.rpartition("/")[2].split()
-    return change == "my new" and (names_a_secret(words, len(words) - 1)
-                                   or value_kind(new) == value_kind(old) == "kind")
+    return (change is not None and names_a_secret(words, len(words) - 1)) or (
+        change == "my new" and value_kind(new) == value_kind(old) == "kind")
 
 
 #: What one may have several of at once that names no one of the user's people: "my new
