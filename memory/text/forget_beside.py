@@ -12,8 +12,8 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import FORGET_NAMED, THANKS
 from tiermem.memory.text.named_lists import owned_already
+from tiermem.memory.text.new_one_named import as_one_listed
 from tiermem.memory.text.plan_values import (
-    as_one_listed,
     gives_a_value,
     held_of,
     new_contact_in,

@@ -32,9 +32,9 @@ from tiermem.memory.text.forget_openings import (
 )
 from tiermem.memory.text.joined_requests import plans_joined
 from tiermem.memory.text.named_lists import things_listed
+from tiermem.memory.text.new_one_named import as_one_listed
 from tiermem.memory.text.plan_values import (
     as_held,
-    as_one_listed,
     held_of,
     name_held,
     spelled_as_held,

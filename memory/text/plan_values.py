@@ -13,10 +13,8 @@ from collections.abc import Iterable
 from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.named_lists import owned_already, things_listed
-from tiermem.memory.text.relations import relation_of
-from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["as_held", "as_one_listed", "as_the_one_named", "gives_a_value", "held_of",
+__all__ = ["as_held", "gives_a_value", "held_of",
            "keeps_it", "name_held", "new_contact_in", "new_value_in", "remembered_value",
            "spelled_as_held", "time_held", "told_of", "value_kind", "value_told"]
 
@@ -76,72 +74,6 @@ def remembered_value(asked: str) -> str | None:
         return None
     thing = asked_for["thing"]
     return f"{thing[:1].upper()}{thing[1:]} is {asked_for['value'].rstrip('.!')}."
-
-
-#: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
-#: Its value may hold any word or comma ("9 Elm Road, Leeds", "Marks and Spencer"); the
-#: old one told after it ("... 4321 and my old one was 1234", "... 4321 my old one was
-#: 1234"), which is to go, and a courtesy (", thanks", stored in the PIN) are left out.
-#: "The new one" or "the new PIN" is of the thing named as "my new PIN" is, and "'s" is "is".
-_NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our|the)\s+new\s+(?P<thing>\w.*?)"
-                         rf"(?P<value>(?:\s+(?:is|=)\s+|:\s*|{_APOS}s\s+)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
-                         r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
-                         r"\b.*?"
-                         # with no word between ("4321 my old one was 1234"): in lower case,
-                         # as "5 The Old Mill Lane" may be the value
-                         r"|\s+(?-i:(?:my|our|the)\s+(?:old|previous|former))\s+\w+\s+(?:was|were)\b.*?"
-                         # a statement of its own after a comma ("..., I live in Leeds now")
-                         r"|[,;]\s+(?P<more>(?:i|we|my|our|it|he|she|they|you)\b.*?))?"
-                         rf"(?:\.?,?\s+(?:please|pls|{THANKS}))*\W*$", _I)
-
-
-def as_the_one_named(named: str, said: str) -> str:
-    """``said`` without its "new" when it tells the new one of the thing ``named`` to
-    forget ("My PIN is 4321." of "my new PIN is 4321" beside "Forget my PIN"): the old one
-    goes, so the new one is the PIN, and kept as "User's new PIN" it stood apart from it.
-    A statement after it is said apart. Any other ``said`` is returned as it is."""
-    new = _NEW_ONE_OF.match(said.strip())
-    if new is None or not _names_the_one(new, named):
-        return said
-    more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
-    value = re.sub(rf"^{_APOS}s\s+", " is ", new["value"])
-    return f"{named[:1].upper()}{named[1:]}{value}.{more}"
-
-
-def _names_the_one(new: re.Match[str], named: str) -> bool:
-    """Whether the new one ``new`` tells of is the thing ``named``: "my new PIN" of "my
-    PIN", or, with a value that is one, "the new one", "my new one" or "the new number" of
-    "my phone number"; read as said, "The new one is 4321" was stored, and after a comma
-    the request matched nothing and the PIN stayed."""
-    if f"{new['owner']} {new['thing']}".casefold() == named.casefold():
-        return True
-    thing, words = new["thing"].casefold().split(), named.casefold().split()[1:]
-    return ((thing == ["one"] or (new["owner"].casefold() == "the"
-                                  and words[-len(thing):] == thing))
-            and _fits(words, re.sub(rf"^\s*(?:is|=|:|{_APOS}s)\s*", "", new["value"])))
-
-
-def _fits(words: list[str], value: str) -> bool:
-    """Whether ``value`` may be the new one of the thing named in ``words`` ("pin"): not
-    another's ("Tom's"), a code of a secret's, a name of someone's; "Forget my PIN, the new
-    one is Tom's" stored "User's PIN is Tom's", and "... is Eva" "User's PIN is Eva"."""
-    kind = value_kind(value)
-    if kind is None or re.search(rf"{_APOS}s?$", value):
-        return False
-    if any(names_a_secret(words, at) for at in range(len(words))):
-        return kind == "code"
-    return kind == "name" or not words or relation_of(words[-1]) is None
-
-
-def as_one_listed(named: Iterable[str], said: str) -> str:
-    """``said`` as ``as_the_one_named`` tells it of the first of the things ``named`` (each
-    all a request names, or a list: "my PIN and my password") it tells the new one of:
-    "Forget my PIN and my password, my new PIN is 4321" was read as naming neither."""
-    for whole in named:
-        for thing in things_listed(whole) or [whole]:
-            if (told := as_the_one_named(thing, said)) != said:
-                return told
-    return said
 
 
 def new_contact_in(request: str, plan: str) -> str | None:
