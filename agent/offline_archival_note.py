@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tiermem.memory.text.deleted_names import deleted_name
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK
 from tiermem.memory.text.joint_shares import member_shares
 from tiermem.memory.text.sentences import split_sentences
@@ -43,11 +44,12 @@ def kept_in_archival_note(messages: list[dict[str, Any]], user_text: str) -> lis
     """For a request to forget, where what it retired still is: archival keeps a retired
     fact as a past one, which a user asking to forget private data must be told, with the
     way to remove it for good."""
-    # "Ignore that, it's fine" (or "..., it's 5678") asks it as "Forget that, ..." does
-    if not any(as_news(s) is None or forgets_the_last(CLAUSE_BREAK.split(s.strip())[0])
-               for s in split_sentences(user_text)):
-        return []
     retired = retired_this_turn(messages)
+    # "Ignore that, it's fine" (or "..., it's 5678") asks it as "Forget that, ..." does, and
+    # "Delete Tom" of a Tom it retired as "Forget Tom" does
+    if not any(as_news(s) is None or forgets_the_last(CLAUSE_BREAK.split(s.strip())[0])
+               or deleted_name(s, retired) for s in split_sentences(user_text)):
+        return []
     if len(retired) == 1 and (retired[0].lstrip().startswith("-")
                               or not retired[0].isprintable()):
         # Typed after /forget, "--erase wipes the disk" would erase "wipes the disk".

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from itertools import takewhile
 
+from tiermem.memory.text.deleted_names import name_held_deleted
 from tiermem.memory.text.forget_beside import (
     PLAN_INSTEAD,
     named_and_said_after,
@@ -220,7 +221,7 @@ def each_named_apart(sentences: list[str], held: Iterable[str] = (),
     out: list[str] = []
     held = list(held)
     for whole in plans_joined([part for said in sentences for part in places_apart(said)]):
-        sentence, said_after = named_and_said_after(whole, held)
+        sentence, said_after = named_and_said_after(name_held_deleted(whole, held), held)
         opening = FORGET_NAMED.match(sentence.strip())
         if opening is None:
             out.append(sentence)
