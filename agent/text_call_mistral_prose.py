@@ -9,7 +9,7 @@ import re
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
-__all__ = ["AFTER_CALLS", "MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "marked_prose",
+__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", "marked_prose",
            "prose_after_calls", "prose_word", "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
@@ -18,7 +18,7 @@ MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
 #: How the text before a marker ends when the marker begins a line or follows calls.
-AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
+_AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
 
 def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
@@ -27,8 +27,7 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     calls: the model went on in prose after them; else ``text`` and ""."""
     last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
-    if last > 0 and before.strip() and before.endswith(AFTER_CALLS) \
-            and _is_prose(after, names):
+    if last > 0 and follows_calls(before) and _is_prose(after, names):
         return text[:last], after.strip()
     return text, ""
 
@@ -39,9 +38,21 @@ def without_marker_after_calls(text: str) -> str:
     a call the model began and did not write, which is no reply; else ``text``."""
     stripped = text.rstrip()
     before = stripped.removesuffix(MISTRAL_CALLS).rstrip(" \t")
-    if before != stripped.rstrip(" \t") and before.strip() and before.endswith(AFTER_CALLS):
+    if before != stripped.rstrip(" \t") and follows_calls(before):
         return before
     return text
+
+
+def follows_calls(before: str) -> bool:
+    """Whether ``before``, the text up to a marker, ends as calls or a line do (``</tool_call>``,
+    a closing fence or span, a line break), not with the backtick that opens inline code
+    (``Mistral writes `[TOOL_CALLS]...```), which quotes the markup as an example."""
+    if not before.strip() or not before.endswith(_AFTER_CALLS):
+        return False
+    ahead = before.rstrip("`")
+    opens_span = len(before) - len(ahead) in (1, 2) and (not ahead or ahead[-1].isspace()
+                                                         or ahead[-1] in "(:'\"")
+    return not opens_span
 
 
 def marked_prose(content: str, names: frozenset[str]) -> str:

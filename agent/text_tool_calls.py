@@ -23,7 +23,8 @@ from it, the call arrives as plain content. These forms are recognised:
   never run);
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py);
 - Mistral's markup after calls of another form, beginning a line or straight after them
-  (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``): the calls of both.
+  (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``): the calls of both; not
+  markup an inline code span opens on (``Mistral writes `[TOOL_CALLS]...```), an example.
 
 What wrapped the calls is no reply: a code fence left empty once they are taken out
 (```` ```xml<tool_call>...</tool_call>``` ````), the inline code spans a reply's calls are
@@ -91,8 +92,8 @@ from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
 from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_mistral_prose import (
-    AFTER_CALLS,
     MISTRAL_CALLS,
+    follows_calls,
     marked_prose,
     prose_after_calls,
     without_marker_after_calls,
@@ -287,7 +288,7 @@ def _mistral_after(text: str, found: TextToolCalls, names: frozenset[str], cut: 
     ``found`` as it is."""
     starts = marker_starts(text, MISTRAL_CALLS)
     before = text[:starts[0]].rstrip(" \t") if starts else ""
-    if not before.strip() or not before.endswith(AFTER_CALLS):
+    if not follows_calls(before):
         return found
     head = _find(text[:starts[0]], names, False, schemas, after_prose)
     tail = _find(text[starts[0]:], names, cut, schemas, after_prose)

@@ -55,3 +55,20 @@ def test_the_turn_runs_the_whole_call_and_tells_the_model_of_the_cut_one(
     assert not any("[TOOL_CALLS]" in (r["content"] or "") for r in rows)
     stored = [json.loads(c["function"]["arguments"]) for r in rows for c in r["tool_calls"] or []]
     assert stored[0] == ALLERGY and list(stored[1]) == ["omitted"]
+
+
+EXAMPLE = 'Mistral would write `[TOOL_CALLS]send_message[ARGS]{"message": "Noted."}` instead.'
+
+
+@pytest.mark.parametrize("first", ALLERGY_FORMS[:3])
+def test_mistral_markup_quoted_as_inline_code_after_a_call_is_an_example(first: str) -> None:
+    found = find_text_tool_calls(f"{first}\n{EXAMPLE}", NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", ALLERGY)]
+    assert found.rest == EXAMPLE
+
+
+def test_the_turn_shows_the_quoted_markup_and_sends_nothing(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, f"{ALLERGY_FORMS[1]}\n{EXAMPLE}")
+    assert [r.name for r in result.tool_results] == ["core_memory_append"]
+    assert result.reply == EXAMPLE
