@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from tiermem.agent.text_call_mistral_prose import prose_word
+from tiermem.agent.text_call_mistral_prose import MISTRAL_CALLS, prose_word
 from tiermem.agent.text_call_objects import END_OF_TURN
+from tiermem.agent.text_call_tags import begins_call
 
 __all__ = ["without_cut_closing", "without_cut_opening"]
 
@@ -41,13 +42,18 @@ def without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` without a call the token limit cut before its name (``...</tool_call>
     <tool_c``, ``<tool_call>{"na``, ``[TOOL_CALLS]send_mes``), and that call's text; or
     ``text`` and "" when it ends otherwise, also when a word after a marker is prose
-    (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]Done``: ``prose_word``)."""
+    (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]Done``: ``prose_word``) or the marker is text in
+    the call before it (``"message": "a [TOOL_CALLS] b``)."""
     stripped = text.rstrip()
     fragment = next((stripped[-size:] for size in range(_LONGEST_OPENING - 1, 1, -1)
                      if any(o.startswith(stripped[-size:]) for o in _OPENINGS)), "")
-    if fragment and stripped[:-len(fragment)].strip():
+    if fragment and stripped[:-len(fragment)].strip() \
+            and begins_call(stripped, len(stripped) - len(fragment), MISTRAL_CALLS):
         return stripped[:-len(fragment)], fragment
     for match in _CUT_OPENING.finditer(stripped):
+        if not begins_call(stripped, match.start(), MISTRAL_CALLS):
+            continue  # inside the JSON text of the call before it: '"message": "a [TOOL_CALLS] b'
+
         word = _MARKED_WORD.search(match.group(0))
         if word and prose_word(word.group(1), names,
                                mistral=match.group(0).startswith("[TOOL_CALLS]")):

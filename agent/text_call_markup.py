@@ -33,7 +33,7 @@ server's template or parser does not take it out:
   call with its text as arguments, which running answers with what to write; arguments that
   are a whole object then prose (``[ARGS]{...} Done.``) are that object, the prose the reply,
   as is a sentence after the last marker (``[TOOL_CALLS] I saved it.``), cut or not; a
-  marker inside a call's own JSON text (``"message": "... [TOOL_CALLS] ..."``) is text;
+  marker inside a call's own JSON text (``"message": "... [TOOL_CALLS] ..."``) is text, cut or not;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import TextToolCalls, spliced, without_end_tokens
 
-__all__ = ["BodyReader", "SegmentReader", "after_marker", "marker_starts", "tagged",
+__all__ = ["BodyReader", "SegmentReader", "after_marker", "begins_call", "marker_starts", "tagged",
            "without_markup_end_tokens"]
 
 #: How many later closing tags a body is tried up to when it does not read at its first.
@@ -21,6 +21,8 @@ _END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 #: How many later markers a call's JSON is tried up to when it does not end before the next.
 _MAX_QUOTED_MARKERS = 4
 _DECODER = json.JSONDecoder()
+#: A JSON string (the second group empty when it is left open) or a bracket.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*("?)|[\[\]{}]', re.DOTALL)
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
 BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
@@ -154,7 +156,8 @@ def after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCall
 def marker_starts(content: str, marker: str) -> list[int]:
     """Where each marker in ``content`` begins a call: not one inside a call's own JSON text
     (``"message": "Saved [TOOL_CALLS] Done."``), which the JSON begun after an earlier
-    marker runs on past, as a quoted marker is text."""
+    marker runs on past, or runs on in, unfinished, to the end of a reply cut there
+    (``"message": "a [TOOL_CALLS] b``), as a quoted marker is text."""
     starts: list[int] = []
     position = content.find(marker)
     while position >= 0:
@@ -183,8 +186,36 @@ def _past_quoted_markers(content: str, start: int, following: int, marker: str) 
         if end is not None:
             return content.find(marker, begin + end)
         if later < 0:
-            break
+            # Cut inside the call's JSON text ("message": "a [TOOL_CALLS] b): its markers are text.
+            return -1 if _open_to_end(content[begin:]) else following
     return following
+
+
+def begins_call(content: str, position: int, marker: str) -> bool:
+    """Whether a marker at ``position`` (or the start of one a cut left there) would begin a
+    call, not run on the JSON text of the call before it (``"message": "a [TOOL_CALLS]``)."""
+    return position in marker_starts(content[:position] + marker, marker)
+
+
+def _open_to_end(text: str) -> bool:
+    """Whether the JSON value ``text`` begins with runs on, unfinished, to its end, and reads
+    once its open string and brackets are closed: a call's JSON a reply was cut inside."""
+    closers: list[str] = []
+    open_string = False
+    for token in _JSON_TOKENS.finditer(text):
+        part = token.group(0)
+        if part[0] == '"':
+            open_string = not token.group(1)
+        elif part in "[{":
+            closers.append("]" if part == "[" else "}")
+        elif not closers or closers.pop() != part or not closers:
+            return False  # mismatched, or the value ended before the end of the text
+    if not closers:
+        return False
+    if open_string and (len(text) - len(text.rstrip("\\"))) % 2:
+        text = text[:-1]  # cut inside an escape
+    completed = text + ('"' if open_string else "") + "".join(reversed(closers))
+    return _json_end(completed) == len(completed)
 
 
 def _json_end(text: str) -> int | None:

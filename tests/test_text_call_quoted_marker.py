@@ -47,3 +47,36 @@ def test_the_turn_sends_the_message_whole(server: FakeOpenAIServer) -> None:
     assert [(r.name, r.ok) for r in result.tool_results] == [
         ("core_memory_append", True), ("send_message", True)]
     assert result.reply == "Saved [TOOL_CALLS] ok." and len(server.requests) == 1
+
+
+@pytest.mark.parametrize("cut_text", [
+    '[TOOL_CALLS]send_message[ARGS]{"message": "a [TOOL_CALLS] b',
+    '[TOOL_CALLS]send_message[ARGS]{"message": "a [TOOL_CALLS]',
+    '[TOOL_CALLS]send_message[ARGS]{"message": "a [TOOL_CALLS]b[ARGS]{',
+    '[TOOL_CALLS]send_message[ARGS]{"message": "a [TOOL_CA',
+    '[TOOL_CALLS]send_message[ARGS]{"message": ["a [TOOL_CALLS] b \\',
+])
+def test_a_marker_in_a_string_the_limit_cut_is_text_of_one_cut_call(cut_text: str) -> None:
+    found = find_text_tool_calls(SAVE + cut_text, NAMES, cut=True)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", '{"content": "Allergic to peanuts"}'),
+        ("send_message", cut_text.split("[ARGS]", 1)[1])]
+    assert found.rest == ""
+
+
+def test_a_marker_after_an_unfinished_call_that_reads_no_further_begins_a_call() -> None:
+    found = find_text_tool_calls(
+        '[TOOL_CALLS]send_message[ARGS]{"message": "hi}' + SAVE, NAMES)
+    assert [c.name for c in found.calls] == ["send_message", "core_memory_append"]
+
+
+def test_the_turn_tells_the_model_its_one_message_was_cut(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(SAVE + '[TOOL_CALLS]send_message[ARGS]{"message": "a [TOOL_CALLS] b',
+                         finish_reason="length")
+    result, _ = allergy_turn(server, "Noted.")
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", True), ("send_message", False)]
+    assert "cut off" in (result.tool_results[1].content or "")
+    assert result.notice is not None and "in the middle of a call to send_message" \
+        in result.notice
+    assert result.reply == "Noted."
