@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit, urlunsplit
 
 from tiermem.agent.errors import LLMConfigError
-from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.location_text import without_password
 
 OPENAI_API_BASE_URL = "https://api.openai.com/v1"
 

@@ -56,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        from tiermem.memory.store.opening import without_passwords
+        from tiermem.memory.store.location_text import without_passwords
 
         # An option's value may follow its "=" (--store=DSN).
         texts = [part for given in self._given for part in (given, given.partition("=")[2])]

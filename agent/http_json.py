@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.server_errors import server_message
-from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.location_text import without_password
 
 #: The most of an answer read: enough for any listing or completion a probe asks for.
 MAX_BODY_BYTES = 4 * 1024 * 1024

@@ -21,14 +21,13 @@ from tiermem.agent.home import agent_home, existing_agent_home, no_such_agent, p
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.opening import (
-    STORE_VARIABLE,
+from tiermem.memory.store.location_text import (
     holds_password,
     is_dsn,
     looks_like_url,
-    open_backend,
     without_password,
 )
+from tiermem.memory.store.opening import STORE_VARIABLE, open_backend
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
 from tiermem.user_paths import expanded, unknown_home

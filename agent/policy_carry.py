@@ -23,7 +23,7 @@ from pathlib import Path
 from tiermem.agent.home import agent_home, private_files
 from tiermem.memory.errors import InvalidConfigError, TiermemError
 from tiermem.memory.policy_file import POLICY_FILE
-from tiermem.memory.store.opening import is_dsn
+from tiermem.memory.store.location_text import is_dsn
 from tiermem.memory.text.shown import shown_path
 from tiermem.user_paths import expanded
 

@@ -176,7 +176,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         TiermemError,
         UnfinishedStoreError,
     )
-    from tiermem.memory.store.opening import is_dsn, without_password
+    from tiermem.memory.store.location_text import is_dsn, without_password
     from tiermem.memory.store.transfer import (
         builds_aside,
         check_filled,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import tiermem.cli as cli
-from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.location_text import without_password
 from tiermem.memory.store.postgres.dsn_checks import dsn_problem
 
 #: Malformed DSNs, each holding the password Hunter2Secret (or Hunter2 Secret) somewhere.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiermem.memory.store import opening
+from tiermem.memory.store import location_text as opening
 
 
 def test_the_built_in_libpq_keys_are_those_psycopg_lists() -> None:

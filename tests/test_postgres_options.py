@@ -529,7 +529,7 @@ def test_a_sqlite_only_install_hides_what_follows_a_password_too(
         capsys: pytest.CaptureFixture[str]) -> None:
     import sys
 
-    from tiermem.memory.store import opening
+    from tiermem.memory.store import location_text as opening
 
     def known_anew() -> None:
         if hasattr(opening, "_known_keys"):

@@ -36,7 +36,8 @@ from tiermem.memory.errors import (
     UnfinishedRestoreError,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.opening import is_dsn, open_backend
+from tiermem.memory.store.location_text import is_dsn
+from tiermem.memory.store.opening import open_backend
 from tiermem.memory.store.records import (
     DUMP_TABLES,
     MIGRATING_KEY,
@@ -182,7 +183,7 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
     opening then says why)."""
 
     from tiermem.memory.errors import TiermemError
-    from tiermem.memory.store.opening import is_dsn
+    from tiermem.memory.store.location_text import is_dsn
     from tiermem.memory.store.sqlite.files import DB_FILE
 
     if is_dsn(location):

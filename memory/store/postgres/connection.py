@@ -29,7 +29,7 @@ from tiermem.memory.errors import (
     StoreLockedError,
     StoreUnreachableError,
 )
-from tiermem.memory.store.opening import without_password
+from tiermem.memory.store.location_text import without_password
 from tiermem.memory.store.postgres.dsn_checks import dsn_parts, first_line, not_valid
 from tiermem.memory.store.postgres.local_server import local_server_at
 from tiermem.memory.store.postgres.options import libpq_dsn

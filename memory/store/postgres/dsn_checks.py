@@ -10,7 +10,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.store.opening import hostless_password, port_number, without_password
+from tiermem.memory.store.location_text import hostless_password, port_number, without_password
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.vector_choice import refuse_ef_search_by_default
 

@@ -1,0 +1,204 @@
+"""What a store location's text is and holds: whether it names a PostgreSQL database or
+is a URL, and the passwords in it, which messages about it show as ``***``."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from urllib.parse import unquote
+
+from tiermem.memory.store.postgres.options import BLANKS, DSN_KEYS, dsn_pairs
+
+
+def is_dsn(location: object) -> bool:
+    """Whether ``location`` names a PostgreSQL database (a ``postgresql://`` URI or a
+    ``key=value`` connection string) rather than a directory."""
+    return isinstance(location, str) and (
+        location.startswith(("postgresql://", "postgres://"))
+        or re.match(r"\s*[a-z_]+\s*=", location) is not None)
+
+
+# The password of a URI (``scheme://user:PASSWORD@host``) or a ``password=...`` pair.
+# Up to the last "@": a password may hold an unencoded "/" (libpq then cannot read it, and
+# says so quoting the whole URI); taking too much only hides more. A scheme with fewer
+# slashes (postgresql:/u:PASSWORD@h) is a URI mistyped, which its refusal repeats.
+_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/*[^/@:?#]*:(.*)@")
+# A URI as a pair's value (dbname=postgresql://u:PASSWORD@h/db): a DSN meant as a whole,
+# which libpq takes as the database's name, and messages repeat.
+_INNER_URI_PASSWORD = re.compile(
+    r"(?:^|[\s='\"])[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#\s'\"]*:([^\s'\"]*)@")
+# As a key=value pair, or in a URI's query string (?password=...&...); sslpassword
+# unlocks the client's SSL key.
+_PAIR_PASSWORD = re.compile(
+    r"(?:^|[\s?&])(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
+# A key=value pair's unquoted value runs to a blank, "&" and all.
+_UNQUOTED_PASSWORD = re.compile(r"(?:^|\s)(?:ssl)?password\s*=\s*([^\s']+)", re.IGNORECASE)
+_PASSWORD_KEY = re.compile(r"(?:^|\s)((?:ssl)?password\s*=)", re.IGNORECASE)
+_SECRET_KEYS = ("password", "sslpassword")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def _passwords(location: str) -> list[str]:
+    """The passwords ``location`` holds (none empty), as written in it."""
+    found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
+    found += [m.group(1) for m in _INNER_URI_PASSWORD.finditer(location)]
+    # libpq ends a password at its first unencoded "@" or "/", reading the rest as the
+    # host, port or database, which a message names: each piece is a part to hide.
+    found += [piece for uri_password in found for piece in re.split(r"[/@]", uri_password)]
+    found += hostless_password(location)
+    found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
+    found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
+    # libpq decodes a URI query's keys too: ?pass%77ord=... is a password.
+    # One with "&" unencoded is cut there: a next key libpq does not know is likely a part.
+    secret = False
+    for part in location.partition("?")[2].split("&"):
+        key, _, value = part.partition("=")
+        if secret and not _libpq_key(unquote(key).strip()):
+            found += [key, part]
+        secret = unquote(key).strip().lower() in _SECRET_KEYS
+        if secret:
+            found.append(value)
+    found += _pair_passwords(location)
+    # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
+    return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
+
+
+# A URI with no "@" before its path (postgresql://u:PASSWORD): libpq reads no login, and
+# the text before and after the ":" as a host and its port.
+_HOSTLESS_URI = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*://([^/@]*)(?:/|$)")
+
+
+def hostless_password(location: str) -> list[str]:
+    """The ports of a URI with no ``@host`` that are no port numbers (``postgresql://u:Hunter2``,
+    ``postgresql://u:12345678``), with a DSN's path if there are any: each such port is
+    likely a password whose ``@host`` is missing, which libpq reads as a port, and as a
+    database from an unencoded "/" on."""
+    uri = _HOSTLESS_URI.match(location)
+    if uri is None:
+        return []
+    ports = [host.partition(":")[2] for host in uri.group(1).partition("?")[0].split(",")
+             if not host.startswith("[")]  # [::1]:PORT: an IPv6 host, no user
+    found = [port for port in ports if port and not port_number(unquote(port))]
+    path = location[uri.end():].partition("?")[0] if is_dsn(location.lstrip()) else ""
+    return [*found, path] if found and path else found
+
+
+def port_number(text: str) -> bool:
+    """Whether ``text`` is a TCP port number, 1 to 65535."""
+    return text.isascii() and text.isdigit() and 0 < int(text) < 65536
+
+
+def _pair_passwords(location: str) -> list[str]:
+    """The passwords of ``location`` read as key=value pairs from its start, and from each
+    password key after a blank: text libpq cannot read before one (``stray password=...``)
+    would otherwise leave it to the patterns above, which end it at an escaped blank."""
+    starts = {0} | {m.start(1) for m in _PASSWORD_KEY.finditer(location)}
+    return [found for start in sorted(starts) for found in _passwords_from(location[start:])]
+
+
+def _passwords_from(location: str) -> list[str]:
+    """The passwords of ``location`` as libpq reads its key=value pairs (which may hold an
+    escaped blank or quote, or a quote after the first character, where the patterns above
+    stop), with what one was likely meant to hold past where libpq ends it: text right
+    after its closing quote (``password=''Secret``) and words after a blank that are no
+    pair (``password=Hunter2 Secret``), which libpq names as keys it cannot read."""
+    found: list[str] = []
+    pairs, rest = dsn_pairs(location)
+    ends, at = [], 0
+    for _, _, written in pairs:
+        at = location.index(written, at) + len(written)
+        ends.append(at)
+    for i, (key, value, written) in enumerate(pairs):
+        if key.lower() not in _SECRET_KEYS:
+            continue
+        found += [value, written.partition("=")[2].strip(BLANKS)]
+        end, after = ends[i], i + 1
+        while after < len(pairs) and location.startswith(pairs[after][2], end):
+            found += list(pairs[after])  # no blank between: libpq's next key
+            end, after = ends[after], after + 1
+        if after < len(pairs) and not _libpq_key(pairs[after][0]):
+            found += list(pairs[after])  # libpq's next key is none it knows: likely a part
+            end = ends[after]
+        if after == len(pairs):
+            for word in rest.split():
+                if "=" in word:
+                    break
+                found.append(word)
+                end = location.index(word, end) + len(word)
+        found.append(location[ends[i] - len(written) + written.index("=") + 1:end].strip(BLANKS))
+    # One libpq cannot read to its end (its quote unclosed) is all that follows its "=".
+    key, equals, after_key = rest.partition("=")
+    if equals and key.strip(BLANKS).lower() in _SECRET_KEYS:
+        found.append(after_key.strip(BLANKS))
+    return found
+
+
+def _libpq_key(key: str) -> bool:
+    """Whether libpq, or tiermem's DSN settings, know ``key`` (in any case: one written
+    in capitals is a key mistyped, not a password's words)."""
+    return key.lower() in _known_keys()
+
+
+#: The keys libpq 18 reads, for an install without psycopg, whose messages echo a
+#: location too (one not read as a DSN); a newer key missing here is only hidden more.
+_LIBPQ_KEYS = """
+    application_name channel_binding client_encoding connect_timeout dbname
+    fallback_application_name gssdelegation gssencmode gsslib host hostaddr keepalives
+    keepalives_count keepalives_idle keepalives_interval krbsrvname load_balance_hosts
+    max_protocol_version min_protocol_version oauth_client_id oauth_client_secret
+    oauth_issuer oauth_scope options passfile password port replication require_auth
+    requirepeer scram_client_key scram_server_key service ssl_max_protocol_version
+    ssl_min_protocol_version sslcert sslcertmode sslcompression sslcrl sslcrldir sslkey
+    sslkeylogfile sslmode sslnegotiation sslpassword sslrootcert sslsni
+    target_session_attrs tcp_user_timeout user"""
+
+
+@functools.cache
+def _known_keys() -> frozenset[str]:
+    """libpq's keys as the installed one lists them (psycopg imported only when a
+    password is there to hide), else those above; with tiermem's settings."""
+    try:
+        from psycopg.pq import Conninfo
+
+        known = {option.keyword.decode() for option in Conninfo.get_defaults()}
+    except ImportError:
+        known = set(_LIBPQ_KEYS.split())
+    return frozenset(known | set(DSN_KEYS))
+
+
+def holds_password(location: str) -> bool:
+    """Whether ``location`` holds a password or sslpassword in any form libpq reads."""
+    return bool(_passwords(location))
+
+
+def without_password(text: str, location: str) -> str:
+    """``text`` (a message about ``location``) with the password ``location`` holds, in
+    any form it may be quoted in, shown as ``***``: even a location too malformed to
+    parse may be echoed by the error about it."""
+    return without_passwords(text, (location,))
+
+
+def without_passwords(text: str, locations: Iterable[str]) -> str:
+    """``text`` with the passwords all of ``locations`` hold shown as ``***``, the longest
+    first: one location may be a part of another (an argument's text after its "="), and
+    a part's shorter reading of a password, hidden first, would leave the rest shown."""
+    passwords = {password for location in locations for password in _passwords(location)}
+    for password in sorted(passwords, key=len, reverse=True):
+        decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
+        # As written, decoded, and as repr() quotes either (a backslash doubled).
+        forms = {password, decoded, repr(password)[1:-1], repr(decoded)[1:-1]}
+        for form in sorted(forms, key=len, reverse=True):
+            if len(form) >= 4:
+                text = text.replace(form, "***")
+            else:  # too short to hide wherever it occurs: where a DSN holds it
+                text = re.sub(rf"(:|password\s*=\s*'?|(?:after|option|parameter:) \")"
+                              rf"{re.escape(form)}(?=[@'&\s\"]|$)",
+                              lambda m: m.group(1) + "***", text)
+    return text
+
+
+def looks_like_url(location: str) -> bool:
+    """Whether ``location`` starts with a URL scheme (``mysql://``, ``postgressql://``):
+    a mistyped DSN, not a directory to create."""
+    return _URL.match(location) is not None
