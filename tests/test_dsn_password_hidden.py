@@ -135,8 +135,8 @@ def test_a_base_url_s_password_with_no_at_host_is_hidden_and_its_path_shown() ->
         normalize_base_url("http://user:Hunter2Secret/v1")
     assert "http://user:***/v1" in str(caught.value) and not _shown(str(caught.value))
     with pytest.raises(LLMConfigError) as caught:
-        normalize_base_url("http://localhost:8080x/v1/chat/completions")
-    assert "http://localhost:***/v1/chat/completions" in str(caught.value), caught.value
+        normalize_base_url("http://u:8080x/v1/chat/completions")
+    assert "http://u:***/v1/chat/completions" in str(caught.value), caught.value
 
 
 def test_a_number_no_port_can_be_with_no_at_host_is_hidden_as_a_password() -> None:
@@ -144,3 +144,32 @@ def test_a_number_no_port_can_be_with_no_at_host_is_hidden_as_a_password() -> No
     said = str(dsn_problem("postgresql://u:12345678/db"))
     assert "12345678" not in said and "it has no @host (user:password@host)" in said, said
     assert dsn_problem("postgresql://u:5432/db") is None  # the host u's port
+
+
+@pytest.mark.parametrize(("dsn", "port"), [
+    ("postgresql://localhost:543x/db", "543x"), ("postgres://LOCALHOST:99999/postgres", "99999"),
+    ("postgresql://127.0.0.1:54321x/agents", "54321x"), ("postgresql://%2Ftmp:5o432/db", "5o432"),
+    ("postgresql://localhost:5432,127.0.0.1:5433x/db", "5432,5433x")])
+def test_a_mistyped_port_of_a_host_no_login_is_named_as_is_shown(
+        dsn: str, port: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # localhost, an IP address or a socket directory is a host: what follows its ":" is a
+    # port mistyped, not a password. Before: "it has no @host (user:password@host), so
+    # libpq reads what follows the first ":" as a port, '***'", the typo hidden.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2
+    monkeypatch.setenv("TIERMEM_STORE", dsn)
+    assert cli.main(["config", "--agent", "ada"]) == 2
+    err = capsys.readouterr().err
+    assert err.count(f"port {port!r} is not a port number") == 2, err
+    assert "***" not in err and "no @host" not in err, err
+
+
+def test_a_mistyped_port_of_a_local_base_url_is_shown() -> None:
+    from tiermem.agent.base_url import normalize_base_url
+    from tiermem.agent.errors import LLMConfigError
+
+    for url in ("http://localhost:1143x/v1", "http://127.0.0.1:99999/v1"):
+        with pytest.raises(LLMConfigError) as caught:
+            normalize_base_url(url)
+        assert f"base URL {url!r} is not a valid URL" in str(caught.value), caught.value

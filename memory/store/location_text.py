@@ -4,6 +4,7 @@ is a URL, and the passwords in it, which messages about it show as ``***``."""
 from __future__ import annotations
 
 import functools
+import ipaddress
 import re
 from collections.abc import Iterable
 from urllib.parse import unquote
@@ -73,15 +74,30 @@ def hostless_password(location: str) -> list[str]:
     """The ports of a URI with no ``@host`` that are no port numbers (``postgresql://u:Hunter2``,
     ``postgresql://u:12345678``), with a DSN's path if there are any: each such port is
     likely a password whose ``@host`` is missing, which libpq reads as a port, and as a
-    database from an unencoded "/" on."""
+    database from an unencoded "/" on. Not one after a host no login is named as:
+    localhost, an IP address or a socket directory (``postgresql://localhost:543x/db``: a
+    port mistyped)."""
     uri = _HOSTLESS_URI.match(location)
     if uri is None:
         return []
-    ports = [host.partition(":")[2] for host in uri.group(1).partition("?")[0].split(",")
-             if not host.startswith("[")]  # [::1]:PORT: an IPv6 host, no user
+    ports = [port for host, _, port in (
+        pair.partition(":") for pair in uri.group(1).partition("?")[0].split(","))
+        if not _named_host(unquote(host))]
     found = [port for port in ports if port and not port_number(unquote(port))]
     path = location[uri.end():].partition("?")[0] if is_dsn(location.lstrip()) else ""
     return [*found, path] if found and path else found
+
+
+def _named_host(host: str) -> bool:
+    """Whether ``host`` can only be a host: ``[::1]``, ``localhost``, an IPv4 address, or a
+    socket directory; no login is written so."""
+    if host.startswith(("[", "/")) or host.lower() == "localhost":
+        return True
+    try:
+        ipaddress.IPv4Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def port_number(text: str) -> bool:
