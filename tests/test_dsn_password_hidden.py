@@ -101,6 +101,14 @@ def test_the_host_libpq_reads_after_an_unencoded_at_sign_of_a_password_is_hidden
     assert not _shown(public_dsn(dsn)), public_dsn(dsn)
 
 
+def _store_refused(dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``tiermem config --store DSN`` says refusing ``dsn``."""
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2
+    return capsys.readouterr().err
+
+
 @pytest.mark.parametrize("dsn", ["postgresql://u:Hunter2Secret", "postgres://u:Hunter2Secret/db",
                                  "postgresql://:Hunter2Secret?sslmode=disable",
                                  "postgresql://u:Hunter2/Secret", "postgresql://u:Hunt%65r2Secret",
@@ -110,9 +118,7 @@ def test_a_password_with_no_at_host_is_hidden_and_the_missing_host_said(
         capsys: pytest.CaptureFixture[str]) -> None:
     # libpq reads u as the host and the password as its port (the rest after a "/" as the
     # database). Before: "port 'Hunter2Secret' is not a port number from 1 to 65535".
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2
-    err = capsys.readouterr().err
+    err = _store_refused(dsn, tmp_path, monkeypatch, capsys)
     assert "***" in err and not _shown(err), err
     assert "it has no @host (user:password@host)" in err, err
     from tiermem.memory.store.postgres.connection import public_dsn
@@ -173,3 +179,23 @@ def test_a_mistyped_port_of_a_local_base_url_is_shown() -> None:
         with pytest.raises(LLMConfigError) as caught:
             normalize_base_url(url)
         assert f"base URL {url!r} is not a valid URL" in str(caught.value), caught.value
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://u:Hunter2Secret/tiermem",
+                                 "postgres://u:Hunter2Secret/postgres",
+                                 "postgresql://u:Hunter2Secret/tiermem?sslmode=disable"])
+def test_the_database_of_a_uri_with_no_at_host_is_hidden_only_where_it_stands_as_one(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The path may be a password's part, or the database's name: hidden as the DSN's path
+    # or dbname, not wherever the word is. Before: "write it as ***ql://USER:PASSWORD@..."
+    # and "(`*** pg start` prints one ...)".
+    err = _store_refused(dsn, tmp_path, monkeypatch, capsys)
+    assert "write it as postgresql://USER:PASSWORD@HOST:PORT/DATABASE (`tiermem pg start` " \
+           "prints one for a local server)" in err and not _shown(err), err
+    with pytest.raises(SystemExit):
+        cli.run([dsn])
+    err = capsys.readouterr().err
+    assert dsn.partition(":")[0] + "://u:***/***" in err and not _shown(err), err
+    from tiermem.memory.store.postgres.connection import public_dsn
+    assert public_dsn(dsn).startswith("dbname=*** host=u port=***"), public_dsn(dsn)

@@ -72,20 +72,16 @@ _HOSTLESS_URI = re.compile(r"\s*[A-Za-z][A-Za-z0-9+.-]*://([^/@]*)(?:/|$)")
 
 def hostless_password(location: str) -> list[str]:
     """The ports of a URI with no ``@host`` that are no port numbers (``postgresql://u:Hunter2``,
-    ``postgresql://u:12345678``), with a DSN's path if there are any: each such port is
-    likely a password whose ``@host`` is missing, which libpq reads as a port, and as a
-    database from an unencoded "/" on. Not one after a host no login is named as:
-    localhost, an IP address or a socket directory (``postgresql://localhost:543x/db``: a
-    port mistyped)."""
+    ``postgresql://u:12345678``): each is likely a password whose ``@host`` is missing,
+    which libpq reads as a port. Not one after a host no login is named as: localhost, an
+    IP address or a socket directory (``postgresql://localhost:543x/db``: a port mistyped)."""
     uri = _HOSTLESS_URI.match(location)
     if uri is None:
         return []
     ports = [port for host, _, port in (
         pair.partition(":") for pair in uri.group(1).partition("?")[0].split(","))
         if not _named_host(unquote(host))]
-    found = [port for port in ports if port and not port_number(unquote(port))]
-    path = location[uri.end():].partition("?")[0] if is_dsn(location.lstrip()) else ""
-    return [*found, path] if found and path else found
+    return [port for port in ports if port and not port_number(unquote(port))]
 
 
 def _named_host(host: str) -> bool:
@@ -98,6 +94,16 @@ def _named_host(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _hostless_path(location: str) -> str:
+    """The path of a DSN whose ``hostless_password`` finds a port, which libpq reads as the
+    database: a password's part after an unencoded "/" (``postgresql://u:Hunter2/Secret``),
+    but as likely the database's name, so hidden only where it stands as one."""
+    uri = _HOSTLESS_URI.match(location)
+    if uri is None or not is_dsn(location.lstrip()) or not hostless_password(location):
+        return ""
+    return location[uri.end():].partition("?")[0]
 
 
 def port_number(text: str) -> bool:
@@ -199,19 +205,27 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
     """``text`` with the passwords all of ``locations`` hold shown as ``***``, the longest
     first: one location may be a part of another (an argument's text after its "="), and
     a part's shorter reading of a password, hidden first, would leave the rest shown."""
+    locations = list(locations)
     passwords = {password for location in locations for password in _passwords(location)}
     for password in sorted(passwords, key=len, reverse=True):
-        decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
-        # As written, decoded, and as repr() quotes either (a backslash doubled).
-        forms = {password, decoded, repr(password)[1:-1], repr(decoded)[1:-1]}
-        for form in sorted(forms, key=len, reverse=True):
+        for form in sorted(_forms(password), key=len, reverse=True):
             if len(form) >= 4:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
                 text = re.sub(rf"(:|password\s*=\s*'?|(?:after|option|parameter:) \")"
                               rf"{re.escape(form)}(?=[@'&\s\"]|$)",
                               lambda m: m.group(1) + "***", text)
+    for path in filter(None, map(_hostless_path, locations)):
+        for form in sorted(_forms(path), key=len, reverse=True):
+            text = re.sub(rf"(/|dbname\s*=\s*'?){re.escape(form)}(?=[?'\s\"]|$)",
+                          lambda m: m.group(1) + "***", text)
     return text
+
+
+def _forms(password: str) -> set[str]:
+    """``password`` as written, decoded, and as repr() quotes either (a backslash doubled)."""
+    decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
+    return {password, decoded, repr(password)[1:-1], repr(decoded)[1:-1]}
 
 
 def looks_like_url(location: str) -> bool:
