@@ -97,7 +97,7 @@ def checked_dsn(dsn: str, source: str) -> str:
         return dsn  # opening the store then says what to install
     problem = dsn_problem(dsn)
     if problem is not None:
-        raise StoreOptionError(without_password(f"{source}: {problem}", dsn))
+        raise StoreOptionError(f"{source}: {problem}")  # dsn_problem hides the password
     return dsn
 
 

@@ -212,8 +212,8 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
             if len(form) >= 4:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
-                text = re.sub(rf"(:|password\s*=\s*'?|(?:after|option|parameter:) \")"
-                              rf"{re.escape(form)}(?=[@'&\s\"]|$)",
+                text = re.sub(rf"(:|(?:password|port)\s*=\s*'?|(?:after|option|parameter:) \")"
+                              rf"{re.escape(form)}(?=[@'&\s\"/?,]|$)",
                               lambda m: m.group(1) + "***", text)
     for path in filter(None, map(_hostless_path, locations)):
         for form in sorted(_forms(path), key=len, reverse=True):

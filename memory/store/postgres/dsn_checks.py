@@ -42,12 +42,11 @@ def dsn_problem(dsn: str) -> str | None:
     for key, fits, wanted in _CHECKED_PARTS:
         value = parts.get(key)
         if value is not None and not fits(str(value)):
-            if key == "port" and hostless_password(dsn):
-                return without_password(
-                    f"the PostgreSQL DSN is not valid: it has no @host (user:password@host), "
-                    f"so libpq reads what follows the first \":\" as a port, {str(value)!r}, "
-                    f"which is no port number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
-                    f"DATABASE (`tiermem pg start` prints one for a local server)", dsn)
+            if key == "port" and hostless_password(dsn):  # the port is a password: unsaid
+                return ("the PostgreSQL DSN is not valid: it has no @host (user:password@host), "
+                        "so libpq reads what follows the first \":\" as a port, which is no "
+                        "port number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
+                        "DATABASE (`tiermem pg start` prints one for a local server)")
             return without_password(
                 f"the PostgreSQL DSN is not valid: {key} {str(value)!r} is not {wanted}; write "
                 f"it as postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one "
