@@ -14,6 +14,7 @@ from typing import TextIO
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 from tiermem.agent.line_input import typed_text
+from tiermem.agent.old_history import OldHistoryFile
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.prompt_history import PromptHistory, keeps
 from tiermem.memory.text.counts import counted
@@ -63,7 +64,11 @@ class StoredHistory(History):
 class SessionHistory(InMemoryHistory):
     """The history of ``chat --no-history``: this session's lines, in memory only.
     ``/history clear`` empties it, as it empties the database's (``clear``), and a forget
-    or an erasure takes out of it what it takes out of the database's (``rewrite``)."""
+    or an erasure takes out of it what it takes out of the database's (``rewrite``).
+    ``old_file`` is an older version's history file the chat left in place, which loses
+    the same lines (agent/old_history.py)."""
+
+    old_file: OldHistoryFile | None = None
 
     def append_string(self, string: str) -> None:
         if keeps(typed_text(string)[0]):  # what the database keeps: not a word joiner alone
@@ -131,6 +136,9 @@ def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: Tex
                        "tiermem no longer reads it, so delete it\n")
         session = SessionHistory()
         stored.copies.add(session)
+        if old is not None and old.is_file():
+            session.old_file = OldHistoryFile(old)  # held by the session, as copies need
+            stored.copies.add(session.old_file)
         return session
 
     def say(text: str) -> None:

@@ -186,6 +186,7 @@ class SlashCommands(SearchCommands):
             report = self.agent.memory.erase_forgotten()
             self.say(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
                      "forgotten before")
+            self._old_file_news()
             return
         erase = first == "--erase"
         request = rest.strip() if erase else request
@@ -221,6 +222,7 @@ class SlashCommands(SearchCommands):
         if result.outcome == "matched":
             self.say(f"{'erased' if erase else 'forgotten'}: "
                      f"{items_counted(len(done.facts), len(done.passages), len(done.messages))}")
+            self._old_file_news()
             command = "/forget --erase" if erase else "/forget"
             for hint in sources_kept_lines(memory, result.sources_kept,
                                            lambda text: f"{command} {text}",
@@ -247,6 +249,14 @@ class SlashCommands(SearchCommands):
                                                     result.detail)))
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
+
+    def _old_file_news(self) -> None:
+        """Say what a forget did to an older version's history file left in place."""
+        history = self.session_history
+        old = history.old_file if isinstance(history, SessionHistory) else None
+        news = old.news() if old is not None else None
+        if news is not None:
+            self.say(escape(news))
 
     def _withheld_hint(self) -> str:
         """What a hint naming /core and the searches must add under a privacy policy that
