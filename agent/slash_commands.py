@@ -179,11 +179,18 @@ class SlashCommands(SearchCommands):
     def forget(self, request: str, line: str) -> None:
         first, rest = first_word(request)
         first = first.lower()  # "/FORGET --ERASE X", typed with caps lock on, erases
+        memory = self.agent.memory
+        if first != "--erase-forgotten" or rest.strip():
+            # The line quotes what is forgotten, or meant to be: it leaves the up-arrow
+            # history, whether the request is made or refused as a usage error.
+            memory.prompt_history.forget([line])
+            if isinstance(self.session_history, SessionHistory):  # --no-history keeps it here
+                self.session_history.forget([line])
         if first == "--erase-forgotten":
             if rest.strip():  # not text to forget: the whole request would be audited as one
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
                 return
-            report = self.agent.memory.erase_forgotten()
+            report = memory.erase_forgotten()
             self.say(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
                      "forgotten before")
             self._old_file_news()
@@ -194,11 +201,6 @@ class SlashCommands(SearchCommands):
             self.chat.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
                        "--erase also erases it from every file)")
             return
-        memory = self.agent.memory
-        # The command line quotes what is forgotten: it leaves the up-arrow history too.
-        memory.prompt_history.forget([line])
-        if isinstance(self.session_history, SessionHistory):  # --no-history keeps it here
-            self.session_history.forget([line])
         try:
             result = memory.forget(request, erase=erase)
         except ForgetRequestTooLongError as exc:
