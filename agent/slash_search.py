@@ -124,7 +124,9 @@ class SearchCommands:
             print_laid_out(self.console, indented_line(
                 self.console, f"  #{hit.id} {escape(who + line)}{extra}"))
         if page < result.pages:
-            more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
+            # A query typed after "--" goes after it again, or its words may read as options.
+            more = (f"{name}{' --all' if everything else ''} --page {page + 1} "
+                    f"{'-- ' if separated else ''}{query}")
             self.say(f"[dim]next: {escape(more)}[/dim]")
         older = older_matches_hint(result, name == "/recall")
         if older is not None:
