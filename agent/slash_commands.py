@@ -196,7 +196,8 @@ class SlashCommands(SearchCommands):
             self._old_file_news()
             return
         erase = first == "--erase"
-        request = rest.strip() if erase else request
+        # As a message is sent: without the marks of no width at its ends ("\u2060my PIN").
+        request = unpadded(rest if erase else request)
         if not request:
             self.chat.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
                        "--erase also erases it from every file)")

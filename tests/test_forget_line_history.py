@@ -1,5 +1,5 @@
-"""A /forget line refused as a usage error leaves the prompt history too: the words after it
-may be the text its user meant to forget."""
+"""/forget lines: one refused as a usage error leaves the prompt history too (the words after
+it may be the text its user meant to forget), and a request is read as a message is sent."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_chat_history import run_chat
+from tests.test_repl import make_repl
 from tiermem.agent.chat_history import chat_history
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -32,3 +33,17 @@ def test_a_forget_line_refused_as_a_usage_error_leaves_the_history(
         assert asyncio.run(lines()) == ["/forget --erase-forgotten", "/core"]
         assert memory.prompt_history.lines() == (
             ["/core", "/forget --erase-forgotten"] if keep else [])
+
+
+@pytest.mark.parametrize("typed", ["\u2060my PIN is 8675309\u2060",
+                                   " \u200bmy PIN is 8675309 \ufeff"])
+@pytest.mark.parametrize("erase", ["", "--erase "])
+def test_a_forget_request_between_marks_of_no_width_matches_the_message_sent_without_them(
+        typed: str, erase: str) -> None:
+    # The message was sent as "my PIN is 8675309"; the request kept its marks, matched
+    # nothing ("nothing forgotten (unmatched ...)") and left the PIN in memory.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, out = make_repl(memory)
+        assert repl.run_piped([typed, f"/forget {erase}{typed}"]) == 0
+        assert f"{'erased' if erase else 'forgotten'}: 1 fact" in out.getvalue()
+        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
