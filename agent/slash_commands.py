@@ -149,8 +149,12 @@ class SlashCommands(SearchCommands):
                 erased = memory.prompt_history.clear()
                 if isinstance(self.session_history, SessionHistory):
                     erased += self.session_history.clear()
+                    old = self.session_history.old_file
+                    if old is not None:  # an older version's file left in place: emptied
+                        old.rewrite(lambda lines: [])
                 erased -= own  # the prompt kept this command's line: it was not there before
                 self.say(f"erased {counted(erased, 'line')} of prompt history")
+                self._old_file_news()
             else:
                 near = nearest_commands(name)
                 meant = f" (did you mean {' or '.join(near)}?)" if near else ""

@@ -68,3 +68,11 @@ def test_a_forget_that_matches_no_line_of_the_old_file_leaves_it_and_says_nothin
     old, out = chat_beside_old_file(tmp_path, "I like tea\r/forget --erase I like tea\r\x04")
     assert "erased:" in out and "history," not in out and "out of" not in out
     assert old.read_bytes() == OLD
+
+
+def test_history_clear_empties_an_old_history_file_left_in_place(tmp_path: Path) -> None:
+    old, out = chat_beside_old_file(tmp_path, "/core\r/history clear\r\x04")
+    said = " ".join(out.split())
+    assert "erased 1 line of prompt history" in said
+    assert f"took 4 lines out of {old}" in said
+    assert old.read_bytes() == b"" and stat.S_IMODE(old.stat().st_mode) == 0o640
