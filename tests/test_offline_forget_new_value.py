@@ -241,3 +241,17 @@ def test_a_remark_on_whom_to_tell_is_still_a_remark(said: str) -> None:
 ])
 def test_a_remark_on_an_address_held_as_where_one_lives_leaves_it_forgotten(said: str) -> None:
     assert core_after("My PIN is 1234.", "I live at 7 Oak St.", said) == ["User's PIN is 1234"]
+
+
+@pytest.mark.parametrize("said", [
+    # a dash after the request made it name "PIN - it's 4321", matching nothing held
+    "Forget my PIN - it's 4321.", "Forget my PIN – it's 4321.", "Forget my PIN—it's 4321.",
+])
+def test_a_dash_after_the_request_is_read_as_its_comma(said: str) -> None:
+    assert core_after("My number is 555-0100.", "My PIN is 1234.", said) == [
+        "User's PIN is 4321", "User's number is 555-0100"]
+
+
+def test_a_hyphen_in_the_new_value_is_no_dash() -> None:
+    assert core_after("My number is 555-0100.", "Forget my number - it's 555-0199.") == [
+        "User's number is 555-0199"]

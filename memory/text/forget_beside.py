@@ -40,6 +40,9 @@ PLAN_INSTEAD = re.compile(
 #: A comma or semicolon, maybe with "and", "but" or "so", or one of those bare: where
 #: what follows a request may be no more of it.
 _BREAK = r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
+#: A dash after the request, read as its comma ("Forget my PIN - it's 4321"): spaced, or an
+#: en or em dash typed with none; a hyphen within a word ("555-0199") is none.
+_DASH_AFTER = re.compile(r"\s+[-\u2013\u2014]+\s*|(?<=\w)[\u2013\u2014]\s*")
 
 #: Where a request naming what to forget gives way to the speaker's own statement ("Forget
 #: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
@@ -153,7 +156,7 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     ``held``: the facts held, whose values say what kind a new one told must be."""
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
-    sentence = restated(sentence)
+    sentence = restated(_DASH_AFTER.sub(", ", sentence, count=1))
     if (other := _other_meant(sentence.strip())) is not None:
         # the one meant is the one to forget: the sister went, the brother stayed, and
         # "User's brother" was stored, which says nothing; "..., not my sister" is the
