@@ -40,7 +40,9 @@ _MARKERS = re.compile(
     # acknowledgements of the reply before ("Thanks, I live in Berlin", "Thanks a lot, ...")
     r"|(?:many\s+)?thanks(?:\s+(?:a\s+lot|a\s+bunch|so\s+much|very\s+much|again))?"
     r"|thank\s+you(?:\s+(?:so\s+|very\s+)?much)?(?:\s+again)?"
-    r"|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
+    r"|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good"
+    # a sound of hesitation ("Um, I like tea")
+    r"|um+|uh+|hmm+|ah+|erm?)"
     r"\s*[,!:]\s*"
     r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
     r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"

@@ -143,6 +143,8 @@ _MANNER_WORDS = frozenset(stem(w) for w in ("actually", "well", "sorry", "anyway
 _LEADING_CUE = re.compile(
     r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays"
     r"|no(?:pe)?(?=\s*[,:;!-])"
+    # a slip noticed ("Hold on, my PIN is 4321"): not "Wait for me", "Hold on to it"
+    r"|(?:(?:no\s+)?wait|h(?:old|ang)\s+on|whoops)(?=\s*[,:;!-])"
     rf"|i\s+meant(?:\s+to\s+say)?(?=[\s,:]+(?:my|i|i{_APOS}(?:m|ve)|we|our)\b))"
     r"\b[\s,:;!-]*)+",
     _I,
