@@ -187,6 +187,10 @@ def test_a_value_of_the_same_kind_is_said_again() -> None:
     (["I live in Lisbon. Forget that, I meant Porto."], "User lives in Porto"),
     (["I like tea.", "Forget that, I meant coffee."], "User likes coffee"),
     (["My gym is Ironworks. Scratch that, I meant FitLife."], "User's gym is FitLife"),
+    # opened as a request to forget may open ("Sorry, forget that")
+    (["I like tea. Sorry, forget that, I meant coffee."], "User likes coffee"),
+    (["My PIN is 1234. No wait, forget that, I meant 4321."], "User's PIN is 4321"),
+    (["I live in Lisbon.", "Oops, scratch that, I meant Porto."], "User lives in Porto"),
 ])
 def test_what_was_meant_takes_the_place_of_the_one_value(memory: HierarchicalMemory,
                                                         said: list[str], held: str) -> None:

@@ -119,7 +119,7 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
     out: list[str] = []
     unplaced: list[str] = []
     for sentence in _meant_joined(sentences):
-        clauses = CLAUSE_BREAK.split(sentence.strip())
+        clauses = _request_first(CLAUSE_BREAK.split(sentence.strip()))
         if len(clauses) > 1 and forgets_the_last(clauses[0]) and (
                 thing := other_meant(", ".join(clauses[1:]))):
             # "Forget that, I meant my brother": the brother goes, not what was said last,
@@ -142,6 +142,15 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         said = f"{old['said']}{meant}"
         out += [clauses[0] + ".", said[:1].upper() + said[1:] + "."]
     return out, unplaced
+
+
+def _request_first(clauses: list[str]) -> list[str]:
+    """``clauses`` with what opens a request to forget ("Sorry", "No wait") joined to it:
+    "Sorry, forget that, I meant coffee" is "Sorry, forget that" and "I meant coffee";
+    apart, "Sorry" was no request, and the tea was forgotten and the coffee lost unsaid."""
+    at = next((at for at in range(2, len(clauses))
+               if forgets_the_last(", ".join(clauses[:at]))), None)
+    return clauses if at is None else [", ".join(clauses[:at]), *clauses[at:]]
 
 
 def _meant_joined(sentences: list[str]) -> list[str]:
