@@ -126,11 +126,11 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
             # and "User's brother", which says nothing, is not stored
             out.append(f"Forget {thing}.")
             continue
-        meant = meant_alone(", ".join(clauses[1:])) if len(clauses) > 1 else None
+        last = out[-1] if out else said_last or ""
+        meant = _meant_or_its(", ".join(clauses[1:]), last) if len(clauses) > 1 else None
         if meant is None or not forgets_the_last(clauses[0]):
             out.append(sentence)
             continue
-        last = out[-1] if out else said_last or ""
         old = _ONE_VALUE.match(last)
         meant = meant.strip(" '\"")
         # of another kind, "I meant coffee" after "I live in Lisbon" stored "... in coffee"
@@ -142,6 +142,24 @@ def _meant(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         said = f"{old['said']}{meant}"
         out += [clauses[0] + ".", said[:1].upper() + said[1:] + "."]
     return out, unplaced
+
+
+def _meant_or_its(said: str, last: str) -> str | None:
+    """What ``said`` names as meant instead ("I meant Porto"), or as what "it" is ("it's
+    Porto") of ``last``, a fact that says no "is" ("I live in Lisbon") but one value of
+    the same kind: read as a value said again, no "is" was found to take its place, and
+    "Porto" was lost."""
+    meant = meant_alone(said)
+    new = _NEW_VALUE.match(said.strip().rstrip(" .!")) if meant is None else None
+    if new is None or _VALUE_SAID.match(last) or said_as_owned(last) is not None:
+        return meant
+    old = _ONE_VALUE.match(last)
+    value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"])).strip(" ,.!")
+    # a name or a number only: "it's late" or "it's true" says how things are
+    fits = (old is not None and _ONE_WORD.fullmatch(value) is not None
+            and _IS_A.search(old["said"]) is None and _REMARK.match(value) is None
+            and _kind(value)[1] == _kind(old["value"])[1] != "word")
+    return value if fits else None
 
 
 def _request_first(clauses: list[str]) -> list[str]:
@@ -187,7 +205,7 @@ def values_of_another_kind(sentences: list[str], said_last: str | None = None) -
     of another kind than the one taken back: "My wife is a nurse. Ignore that, it's on
     Monday." would store "User's wife is on Monday", "The build is failing. Ignore that,
     it's 5678." "The build is 5678"."""
-    return _corrected(sentences, said_last)[1]
+    return _corrected(_meant(sentences, said_last)[0], said_last)[1]
 
 
 #: A clause in the speaker's own words ("I'm off to bed"), a statement after a remark.
