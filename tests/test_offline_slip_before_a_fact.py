@@ -5,7 +5,9 @@ is no part of what is stored."""
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import chat, core_after
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize("slip", ["Hold on", "Hang on", "Wait", "No wait", "Whoops", "Um",
@@ -26,3 +28,16 @@ def test_a_slip_before_a_fact_is_no_part_of_it(slip: str) -> None:
 ])
 def test_words_of_a_slip_that_open_a_statement_stay(said: str, stored: str) -> None:
     assert core_after(said) == [stored]
+
+
+@pytest.mark.parametrize("slip", ["Hold on", "Hang on", "Um"])
+def test_a_slip_before_i_meant_x_not_y_corrects_as_sorry_does(slip: str) -> None:
+    assert core_after("I live in Lisbon.", f"{slip}, I meant Porto, not Lisbon.") == [
+        "User lives in Porto"]
+
+
+def test_a_slip_before_i_meant_x_alone_says_what_it_could_not_correct() -> None:
+    # the slip taken off, "I meant Porto" was dropped with a reply that said nothing of it
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "I live in Lisbon.", "Hold on, I meant Porto.")[-1]
+        assert "which word \"Porto\" corrects" in reply

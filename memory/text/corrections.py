@@ -48,7 +48,7 @@ __all__ = ["Correction", "corrected", "correction_apart", "correction_of", "mean
 
 _I = re.IGNORECASE
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
+    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|h(?:old|ang)\s+on|um+|uh+|hmm+|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)"
     r"(?:\s*,\s*(?:and\s+)?not|\s+not|\s+rather\s+than|\s+instead\s+of)\s+"
     r"(?P<said>\S.*?)[\s.!;]*$", _I | re.DOTALL)

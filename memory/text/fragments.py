@@ -158,7 +158,7 @@ _SORRY_THAT = re.compile(
 
 #: "(Sorry,) I meant (to say) X": what X is follows.
 _MEANT = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
+    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|h(?:old|ang)\s+on|um+|uh+|hmm+|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)\W*$",
     re.IGNORECASE | re.DOTALL)
 #: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
