@@ -135,11 +135,18 @@ def test_what_a_secret_is_the_same_as_is_not_kept(held: str, said: str,
     ("My PIN is 1234.", "Forget my PIN. The new one is Eva.", []),
     ("My password is hunter2.", "Forget my password; the new one is Tom's.", []),
     ("My sister is Ana.", "Forget my sister, the new one is 4321.", []),
+    # a number alone is no place: "User's address is 4321" was stored
+    ("My address is 7 Glass Street.", "Forget my address, the new one is 4321.", []),
+    ("My PIN is 1234.", "Forget my address, the new one is 4321.", ["User's PIN is 1234"]),
     # a value that fits is still the new one
     ("My password is hunter2.", "Forget my password; the new one is swordfish9.",
      ["User's password is swordfish9"]),
     ("My sister is Ana.", "Forget my sister. The new one is Eva.", ["User's sister is Eva"]),
     ("My car is a Tesla.", "Forget my car, the new one is an Audi.", ["User's car is an Audi"]),
+    ("My address is 7 Glass Street.", "Forget my address, the new one is 9 Elm Road, Leeds.",
+     ["User's address is 9 Elm Road, Leeds"]),
+    ("My email address is a@b.com.", "Forget my email address, the new one is bob@x.com.",
+     ["User's email address is bob@x.com"]),
 ])
 def test_the_new_one_is_a_value_that_fits_what_goes(held: str, said: str,
                                                     now: list[str]) -> None:

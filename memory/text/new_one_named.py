@@ -19,6 +19,9 @@ __all__ = ["as_one_listed", "as_the_one_named"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
+#: A word before "address" that makes it one to reach by wire, whose value is a code
+#: ("bob@example.com", "10.0.0.7"), not a place.
+_NOT_A_PLACE = re.compile(r"^(?:e-?mail|mail|ip|ipv[46]|mac|web|wallet)$", _I)
 
 
 #: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
@@ -73,6 +76,9 @@ def _fits(words: list[str], value: str) -> bool:
         return False
     if any(names_a_secret(words, at) for at in range(len(words))):
         return kind == "code"
+    if words[-1:] == ["address"] and not _NOT_A_PLACE.match(" ".join(words[-2:-1])):
+        # a place holds a name after its number: "User's address is 4321" was stored
+        return kind == "name"
     return kind == "name" or not words or relation_of(words[-1]) is None
 
 
