@@ -22,6 +22,10 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("I use an iPhone.", "Sorry, I meant a pixel.", "User uses an iPhone", "a pixel"),
     ("I use pgBouncer.", "No, pgcat.", "User uses pgBouncer", "pgcat"),
     ("I use pgBouncer.", "Nope - pgcat", "User uses pgBouncer", "pgcat"),
+    # "It's 4321" was stored beside the PIN
+    ("My PIN is 1234.", "Sorry, it's 4321.", "User's PIN is 1234", "4321"),
+    ("My PIN is 1234.", "Wait, it's 4321.", "User's PIN is 1234", "4321"),
+    ("I live in Lisbon.", "Hold on, it's Porto.", "User lives in Lisbon", "Porto"),
 ])
 def test_the_reply_names_the_fact_and_core_is_kept(memory: HierarchicalMemory, statement: str,
                                                    slip: str, fact: str, meant: str) -> None:
@@ -52,3 +56,12 @@ def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory, answer: str) -
 ])
 def test_no_then_reads_a_word_said_in_place_of_another(text: str, meant: str | None) -> None:
     assert no_then(text) == meant
+
+
+@pytest.mark.parametrize("remark", ["Sorry, it's 2am.", "Wait, it's Monday.", "Sorry, it's late.",
+                                    "Sorry, it's OK."])
+def test_it_is_after_a_slip_noticed_may_say_how_things_are(memory: HierarchicalMemory,
+                                                          remark: str) -> None:
+    reply = chat(memory, "My PIN is 1234.", remark)[-1]
+    assert "corrects" not in reply
+    assert "User's PIN is 1234" in core_of(memory)

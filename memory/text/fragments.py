@@ -161,6 +161,19 @@ _MEANT = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|h(?:old|ang)\s+on|um+|uh+|hmm+|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)\W*$",
     re.IGNORECASE | re.DOTALL)
+#: "It's X" after a slip noticed ("Sorry, it's 4321", "Wait, it's Porto"): X is what was
+#: meant, as in "Sorry, I meant 4321"; stored as said, "It's 4321" stood beside the PIN.
+_MEANT_IT = re.compile(
+    r"^\W*(?:(?:sorry|oops|whoops|wait|h(?:old|ang)\s+on|my\s+bad|correction)\b[\s,:;!.–—-]*)+"
+    r"it(?:['’]s|\s+is)\s+(?P<meant>\S.*?)\W*$", re.IGNORECASE | re.DOTALL)
+#: What "it's" is after a slip noticed when it says how things are, not what was meant:
+#: an hour or a day ("Sorry, it's 2am", "Wait, it's Monday") or a word on the thing ("Sorry,
+#: it's OK"); a word in small letters ("it's late") is none either.
+_NOT_MEANT_IT = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|midnight"
+                           r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|ok(?:ay)?|fine|alright"
+                           r"|tmi|none|nothing|gone|over)$", re.IGNORECASE)
+#: A name or a number: capitalized words or ones that hold a digit ("Porto", "4321").
+_MEANT_IT_VALUE = re.compile(r"^(?:[A-Z\d][\w'’.@/-]*)(?:\s+[A-Z\d][\w'’.@/-]*)*$")
 #: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
 #: meant that I live in Portland", "I meant Bob is on call") or name what it corrects ("not
 #: Seattle", "rather than", "instead of"), not a slip's word alone.
@@ -250,7 +263,11 @@ def meant_alone(text: str) -> str | None:
     no slip it corrects (``corrects_nothing``), else None: the reply asks for the slip."""
     match = _MEANT.match(text.strip())
     if match is None:
-        return None
+        it = _MEANT_IT.match(text.strip())
+        if (it is None or _NOT_MEANT_IT.match(it["meant"])
+                or not _MEANT_IT_VALUE.match(it["meant"])):
+            return None
+        match = it
     words = [w.casefold().replace("’", "'") for w in _WORD.findall(match["meant"])]
     if (0 < len(words) <= _MAX_MEANT_WORDS
             and not any(w in _MEANT_MORE or w.endswith("n't") for w in words)):
