@@ -43,7 +43,8 @@ primary database is down now" (or "down until 5pm now", or a kind, "a replica no
 leaves "db-01", as "My new car is red" leaves "... is a Golf" and "My new friend is Tom"
 Ana, one of several, though "my new" names
 another secret, whose value ends the one held whatever it looks like ("My new password is
-swordfish" ends "hunter2"); with a change cue, a slot said in general
+swordfish" ends "hunter2", as one said plainly does, "My password is swordfish", unless
+it says how the secret is, "strong" or "expired"); with a change cue, a slot said in general
 is the slot the old fact said for a time, "The on-call rotation this week is ...", but
 not the other way round); or the statement carried a change cue, the two are about the
 same subject ("Customer Acme is now on the Pro plan" leaves Globex's plan) and share at least two
@@ -129,6 +130,7 @@ from tiermem.memory.text.value_looks import (
     names_over_state,
     new_one_beside,
     new_one_named,
+    secret_told_anew,
     value_kind,
 )
 from tiermem.memory.text.wording import concepts
@@ -222,6 +224,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if new_one_beside(new, old, new_slot, change):
             return False  # "My new friend is Tom" is one more, and "My new job is hard" new
+        if change is None and secret_told_anew(new, old, new_slot):
+            return True  # "My password is swordfish" ends "hunter2": one is held at a time
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             # "moved to Berlin but is back": the home stays, the move to Berlin does not
             return not undoes_a_move(new) or takes_back(new, old)

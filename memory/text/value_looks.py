@@ -15,7 +15,7 @@ from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.slots import ATTRIBUTE
 
 __all__ = ["name_beside_state", "names_over_state", "new_one_beside", "new_one_named",
-           "value_kind"]
+           "secret_told_anew", "value_kind"]
 
 _I = re.IGNORECASE
 
@@ -104,3 +104,27 @@ def new_one_beside(new: str, old: str, slot: str, change: str | None) -> bool:
     return (may_be_several(noun) or noun in _SEVERAL_THINGS
             or (value_kind(new) == "plain" and _NAMING.search(values[0]) is None
                 and _NAMING.search(values[1]) is not None))
+
+
+#: How a secret is, not what it is ("My password is strong", "My PIN is expired"): said
+#: plainly, it leaves the value held beside it.
+_SECRET_STATE = re.compile(
+    r"^(?:strong|weak|secure|insecure|safe|unsafe|expired|wrong|right|correct|incorrect"
+    r"|long|short|new|old|simple|easy|hard|complex|complicated|changed|compromised|leaked"
+    r"|stolen|reset|locked|blocked|lost|forgotten|private|secret|fine|good|bad|ok|okay"
+    r"|valid|invalid|active|inactive|unchanged|same|different|temporary|default)\W*$", _I)
+
+
+def secret_told_anew(new: str, old: str, slot: str) -> bool:
+    """Whether ``new`` gives a secret (``slot``: "user/password", "user/PIN") a value in
+    place of the one ``old`` gives, said plainly: a password is held one at a time, so
+    "My password is swordfish" ends "hunter2", as "My PIN is 4321" ends "1234". Each value
+    is one word that says no state of it ("strong", "expired"), which leaves the value
+    held; a secret named "secret" ("My secret is ...") may be one of several."""
+    words = slot.rpartition("/")[2].split()
+    if not names_a_secret(words, len(words) - 1) or words[-1].casefold() == "secret":
+        return False
+    values = [match["value"].strip().rstrip(".!") if (match := ATTRIBUTE.match(fact.strip()))
+              else "" for fact in (new, old)]
+    return all(len(value.split()) == 1 and _SECRET_STATE.match(value) is None
+               for value in values)
