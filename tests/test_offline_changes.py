@@ -328,6 +328,14 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     (("My hair changed to grey over 10 years.",), ["User's hair changed to grey over 10 years"]),
     (("My flight changed to gate 12.",), ["User's flight changed to gate 12"]),
     (("My mind changed to yes.",), ["User's mind changed to yes"]),
+    # an address that opens with its flat was kept as said, beside the one it replaced
+    (("My address is 7 Glass Street.", "My address changed to Flat 2, 5 Elm St."),
+     ["User's address is Flat 2, 5 Elm St."]),
+    (("My address changed to Apt 4B, 12 Oak Road.",), ["User's address is Apt 4B, 12 Oak Road"]),
+    # a count is no code: "User's opinion is 2 things", "User's team is 4 people"
+    (("My opinion changed to 2 things.",), ["User's opinion changed to 2 things"]),
+    (("My team changed to 4 people.",), ["User's team changed to 4 people"]),
+    (("My mood changed to 3 out of 10.",), ["User's mood changed to 3 out of 10"]),
     (("My PIN is 1234.", "My PIN changed to something else."),
      ["User's PIN changed to something else", "User's PIN is 1234"]),
 ])
