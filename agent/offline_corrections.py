@@ -106,8 +106,10 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
                     continue
                 notes.append(_unnamed_slip(alone, told))
             elif alone is not None:
-                notes.append(_unnamed_slip(alone, told_last(recent_statements(messages),
-                                                            _parts(core))))
+                # "I'm 30. I meant 31.": the fact this message told, not the last message's
+                told = (_parts(appended) if at and appended
+                        else told_last(recent_statements(messages), _parts(core)))
+                notes.append(_unnamed_slip(alone, told))
             continue
         said, meant = correction.said, correction.meant
         # Each part corrected once, and none when the turn appended no fact to compare.

@@ -35,6 +35,16 @@ def test_the_reply_names_the_fact_and_core_is_kept(memory: HierarchicalMemory, s
                      f'I corrected nothing; say what it corrects: "I meant {meant}, not ...".')
 
 
+@pytest.mark.parametrize("before", [(), ("My name is Ana.", "I live in Lisbon.")])
+def test_a_slip_in_the_message_that_told_it_names_its_fact(
+        memory: HierarchicalMemory, before: tuple[str, ...]) -> None:
+    # "I'm 30. I meant 31." named the fact the last message told, "User lives in Lisbon"
+    reply = chat(memory, *before, "I'm 30. I meant 31.")[-1]
+    assert "User is 30" in core_of(memory)
+    assert reply.endswith('(offline) I can\'t tell which word "31" corrects in "User is 30", '
+                          'so I corrected nothing; say what it corrects: "I meant 31, not ...".')
+
+
 def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -> None:
     reply = chat(memory, "I use pgBouncer and I live in Lyon.", "No, pgcat.")[-1]
     assert len(core_of(memory)) == 2
