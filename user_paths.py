@@ -12,15 +12,15 @@ from pathlib import Path
 
 def expanded(path: str | os.PathLike[str]) -> Path:
     """``path`` with a leading ``~`` or ``~USER`` expanded to that home; as given when no
-    such home is known (``~nouser/x``, or ``~/x`` with HOME empty) or the name cannot be
-    one (it holds a NUL byte), as a shell leaves it, so what opens or writes it names what
-    is missing. Only a ``~`` that opens the text given is one: ``./~/x`` is a directory
-    ``~`` here, made absolute, as pathlib reads it as ``~/x``, which expanded again would
-    be the home's."""
+    such home is known (``~nouser/x``, or ``~/x`` with HOME empty or relative) or the name
+    cannot be one (it holds a NUL byte), as a shell leaves it, so what opens or writes it
+    names what is missing. Only a ``~`` that opens the text given is one: ``./~/x`` is a
+    directory ``~`` here, made absolute, as pathlib reads it as ``~/x``, which expanded
+    again would be the home's."""
     if not os.fspath(path).startswith("~"):
         given = Path(path)
         return given.absolute() if given.parts[:1] and given.parts[0][:1] == "~" else given
-    if empty_home() and os.fspath(path).split("/", 1)[0] == "~":
+    if home_unusable() is not None and os.fspath(path).split("/", 1)[0] == "~":
         return Path(path)
     try:
         return Path(path).expanduser()
@@ -59,6 +59,11 @@ def default_root() -> Path:
         raise NoRootError(
             f"HOME is set but empty, so ~/.tiermem, where agent homes are kept, names no "
             f"directory; set {HOME_VARIABLE} to the directory to keep them in, or set HOME")
+    if (relative := home_unusable()) is not None:
+        raise NoRootError(
+            f"HOME is {relative}, so ~/.tiermem, where agent homes are kept, would be made "
+            f"under the working directory; set HOME to an absolute path, or set "
+            f"{HOME_VARIABLE} to the directory to keep them in")
     try:
         return Path.home() / ".tiermem"
     except (RuntimeError, KeyError):  # no HOME, and no account for this user (a container)
@@ -88,6 +93,18 @@ def empty_home() -> bool:
     return home is not None and not home.strip()
 
 
+def home_unusable() -> str | None:
+    """What HOME is when ``~`` cannot be read as it: set but empty, or a relative path
+    (``HOME=rel``), which Python would read as a directory under the working directory,
+    changing with it; None when HOME is absolute or unset."""
+    home = os.environ.get("HOME")
+    if home is None:
+        return None
+    if not home.strip():
+        return "set but empty"
+    return None if os.path.isabs(home) else f"{home!r}, a relative path"
+
+
 def unknown_home(path: str | os.PathLike[str]) -> str | None:
     """Why ``path`` names no place to create, else None: it begins with ``~USER`` for no
     such user (or ``~`` for a user without a home) and no directory so named is here, so
@@ -103,7 +120,7 @@ def unknown_home(path: str | os.PathLike[str]) -> str | None:
         return None
     if first == "~":
         return "~ names no home: HOME is " + (
-            "set but empty" if empty_home() else "not set, and this user has none")
+            home_unusable() or "not set, and this user has none")
     return f"{first} names no home: there is no user {first[1:]!r} here"
 
 

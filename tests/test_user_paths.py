@@ -230,3 +230,42 @@ def test_pg_help_names_the_server_directory_of_each_kind_of_user(
     shown = " ".join(capsys.readouterr().out.split())
     assert ("(default: $TIERMEM_HOME/postgres; unset, ~/.tiermem/postgres, or for root "
             "/var/lib/tiermem/postgres)") in shown, shown
+
+
+def test_a_relative_home_variable_names_no_home(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # HOME=rel put the agents in ./rel/.tiermem and `tiermem pg`'s server in
+    # ./rel/.tiermem/postgres, under whatever directory the command ran in.
+    import tiermem.cli as cli
+    from tiermem.agent.home import HomeNotDirectoryError, tiermem_home
+    from tiermem.memory.store.postgres.local_server import LocalServerError, default_data_dir
+    from tiermem.user_paths import unknown_home
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setenv("HOME", "rel")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TIERMEM_HOME", raising=False)
+    assert expanded("~/h") == Path("~/h")
+    assert unknown_home("~/h") == "~ names no home: HOME is 'rel', a relative path"
+    said = ("HOME is 'rel', a relative path, so ~/.tiermem, where agent homes are kept, "
+            "would be made under the working directory; set HOME to an absolute path, or "
+            "set TIERMEM_HOME to the directory to keep them in")
+    with pytest.raises(HomeNotDirectoryError) as refused:
+        tiermem_home()
+    assert str(refused.value) == said
+    with pytest.raises(LocalServerError) as server_refused:
+        default_data_dir()
+    assert str(server_refused.value) == said
+    assert cli.main(["pg", "status"]) == 2
+    assert said in capsys.readouterr().err
+    for given, wanted in (("~/h", None), (str(tmp_path / "h"), tmp_path / "h")):
+        monkeypatch.setenv("TIERMEM_HOME", given)  # an absolute home given needs no HOME
+        if wanted is not None:
+            assert (tiermem_home(), default_data_dir()) == (wanted, wanted / "postgres")
+            continue
+        with pytest.raises(HomeNotDirectoryError) as tilde_refused:
+            tiermem_home()
+        assert str(tilde_refused.value).startswith(
+            "TIERMEM_HOME is ~/h, but ~ names no home: HOME is 'rel', a relative path; ")
+    assert list(tmp_path.iterdir()) == []
