@@ -227,3 +227,19 @@ def test_the_refusal_of_a_password_with_no_at_host_is_said_whole_whatever_the_pa
     # Before: "it has no @*** (user:password@***)", the password "host" hidden in the advice.
     err = _store_refused("postgresql://u:host", tmp_path, monkeypatch, capsys)
     assert "it has no @host (user:password@host)" in err, err
+
+
+@pytest.mark.parametrize("url", ["https://gw.example.com:8443/org@team/v1",
+                                 "http://10.0.0.5:8080/v1?user=ops@example.com",
+                                 "postgresql://db.internal:5432/team@ops"])
+def test_an_at_sign_after_a_host_and_port_is_no_password_s_end(url: str) -> None:
+    # The login ends at the first "/" after "//": before, "https://gw.example.com:***@team/v1"
+    # as if "8443/org" were a password.
+    assert without_password(f"base URL {url!r} is not an http(s) URL", url) == \
+        f"base URL {url!r} is not an http(s) URL"
+    from tiermem.agent.base_url import normalize_base_url
+    from tiermem.agent.errors import LLMConfigError
+
+    with pytest.raises(LLMConfigError) as caught:
+        normalize_base_url("ftp" + url[url.index(":"):])
+    assert "***" not in str(caught.value), caught.value

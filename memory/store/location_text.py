@@ -42,8 +42,9 @@ _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 def _passwords(location: str) -> list[str]:
     """The passwords ``location`` holds (none empty), as written in it."""
-    found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
-    found += [m.group(1) for m in _INNER_URI_PASSWORD.finditer(location)]
+    found = [_in_login(m.group(1), location) for m in (_URI_PASSWORD.match(location),) if m]
+    found += [_in_login(m.group(1), location[m.start():])
+              for m in _INNER_URI_PASSWORD.finditer(location)]
     # libpq ends a password at its first unencoded "@" or "/", reading the rest as the
     # host, port or database, which a message names: each piece is a part to hide.
     found += [piece for uri_password in found for piece in re.split(r"[/@]", uri_password)]
@@ -63,6 +64,16 @@ def _passwords(location: str) -> list[str]:
     found += _pair_passwords(location)
     # The longest first: one may hold another (password=ab&cdef holds "ab" for a URI).
     return sorted({p.strip("'") for p in found} - {""}, key=len, reverse=True)
+
+
+def _in_login(password: str, uri: str) -> str:
+    """``password``, read up to the last "@" of ``uri``, unless ``uri`` has a host and port
+    number and no "@" before its path, query or fragment: the login ends there, and an
+    "@" after it (``https://gw.example.com:8443/org@team/v1``) follows no password."""
+    after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
+    authority = re.split(r"[/?#]", after_scheme, maxsplit=1)[0]
+    ends = "@" not in authority and port_number(unquote(authority.rpartition(":")[2]))
+    return "" if ends else password
 
 
 # A URI with no "@" before its path (postgresql://u:PASSWORD): libpq reads no login, and
