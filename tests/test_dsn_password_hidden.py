@@ -110,6 +110,8 @@ def _store_refused(dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("dsn", ["postgresql://u:Hunter2Secret", "postgres://u:Hunter2Secret/db",
+                                 "postgresql://first.last:Hunter2Secret/db",
+                                 "postgresql://first.last:2Secret2",
                                  "postgresql://:Hunter2Secret?sslmode=disable",
                                  "postgresql://u:Hunter2/Secret", "postgresql://u:Hunt%65r2Secret",
                                  "postgresql://u:Hunter2Secret,h2:5432/db"])
@@ -156,12 +158,15 @@ def test_a_number_no_port_can_be_with_no_at_host_is_hidden_as_a_password() -> No
 @pytest.mark.parametrize(("dsn", "port"), [
     ("postgresql://localhost:543x/db", "543x"), ("postgres://LOCALHOST:99999/postgres", "99999"),
     ("postgresql://127.0.0.1:54321x/agents", "54321x"), ("postgresql://%2Ftmp:5o432/db", "5o432"),
-    ("postgresql://localhost:5432,127.0.0.1:5433x/db", "5432,5433x")])
+    ("postgresql://localhost:5432,127.0.0.1:5433x/db", "5432,5433x"),
+    ("postgresql://db.internal:5o432/db", "5o432"),
+    ("postgres://pg.example.com:54320x/agents?sslmode=require", "54320x")])
 def test_a_mistyped_port_of_a_host_no_login_is_named_as_is_shown(
         dsn: str, port: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     # localhost, an IP address or a socket directory is a host: what follows its ":" is a
-    # port mistyped, not a password. Before: "it has no @host (user:password@host), so
+    # port mistyped, not a password; so is a dotted name's port mostly of digits before a
+    # database's name, with no "@" anywhere. Before: "it has no @host (user:password@host), so
     # libpq reads what follows the first ":" as a port, '***'", the typo hidden.
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     assert cli.main(["config", "--agent", "ada", "--store", dsn]) == 2

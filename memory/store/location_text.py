@@ -85,14 +85,24 @@ def hostless_password(location: str) -> list[str]:
     """The ports of a URI with no ``@host`` that are no port numbers (``postgresql://u:Hunter2``,
     ``postgresql://u:12345678``): each is likely a password whose ``@host`` is missing,
     which libpq reads as a port. Not one after a host no login is named as: localhost, an
-    IP address or a socket directory (``postgresql://localhost:543x/db``: a port mistyped)."""
+    IP address or a socket directory (``postgresql://localhost:543x/db``: a port mistyped),
+    nor a port mostly of digits after a dotted name and before a database's name."""
     uri = _HOSTLESS_URI.match(location)
     if uri is None:
         return []
+    # A database named after a "/", with no "@" anywhere, follows a host: a port mostly of
+    # digits after a dotted name (postgresql://db.internal:5o432/db) is a port mistyped.
+    dbname = "@" not in location and location[uri.end():].partition("?")[0] != ""
     ports = [port for host, _, port in (
         pair.partition(":") for pair in uri.group(1).partition("?")[0].split(","))
-        if not _named_host(unquote(host))]
+        if not _named_host(unquote(host))
+        and not (dbname and "." in host.strip(".") and _mistyped_port(unquote(port)))]
     return [port for port in ports if port and not port_number(unquote(port))]
+
+
+def _mistyped_port(text: str) -> bool:
+    """Whether ``text`` is more than half digits, as a port with a slip of the finger is."""
+    return sum(c.isascii() and c.isdigit() for c in text) * 2 > len(text)
 
 
 def _named_host(host: str) -> bool:
