@@ -248,3 +248,35 @@ def test_an_at_sign_after_a_host_and_port_is_no_password_s_end(url: str) -> None
     with pytest.raises(LLMConfigError) as caught:
         normalize_base_url("ftp" + url[url.index(":"):])
     assert "***" not in str(caught.value), caught.value
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://u:4321", "postgres://u:4321/",
+                                 "postgresql://u:4321?sslmode=disable"])
+def test_a_port_number_with_no_at_host_and_no_database_is_hidden_where_a_port_stands(
+        dsn: str) -> None:
+    # The host u's port, or the user u's password 4321 missing its @host. Before,
+    # "cannot connect to PostgreSQL at host=u port=4321: ..., port 4321 failed".
+    from tiermem.agent.place import store_flag
+    from tiermem.memory.store.postgres.connection import public_dsn
+
+    assert dsn_problem(dsn) is None  # libpq reads a host and its port
+    assert public_dsn(dsn).startswith("host=u port=***"), public_dsn(dsn)
+    said = 'connection to server at "u" (10.1.2.3), port 4321 failed; pid 43210, 4321 rows'
+    assert without_password(f"{dsn!r}: {said}", dsn) == (
+        f"{dsn.replace('4321', '***')!r}: connection to server at \"u\" (10.1.2.3), port *** "
+        f"failed; pid 43210, 4321 rows")
+    assert store_flag(dsn) == " --store DSN"
+    assert "4321" in public_dsn(dsn.replace("://u:4321", "://u:4321/tiermem", 1))
+
+
+@pytest.mark.parametrize(("dsn", "shown"), [
+    ("postgresql://[::1]:Hunter2Secret", "'***'"), ("postgresql://[::1]:Hunter2Secret/db", "'***'"),
+    ("postgresql://[fe80::1]:5o432/db", "'5o432'"), ("postgresql://[::1]:99999/db", "'99999'")])
+def test_a_bracketed_host_s_port_that_looks_like_no_port_is_hidden(
+        dsn: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # No login is written as [::1]: what follows is a port, mistyped, or a password
+    # misplaced. Before: "port 'Hunter2Secret' is not a port number".
+    err = _store_refused(dsn, tmp_path, monkeypatch, capsys)
+    assert f"port {shown} is not a port number" in err and not _shown(err), err
+    assert "no @host" not in err, err

@@ -105,6 +105,25 @@ def _mistyped_port(text: str) -> bool:
     return sum(c.isascii() and c.isdigit() for c in text) * 2 > len(text)
 
 
+def _port_passwords(location: str) -> list[str]:
+    """The ports of a URI with no "@" that may as well be a password, hidden where a port
+    stands (not wherever the text is): a port number after a host a login may be named as,
+    with no database after it (``postgresql://u:4321``: the host u's port, or the user u's
+    password), and text no port mistyped after a bracketed host, which no login is written
+    as (``postgresql://[::1]:Hunter2Secret``)."""
+    uri = _HOSTLESS_URI.match(location)
+    if uri is None or "@" in location:
+        return []
+    pairs = uri.group(1).partition("?")[0].split(",")
+    found = [port for host, _, port in (pair.rpartition(":") for pair in pairs)
+             if host.startswith("[") and host.endswith("]") and not _mistyped_port(port)]
+    host, _, port = pairs[0].partition(":")
+    if (len(pairs) == 1 and not location[uri.end():].partition("?")[0]
+            and not _named_host(unquote(host)) and port_number(unquote(port))):
+        found.append(port)
+    return [port for port in found if port]
+
+
 def _named_host(host: str) -> bool:
     """Whether ``host`` can only be a host: ``[::1]``, ``localhost``, an IPv4 address, or a
     socket directory; no login is written so."""
@@ -211,8 +230,9 @@ def _known_keys() -> frozenset[str]:
 
 
 def holds_password(location: str) -> bool:
-    """Whether ``location`` holds a password or sslpassword in any form libpq reads."""
-    return bool(_passwords(location))
+    """Whether ``location`` holds a password or sslpassword in any form libpq reads, or a
+    port that may be one."""
+    return bool(_passwords(location) or _port_passwords(location))
 
 
 def without_password(text: str, location: str) -> str:
@@ -228,14 +248,15 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
     a part's shorter reading of a password, hidden first, would leave the rest shown."""
     locations = list(locations)
     passwords = {password for location in locations for password in _passwords(location)}
-    for password in sorted(passwords, key=len, reverse=True):
+    placed = {port for location in locations for port in _port_passwords(location)}
+    for password in sorted(passwords | placed, key=len, reverse=True):
         for form in sorted(_forms(password), key=len, reverse=True):
-            if len(form) >= 4:
+            if len(form) >= 4 and password not in placed:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
-                text = re.sub(rf"(:|(?:password|port)\s*=\s*'?|(?:after|option|parameter:) \")"
-                              rf"{re.escape(form)}(?=[@'&\s\"/?,]|$)",
-                              lambda m: m.group(1) + "***", text)
+                text = re.sub(rf"(:|(?:password|port)\s*=\s*'?|port '?|"
+                              rf"(?:after|option|parameter:) \"){re.escape(form)}"
+                              rf"(?=[@'&\s\"/?,]|$)", lambda m: m.group(1) + "***", text)
     for path in filter(None, map(_hostless_path, locations)):
         for form in sorted(_forms(path), key=len, reverse=True):
             text = re.sub(rf"(/|dbname\s*=\s*'?){re.escape(form)}(?=[?'\s\"]|$)",
