@@ -280,3 +280,22 @@ def test_a_bracketed_host_s_port_that_looks_like_no_port_is_hidden(
     err = _store_refused(dsn, tmp_path, monkeypatch, capsys)
     assert f"port {shown} is not a port number" in err and not _shown(err), err
     assert "no @host" not in err, err
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://postgres:postgres@db:5x/postgres",
+                                 "postgresql://tiermem:tiermem@db/tiermem?sslmode=bad",
+                                 "host=db user=postgres password=postgres dbname=postgres port=5x"])
+def test_a_password_libpq_reads_whole_is_hidden_only_where_it_stands(dsn: str) -> None:
+    # A password that is a common word was hidden wherever its letters were: before,
+    # "write it as ***ql://USER@HOST..." and "cannot connect ... at user=*** dbname=***".
+    from tiermem.memory.store.postgres.connection import public_dsn
+
+    refused = dsn_problem(dsn)
+    assert refused is not None and refused.endswith(
+        "; write it as postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one "
+        "for a local server)"), refused
+    name = "tiermem" if "tiermem" in dsn else "postgres"
+    assert f"user={name} dbname={name} host=db" in public_dsn(dsn), public_dsn(dsn)
+    shown = without_password(f'{dsn!r}: password authentication failed for user "{name}"', dsn)
+    assert shown == (repr(dsn).replace(f":{name}@", ":***@").replace(
+        f"password={name}", "password=***") + f': password authentication failed for user "{name}"')

@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterable
 from urllib.parse import unquote
 
-from tiermem.memory.store.postgres.options import BLANKS, DSN_KEYS, dsn_pairs
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.postgres.options import BLANKS, DSN_KEYS, dsn_pairs, libpq_dsn
 
 
 def is_dsn(location: object) -> bool:
@@ -247,8 +248,13 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
     first: one location may be a part of another (an argument's text after its "="), and
     a part's shorter reading of a password, hidden first, would leave the rest shown."""
     locations = list(locations)
-    passwords = {password for location in locations for password in _passwords(location)}
+    found = {(password, location) for location in locations for password in _passwords(location)}
+    passwords = {password for password, location in found}
+    # One libpq reads whole as the password is in no other part, so nowhere else in a
+    # message: a word it matches there (postgres:postgres@h) is that word, not the password.
     placed = {port for location in locations for port in _port_passwords(location)}
+    placed |= passwords - {password for password, location in found
+                           if not _forms(password) & _read_passwords(location)}
     for password in sorted(passwords | placed, key=len, reverse=True):
         for form in sorted(_forms(password), key=len, reverse=True):
             if len(form) >= 4 and password not in placed:
@@ -262,6 +268,23 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
             text = re.sub(rf"(/|dbname\s*=\s*'?){re.escape(form)}(?=[?'\s\"]|$)",
                           lambda m: m.group(1) + "***", text)
     return text
+
+
+def _read_passwords(location: str) -> set[str]:
+    """The password and sslpassword libpq reads from the DSN ``location`` (none when it
+    cannot read it, or psycopg is not installed)."""
+    if not is_dsn(location.lstrip()):
+        return set()
+    try:
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        return set()
+    try:
+        parts = conninfo_to_dict(libpq_dsn(location))
+    except (psycopg.Error, InvalidInputError):
+        return set()
+    return {str(parts[key]) for key in _SECRET_KEYS if parts.get(key)}
 
 
 def _forms(password: str) -> set[str]:
