@@ -123,11 +123,24 @@ def parse_value(name: str, text: str) -> Any:
     try:
         value = json.loads(lowered if lowered in ("true", "false", "null") else text)
     except ValueError:
+        _refuse_a_method(name, text)
         return text  # left to the model, whose error names the field and the value
+    if isinstance(value, str):  # '"rrf"'
+        _refuse_a_method(name, value)
     method = value.get("method") if isinstance(value, dict) else None
     if isinstance(method, str) and method.lower() in FUSION_METHODS:
         value = {**value, "method": method.lower()}  # {"method": "RRF"}
     return value
+
+
+def _refuse_a_method(name: str, text: str) -> None:
+    """Refuse a fusion method named alone (``text``) with the object that sets it."""
+    method = text.strip().strip("'\"").lower()
+    if name == "fusion" and method in FUSION_METHODS:
+        raise InvalidConfigError(
+            f"invalid memory config: fusion: must be an object of fusion weights (got "
+            f"{text!r}); for the method {method}, type '{{\"method\": \"{method}\"}}' (a "
+            f"weight it leaves out takes its default)", (name,))
 
 
 def _takes(name: str, value: str) -> bool:

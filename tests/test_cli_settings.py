@@ -94,6 +94,12 @@ WRONG_KINDS = {
     ("fusion", "[1]"): 'fusion: must be an object of fusion weights, e.g. {"lexical": 0.6, '
                        '"dense": 0.4, "method": "convex", "rrf_k": 60, "depth": 100, '
                        '"prune_common": true} (got [1])',
+    ("fusion", "RRF"): "fusion: must be an object of fusion weights (got 'RRF'); for the "
+                       "method rrf, type '{\"method\": \"rrf\"}' (a weight it leaves out "
+                       "takes its default)",
+    ("fusion", '"convex"'): "fusion: must be an object of fusion weights (got 'convex'); for "
+                            "the method convex, type '{\"method\": \"convex\"}' (a weight it "
+                            "leaves out takes its default)",
     ("fusion", '{"weight": 1}'): "fusion.weight: is not a fusion weight; they are lexical, "
                                  "dense, method, rrf_k, depth, prune_common (got 1)",
 }
