@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,8 +123,9 @@ def parse_value(name: str, text: str) -> Any:
         return lowered if _takes(name, lowered) else text  # its error quotes what was typed
     try:
         value = json.loads(lowered if lowered in ("true", "false", "null") else text)
-    except ValueError:
+    except json.JSONDecodeError as exc:
         _refuse_a_method(name, text)
+        _refuse_a_keyword_case(name, text, exc)
         return text  # left to the model, whose error names the field and the value
     if isinstance(value, str):  # '"rrf"'
         _refuse_a_method(name, value)
@@ -141,6 +143,29 @@ def _refuse_a_method(name: str, text: str) -> None:
             f"invalid memory config: fusion: must be an object of fusion weights (got "
             f"{text!r}); for the method {method}, type '{{\"method\": \"{method}\"}}' (a "
             f"weight it leaves out takes its default)", (name,))
+
+
+#: A word JSON writes in lower case, in another case or as Python writes it (None).
+_KEYWORD = re.compile(r"(true|false|null|none)\b", re.IGNORECASE)
+
+
+def _refuse_a_keyword_case(name: str, text: str, exc: json.JSONDecodeError) -> None:
+    """Refuse JSON whose only fault is the case of its true, false or null (``exc``: the
+    error reading it), saying the JSON to type."""
+    fixed = text
+    while (word := _KEYWORD.match(fixed, exc.pos)) is not None:
+        lower = "null" if word[1].lower() == "none" else word[1].lower()
+        if lower == word[1]:  # in its case already: the fault lies elsewhere
+            return
+        fixed = fixed[:exc.pos] + lower + fixed[word.end():]
+        try:
+            json.loads(fixed)
+        except json.JSONDecodeError as again:
+            exc = again
+            continue
+        raise InvalidConfigError(
+            f"invalid memory config: {name}: {text!r} is not JSON, which writes true, false "
+            f"and null in lower case; type {fixed!r}", (name,))
 
 
 def _takes(name: str, value: str) -> bool:

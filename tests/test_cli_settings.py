@@ -100,6 +100,16 @@ WRONG_KINDS = {
     ("fusion", '"convex"'): "fusion: must be an object of fusion weights (got 'convex'); for "
                             "the method convex, type '{\"method\": \"convex\"}' (a weight it "
                             "leaves out takes its default)",
+    ("fusion", '{"prune_common": TRUE}'): """fusion: '{"prune_common": TRUE}' is not JSON, """
+                                          "which writes true, false and null in lower case; "
+                                          """type '{"prune_common": true}'""",
+    ("fusion", '{"method": "rrf", "prune_common": True}'): (
+        """fusion: '{"method": "rrf", "prune_common": True}' is not JSON, which writes true, """
+        """false and null in lower case; type '{"method": "rrf", "prune_common": true}'"""),
+    ("fusion", '{"prune_common": true true}'): (
+        'fusion: must be an object of fusion weights, e.g. {"lexical": 0.6, "dense": 0.4, '
+        '"method": "convex", "rrf_k": 60, "depth": 100, "prune_common": true} (got '
+        """'{"prune_common": true true}')"""),
     ("fusion", '{"weight": 1}'): "fusion.weight: is not a fusion weight; they are lexical, "
                                  "dense, method, rrf_k, depth, prune_common (got 1)",
 }
