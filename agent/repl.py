@@ -341,6 +341,8 @@ class ChatRepl(ChatReports):
                     raise
                 self.report_defect(exc, "the turn was saved but could not be shown; /recall "
                                         "finds it")
+        if not self.json_lines:  # the model's forget calls clean an old history file too
+            self.commands.old_file_news()
         if result is not None and self.agent.interrupted_at_commit and not self.interactive:
             # Ctrl-C came as the turn was being saved: held, it let the turn finish, but the
             # run must still stop, as for a press a moment earlier.

@@ -154,7 +154,7 @@ class SlashCommands(SearchCommands):
                         old.rewrite(lambda lines: [])
                 erased -= own  # the prompt kept this command's line: it was not there before
                 self.say(f"erased {counted(erased, 'line')} of prompt history")
-                self._old_file_news()
+                self.old_file_news()
             else:
                 near = nearest_commands(name)
                 meant = f" (did you mean {' or '.join(near)}?)" if near else ""
@@ -197,7 +197,7 @@ class SlashCommands(SearchCommands):
             report = memory.erase_forgotten()
             self.say(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
                      "forgotten before")
-            self._old_file_news()
+            self.old_file_news()
             return
         erase = first == "--erase"
         # As a message is sent: without the marks of no width at its ends ("\u2060my PIN").
@@ -229,7 +229,7 @@ class SlashCommands(SearchCommands):
         if result.outcome == "matched":
             self.say(f"{'erased' if erase else 'forgotten'}: "
                      f"{items_counted(len(done.facts), len(done.passages), len(done.messages))}")
-            self._old_file_news()
+            self.old_file_news()
             command = "/forget --erase" if erase else "/forget"
             for hint in sources_kept_lines(memory, result.sources_kept,
                                            lambda text: f"{command} {text}",
@@ -257,7 +257,7 @@ class SlashCommands(SearchCommands):
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
 
-    def _old_file_news(self) -> None:
+    def old_file_news(self) -> None:
         """Say what a forget did to an older version's history file left in place."""
         history = self.session_history
         old = history.old_file if isinstance(history, SessionHistory) else None

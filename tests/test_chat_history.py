@@ -16,6 +16,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from tiermem.agent.chat_history import StoredHistory, chat_history
+from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
@@ -38,9 +39,9 @@ def memory(home: Path) -> Iterator[HierarchicalMemory]:
 
 
 def run_chat(memory: HierarchicalMemory, history: object, keys: str,
-             errors: io.StringIO | None = None) -> str:
+             errors: io.StringIO | None = None, llm: LLMClient | None = None) -> str:
     out = io.StringIO()
-    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+    repl = ChatRepl(Agent(memory, llm or OfflinePolicy()), console=Console(file=out, width=200),
                     errors=errors or io.StringIO())
     with create_pipe_input() as pipe:
         pipe.send_text(keys)

@@ -12,6 +12,8 @@ import pytest
 
 from tests.test_chat_history import run_chat
 from tiermem.agent.chat_history import chat_history
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.scripted import ScriptedModel, call
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 OLD = (b"\n# 2024-01-01 10:00:00\n+my PIN is 8675309\n"
@@ -22,7 +24,8 @@ KEPT = (b"\n# 2024-01-01 10:02:00\n+caf\xe9 \xff bytes\n+on two lines\n"
         b"\n# 2024-01-01 10:03:00\n+hello there\n")
 
 
-def chat_beside_old_file(tmp_path: Path, keys: str) -> tuple[Path, str]:
+def chat_beside_old_file(tmp_path: Path, keys: str,
+                         llm: LLMClient | None = None) -> tuple[Path, str]:
     home = tmp_path / "agent"
     home.mkdir()
     old = home / "history"
@@ -30,7 +33,7 @@ def chat_beside_old_file(tmp_path: Path, keys: str) -> tuple[Path, str]:
     old.chmod(0o640)
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         history = chat_history(home, memory.prompt_history, False, io.StringIO())
-        out = run_chat(memory, history, keys)
+        out = run_chat(memory, history, keys, llm=llm)
         assert memory.prompt_history.lines() == []  # --no-history still keeps nothing
     return old, out
 
@@ -76,3 +79,19 @@ def test_history_clear_empties_an_old_history_file_left_in_place(tmp_path: Path)
     assert "erased 1 line of prompt history" in said
     assert f"took 4 lines out of {old}" in said
     assert old.read_bytes() == b"" and stat.S_IMODE(old.stat().st_mode) == 0o640
+
+
+def test_the_models_forget_call_says_at_once_what_it_took_out_of_an_old_history_file(
+        tmp_path: Path) -> None:
+    with ScriptedModel([call("send_message", message="Noted."),
+                        call("forget", request="my PIN is 8675309", request_heartbeat=True),
+                        call("send_message", message="Forgotten."),
+                        call("send_message", message="Hello.")]) as model:
+        old, out = chat_beside_old_file(
+            tmp_path, "my PIN is 8675309\rForget my PIN\rhello\r\x04", model)
+    said = " ".join(out.split())
+    # Told after the turn that took them, not after a later /forget or /history clear.
+    assert f"Forgotten. took 2 lines out of {old}, an older version's plain-text prompt " \
+           "history Hello." in said
+    assert said.count("took 2 lines") == 1
+    assert old.read_bytes() == KEPT
