@@ -98,16 +98,17 @@ class SessionHistory(InMemoryHistory):
         return taken
 
 
-def move_history_file(home: Path, stored: PromptHistory) -> int | None:
+def move_history_file(home: Path, stored: PromptHistory) -> tuple[int, int] | None:
     """Move the lines of an old plain-text history file into ``stored`` and delete the
-    file; returns how many lines it held, or None when there was no such file."""
+    file; returns how many lines moved and how many were left out (blank, too long: what
+    the prompt history does not keep), or None when there was no such file."""
     path = home / OLD_HISTORY_FILE
     if not path.is_file():
         return None
     lines = list(reversed(list(FileHistory(str(path)).load_history_strings())))
-    stored.add_many(lines)
+    moved = stored.add_many(lines)
     path.unlink()
-    return len(lines)
+    return moved, len(lines) - moved
 
 
 def adopt_history_file(home: Path | None, stored: PromptHistory,
@@ -118,10 +119,14 @@ def adopt_history_file(home: Path | None, stored: PromptHistory,
     PostgreSQL: a file in the directory of that name belongs to a SQLite agent."""
     if home is None:
         return
-    moved = move_history_file(home, stored)
-    if moved is not None:
+    counts = move_history_file(home, stored)
+    if counts is not None:
+        moved, left = counts
+        left_out = f" ({counted(left, 'line')} blank or too long to keep left out)" if left \
+            else ""
         note(f"moved {counted(moved, 'line')} of prompt history from "
-             f"{home / OLD_HISTORY_FILE} into the agent's database and deleted the file")
+             f"{home / OLD_HISTORY_FILE} into the agent's database{left_out} and deleted the "
+             "file")
 
 
 def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: TextIO

@@ -86,6 +86,20 @@ def test_an_old_history_file_is_moved_into_the_database(
     assert "moved 2 lines of prompt history" in warnings.getvalue()
 
 
+def test_an_old_history_file_counts_as_moved_only_the_lines_it_moved(
+        home: Path, memory: HierarchicalMemory) -> None:
+    old = FileHistory(str(home / "history"))
+    for line in ("   ", "first line", "x" * (MAX_LINE_CHARS + 1), "\u2060"):
+        old.append_string(line)
+    warnings = io.StringIO()
+    chat_history(home, memory.prompt_history, True, warnings)
+    assert memory.prompt_history.lines() == ["first line"]
+    assert not (home / "history").exists()
+    said = " ".join(warnings.getvalue().split())
+    assert "moved 1 line of prompt history" in said
+    assert "(3 lines blank or too long to keep left out) and deleted the file" in said
+
+
 def test_no_history_leaves_an_old_file_alone_and_says_so(
         home: Path, memory: HierarchicalMemory) -> None:
     FileHistory(str(home / "history")).append_string("old line")
