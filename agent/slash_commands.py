@@ -46,7 +46,7 @@ from tiermem.memory.errors import (
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 from tiermem.memory.text.counts import counted, items_counted
-from tiermem.memory.text.padding import unpadded
+from tiermem.memory.text.padding import unmarked, unpadded
 from tiermem.user_paths import expanded
 
 
@@ -181,8 +181,10 @@ class SlashCommands(SearchCommands):
         return int(bool(lines) and unpadded(lines[-1]) == unpadded(text))
 
     def forget(self, request: str, line: str) -> None:
-        first, rest = first_word(request)
-        first = first.lower()  # "/FORGET --ERASE X", typed with caps lock on, erases
+        # "/FORGET --ERASE X", typed with caps lock on, erases, as "\u2060--erase X" does: a
+        # mark that shows nothing is no reason to forget "--erase X" instead of erasing X.
+        first, rest = first_word(unpadded(request))
+        first = unmarked(first).lower()
         memory = self.agent.memory
         if first != "--erase-forgotten" or rest.strip():
             # The line quotes what is forgotten, or meant to be: it leaves the up-arrow

@@ -47,3 +47,18 @@ def test_a_forget_request_between_marks_of_no_width_matches_the_message_sent_wit
         assert repl.run_piped([typed, f"/forget {erase}{typed}"]) == 0
         assert f"{'erased' if erase else 'forgotten'}: 1 fact" in out.getvalue()
         assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
+
+
+@pytest.mark.parametrize("option", ["\u2060--erase", "\u200b --erase", "--\u200berase",
+                                    "--erase\u2060", "\ufeff--ERASE"])
+def test_an_erase_option_beside_a_mark_of_no_width_erases(option: str) -> None:
+    # Read as a plain forget of "--erase my PIN is 8675309", it matched nothing and the PIN
+    # stayed, its text in every file the user asked to erase it from.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, out = make_repl(memory)
+        assert repl.run_piped(["my PIN is 8675309", f"/forget {option} my PIN is 8675309",
+                               "/forget \u2060--erase-forgotten"]) == 0
+        said = out.getvalue()
+        assert "erased: 1 fact" in said and "nothing forgotten" not in said
+        assert "erased: 0 facts, 0 passages, 0 messages forgotten before" in said
+        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)

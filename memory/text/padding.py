@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import re
 
-_PADDING = re.compile(r"^[\s\ufeff\u200b-\u200d\u2060]+|[\s\ufeff\u200b-\u200d\u2060]+$")
+_NO_WIDTH = "\ufeff\u200b-\u200d\u2060"
+_PADDING = re.compile(rf"^[\s{_NO_WIDTH}]+|[\s{_NO_WIDTH}]+$")
+_MARKS = re.compile(f"[{_NO_WIDTH}]")
 
 
 def unpadded(line: str) -> str:
     """``line`` without the blanks and the marks that show nothing at its ends."""
     return _PADDING.sub("", line)
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the marks of no width anywhere in it (a word joiner within a word)."""
+    return _MARKS.sub("", text)
