@@ -90,7 +90,8 @@ class SlashCommands(SearchCommands):
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
         typed, arg = first_word(text)
-        name, arg = typed.lower(), arg.strip()  # /EXIT, /Core: typed with caps lock on
+        # /EXIT, /Core: typed with caps lock on; "/forget\u2060": a mark that shows nothing.
+        name, arg = unmarked(typed).lower(), arg.strip()
         memory = self.agent.memory
         if name in _NO_ARGUMENT and arg:
             # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
@@ -142,7 +143,7 @@ class SlashCommands(SearchCommands):
             elif name == "/policy":
                 self.policy(arg)
             elif name == "/history":
-                if arg.lower() != "clear":
+                if unmarked(arg).lower() != "clear":
                     self.chat.usage("usage: /history clear")
                     return True
                 own = self._own_line_kept(text)

@@ -62,3 +62,15 @@ def test_an_erase_option_beside_a_mark_of_no_width_erases(option: str) -> None:
         assert "erased: 1 fact" in said and "nothing forgotten" not in said
         assert "erased: 0 facts, 0 passages, 0 messages forgotten before" in said
         assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
+
+
+def test_a_command_name_or_history_clear_beside_a_mark_of_no_width_runs() -> None:
+    # "/forget\u2060" was "unknown command /forget\u2060" and "/history \u2060clear" its usage.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, out = make_repl(memory)
+        assert repl.run_piped(["my PIN is 8675309", "/forget\u2060 --erase my PIN is 8675309",
+                               "/history \u2060clear"]) == 0
+        said = out.getvalue()
+        assert "erased: 1 fact" in said and "erased 0 lines of prompt history" in said
+        assert "unknown command" not in said and "usage" not in said
+        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
