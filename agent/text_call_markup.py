@@ -67,7 +67,12 @@ from functools import partial
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_mistral_prose import MISTRAL_ARGS, MISTRAL_CALLS, MISTRAL_WRITTEN
+from tiermem.agent.text_call_mistral_prose import (
+    MISTRAL_ARGS,
+    MISTRAL_CALLS,
+    MISTRAL_WRITTEN,
+    is_prose,
+)
 from tiermem.agent.text_call_objects import (
     FENCE,
     TextToolCalls,
@@ -297,7 +302,7 @@ def _written_wrong(content: str, names: frozenset[str],
             return found
         named = MISTRAL_WRITTEN.match(segment)
         name, arguments = (named.group(1), named.group(2)) if named else ("", segment)
-        if name.endswith(".") and not arguments.strip():  # "[TOOL_CALLS] Done.": prose
+        if is_prose(segment, names):  # "[TOOL_CALLS] Done.", "[TOOL_CALLS]Noted (saved).": prose
             readable[-1] = False
             prose.append(segment)
             return []
@@ -315,7 +320,7 @@ def _written_wrong(content: str, names: frozenset[str],
     found = after_marker(content, MISTRAL_CALLS, as_written)
     if not any(readable):
         return TextToolCalls(rest=content)
-    return TextToolCalls(found.calls, spliced([found.rest, *prose]))
+    return TextToolCalls(found.calls, spliced([found.rest, *(f" {piece}" for piece in prose)]))
 
 
 def _named_in_prose(found: TextToolCalls, after_prose: bool,

@@ -9,8 +9,8 @@ import re
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
-__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", "marked_prose",
-           "prose_after_calls", "prose_word", "without_marker_after_calls"]
+__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", "is_prose",
+           "marked_prose", "prose_after_calls", "prose_word", "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 #: A call's name as written, then whatever follows it, which does not read as arguments.
@@ -27,7 +27,7 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     calls: the model went on in prose after them; else ``text`` and ""."""
     last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
-    if last > 0 and follows_calls(before) and _is_prose(after, names):
+    if last > 0 and follows_calls(before) and is_prose(after, names):
         return text[:last], after.strip()
     return text, ""
 
@@ -62,7 +62,7 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
     text = content.strip()
     after = text[len(MISTRAL_CALLS):].strip()
     if text.startswith(MISTRAL_CALLS) and text.count(MISTRAL_CALLS) == 1 \
-            and after[:1].isupper() and _is_prose(after, names):
+            and after[:1].isupper() and is_prose(after, names):
         return after
     return content
 
@@ -76,14 +76,15 @@ def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> boo
                     for name in names for space in ("", *NAMESPACES))
 
 
-def _is_prose(segment: str, names: frozenset[str]) -> bool:
+def is_prose(segment: str, names: frozenset[str]) -> bool:
     """Whether the text after a marker is a sentence, not a call written wrong: words that
-    go on past a first one that names no offered tool (``I saved it.``, ``Noted, thanks``),
-    or one word ending a sentence (``Done.``), with no arguments anywhere in it."""
+    go on past a first one that names no offered tool (``I saved it.``, ``Noted (saved).``),
+    or one word ending a sentence (``Done.``), with no arguments anywhere in it; a bracket
+    or quote straight after the word (``save("x")``) begins its arguments."""
     written = MISTRAL_WRITTEN.match(segment)
     if not written or "{" in segment or MISTRAL_ARGS in segment:
         return False
-    name, after = written.group(1), written.group(2).strip()
-    if not after:
+    name, after = written.group(1), written.group(2)
+    if not after.strip():
         return prose_word(name, names)
     return offered_name(name, names) not in names and not after.startswith(("[", "(", '"'))

@@ -1,0 +1,45 @@
+"""After Mistral's marker, a word that names no offered tool and goes on in prose
+(``[TOOL_CALLS] Noted (saved).``), or a capitalised word alone before another marker
+(``[TOOL_CALLS]Done[TOOL_CALLS]``), is the reply, not a call to a tool named by the word;
+a name followed by its arguments, or the name of an offered tool, stays a call
+(agent/text_call_mistral_prose.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+CALL = '[TOOL_CALLS]core_memory_append[ARGS]{"content": "x"}'
+
+
+@pytest.mark.parametrize(("after", "rest"), [
+    ("[TOOL_CALLS] Noted (saved).", "Noted (saved)."),
+    ("[TOOL_CALLS]Done[TOOL_CALLS]", "Done"),
+    ('[TOOL_CALLS]Done "x" saved', 'Done "x" saved'),
+    ("[TOOL_CALLS]Done [see above]", "Done [see above]"),
+    ("[TOOL_CALLS]Noted\n[TOOL_CALLS]Saved", "Noted Saved"),
+    ("[TOOL_CALLS]Done[TOOL_CALLS]Thanks", "Done Thanks"),
+])
+def test_a_word_then_prose_is_the_reply(after: str, rest: str) -> None:
+    found = find_text_tool_calls(CALL + after, NAMES)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", '{"content": "x"}')]
+    assert found.rest == rest
+
+
+def test_a_word_then_prose_alone_is_the_reply_without_the_marker() -> None:
+    found = find_text_tool_calls("[TOOL_CALLS] Noted (saved).", NAMES)
+    assert (found.calls, found.rest) == ([], "Noted (saved).")
+
+
+@pytest.mark.parametrize(("after", "call"), [
+    ("[TOOL_CALLS]s", ("s", "")),
+    ('[TOOL_CALLS]save("x")', ("save", '("x")')),
+    ('[TOOL_CALLS]save_fact[ARGS]{"fact": "x"}', ("save_fact", '{"fact": "x"}')),
+    ("[TOOL_CALLS]send_message", ("send_message", "{}")),
+])
+def test_a_name_or_a_call_written_wrong_stays_a_call(after: str, call: tuple[str, str]) -> None:
+    found = find_text_tool_calls(CALL + after, NAMES)
+    assert [(c.name, c.arguments) for c in found.calls][1:] == [call]
