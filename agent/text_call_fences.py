@@ -1,0 +1,96 @@
+"""Calls in a fenced block (```json, ```tool_calls or unlabelled), and what wrapped the calls
+taken out of a reply, which is no reply (agent/text_tool_calls.py)."""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_objects import (
+    FENCE,
+    TextToolCalls,
+    calls_in,
+    cut_call,
+    python_calls_in,
+    spliced,
+)
+from tiermem.agent.text_call_pythonic import literal_value
+
+__all__ = ["fenced_calls", "without_call_wrapping"]
+
+#: A code fence with nothing in it: its label, if any, and blank lines.
+_EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}\s*```")
+_EMPTY_SPANS = re.compile(r"``(?:\s*``)*")
+#: Call tags with nothing in them, which calls read in another form inside them leave.
+_EMPTY_TAGS = re.compile(r"<tool_call>\s*</tool_call>|<\|tool_call\|>\s*<\|/tool_call\|>")
+#: Markers that begin calls, left at the end of the text when the calls after them were
+#: read in another form (a fenced block after ``[TOOL_CALLS]``).
+_CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_call>",
+                 "<|tool_call|>")
+#: Mistral's marker at the start of a line, before the prose that follows it there.
+_LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
+
+
+def without_call_wrapping(rest: str, content: str) -> str:
+    """``rest`` without what wrapped the calls taken out of ``content``: a code fence or call
+    tags left empty (```` ```xml<tool_call>...</tool_call>``` ````) and a marker the calls
+    followed (``[TOOL_CALLS] ```json [...]``` ``), none of which is a reply. A fence, tags or
+    a marker the content itself holds so (an empty fence in prose, a marker a sentence ends with)
+    is the model's text and stays."""
+    already_empty = {m.group(0) for m in _EMPTY_FENCE.finditer(content)}
+    fences = [m.start() for m in re.finditer("```", rest)]
+    kept, position = [], 0
+    for opening, closing in zip(fences[::2], fences[1::2], strict=False):
+        fence = rest[opening:closing + 3]  # fences pair up in order, as markdown pairs them
+        if _EMPTY_FENCE.fullmatch(fence) and fence not in already_empty:
+            kept.append(rest[position:opening])
+            position = closing + 3
+    rest = ("".join(kept) + rest[position:]).strip()
+    # Tags left empty: "<tool_call><function=A>{...}</function><function=B>{...}</function>
+    # </tool_call>", its calls read as Llama 3.2's.
+    already_empty |= {m.group(0) for m in _EMPTY_TAGS.finditer(content)}
+    rest = _EMPTY_TAGS.sub(lambda m: m.group(0) if m.group(0) in already_empty else "", rest)
+    rest = rest.strip()
+    if _EMPTY_SPANS.fullmatch(rest):  # the inline code spans the calls were all of
+        return ""
+    # Only a marker the content has before a fenced call: else it is the model's own text.
+    markers = tuple(m for m in _CALL_MARKERS if re.search(re.escape(m) + r"\s*```", content))
+    end = len(rest)
+    while marker := next((m for m in markers if rest.endswith(m, 0, end)), None):
+        end -= len(marker)
+        while end and rest[end - 1].isspace():
+            end -= 1
+    # "```json [...]```\n[TOOL_CALLS] Done.": Mistral's marker that begins a line of prose
+    # after calls, where the model went on with text, is markup, no part of the reply.
+    return _LEADING_MARKER.sub("", rest[:end])
+
+
+def fenced_calls(content: str, names: frozenset[str], cut: bool,
+                 after_prose: bool) -> TextToolCalls:
+    calls: list[ToolCall] = []
+    kept: list[str] = []
+    position = 0
+    for match in FENCE.finditer(content):
+        # An object holding the calls, beside prose, quotes a response ("the API returns:");
+        # a marker the fence follows ("Saving. [TOOL_CALLS]```json") says it is calls.
+        before = content[:match.start()].rstrip()
+        marked = before.endswith(_CALL_MARKERS)
+        held = not content[match.end():].strip() \
+            and (marked or not (after_prose or before.strip()))
+        body = match.group(1)
+        if cut and not match.group(0).endswith("```"):  # cut in the closing fence: "}\n``"
+            body = body.rstrip().removesuffix("``").removesuffix("`")
+        found = calls_in(body, names, marked=False, held=held)
+        if found is None and match.group(0).endswith("```"):
+            # Small models write JSON with Python's habits: a trailing comma, single
+            # quotes, True or None. Read as a literal, never run; offered names only.
+            found = python_calls_in(literal_value(match.group(1)), names, marked=False,
+                                    held=held)
+        if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
+            found = cut_call(match.group(1), names, marked=False)
+        if found is not None:
+            kept.append(content[position:match.start()])
+            calls += found
+            position = match.end()
+    kept.append(content[position:])
+    return TextToolCalls(calls, spliced(kept)) if calls else TextToolCalls(rest=content)
