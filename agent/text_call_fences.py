@@ -30,6 +30,21 @@ _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_ca
 #: Mistral's marker at the start of a line, before the prose that follows it there.
 _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
 
+#: Words that present a fenced call as an example of the form, not one the reply makes.
+_EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|sample|would look like"
+                      r"|looks like this)(?!\w)", re.IGNORECASE)
+#: Where a sentence ends, or a paragraph or another fence does.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
+
+
+def _shown_as_example(content: str, start: int, end: int) -> bool:
+    """Whether the fence at ``content[start:end]`` is shown as an example: the sentence
+    leading into it or the first one after it says so ("For example:", "Here is an example
+    call.", "That is an example."). Models that mean to call lead in with what they do."""
+    lead = [s for s in _SENTENCE_END.split(content[:start]) if s.strip()][-1:]
+    follow = _SENTENCE_END.split(content[end:].lstrip(), maxsplit=1)[0]
+    return any(_EXAMPLE.search(text) for text in [*lead, follow])
+
 
 def without_call_wrapping(rest: str, content: str) -> str:
     """``rest`` without what wrapped the calls taken out of ``content``: a code fence or call
@@ -88,6 +103,8 @@ def fenced_calls(content: str, names: frozenset[str], cut: bool,
                                     held=held)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
             found = cut_call(match.group(1), names, marked=False)
+        if not marked and _shown_as_example(content, match.start(), match.end()):
+            found = None  # "For example:\n```json\n{...}\n```" shows the form
         if found is not None:
             kept.append(content[position:match.start()])
             calls += found

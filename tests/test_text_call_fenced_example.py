@@ -1,0 +1,40 @@
+"""A fenced call (```json, ```tool_calls or unlabelled) that the sentence leading into it,
+or the first one after it, presents as an example is shown, not run; one a model leads
+into with what it does, or that is the whole reply, runs (agent/text_call_fences.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+CALL = json.dumps({"name": "core_memory_append", "arguments": {"content": "x"}})
+
+
+def fenced(label: str) -> str:
+    return f"```{label}\n{CALL}\n```"
+
+
+@pytest.mark.parametrize("label", ["json", "tool_calls", ""])
+@pytest.mark.parametrize(("before", "after"), [
+    ("For example:\n", ""),
+    ("Here is an example of a call:\n", "\nThat is how you would save it."),
+    ("A call to save it, e.g.\n", ""),
+    ("Saving works so.\n", "\nThis is just an example."),
+])
+def test_a_call_shown_as_an_example_is_the_reply(label: str, before: str, after: str) -> None:
+    content = before + fenced(label) + after
+    found = find_text_tool_calls(content, NAMES)
+    assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("before", ["", "Saving it.\n", "Tea is one example of what you like. "
+                                    "I'll save it.\n", "[TOOL_CALLS]"])
+def test_a_call_led_into_with_what_it_does_runs(before: str) -> None:
+    found = find_text_tool_calls(before + fenced("json") + "\nSaved. For example, ask me later.",
+                                 NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", {"content": "x"})]
