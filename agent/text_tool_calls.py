@@ -272,20 +272,23 @@ def _mistral_after(text: str, found: TextToolCalls, names: frozenset[str], cut: 
     """``found``, the calls of one form, with those of the other when Mistral's markup
     follows calls of another form (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``,
     ``[{...}][TOOL_CALLS]...``), the marker beginning a line or straight after them: all are
-    calls, the last one cut mid-way with the reply (``cut``), and none the reply; else
-    ``found`` as it is."""
+    calls, the last one cut mid-way with the reply (``cut``), and none the reply; so too
+    when the markup, read as the calls, follows prose after the calls (``[{...}]``, then
+    "By the way, [TOOL_CALLS]..."), the prose the reply. Else ``found`` as it is."""
     starts = marker_starts(text, MISTRAL_CALLS)
     before = text[:starts[0]].rstrip(" \t") if starts else ""
-    if not follows_calls(before):
+    if not before.strip():
         return found
     head = _find(text[:starts[0]], names, False, schemas, after_prose)
     tail = _find(text[starts[0]:], names, cut, schemas, after_prose)
     def said(calls: list[ToolCall]) -> list[tuple[str, str]]:
         return [(call.name, call.arguments) for call in calls]
 
-    # The calls found are those of one form, before the marker or after it, never both.
-    if not (head.calls and tail.calls) or said(found.calls) not in (said(head.calls),
-                                                                    said(tail.calls)):
+    # The calls found are those of one form, before the marker or after it, never both;
+    # after prose, the markup's: markup after calls and prose ("Mistral writes ...") shows it.
+    kinds = [said(tail.calls)] if not follows_calls(before) else [said(head.calls),
+                                                                   said(tail.calls)]
+    if not (head.calls and tail.calls) or said(found.calls) not in kinds:
         return found
     return TextToolCalls([*head.calls, *tail.calls], spliced([head.rest, tail.rest]))
 
