@@ -272,9 +272,9 @@ def _mistral_after(text: str, found: TextToolCalls, names: frozenset[str], cut: 
     """``found``, the calls of one form, with those of the other when Mistral's markup
     follows calls of another form (``<tool_call>{...}</tool_call>[TOOL_CALLS]NAME[ARGS]{...}``,
     ``[{...}][TOOL_CALLS]...``), the marker beginning a line or straight after them: all are
-    calls, the last one cut mid-way with the reply (``cut``), and none the reply; so too
-    when the markup, read as the calls, follows prose after the calls (``[{...}]``, then
-    "By the way, [TOOL_CALLS]..."), the prose the reply. Else ``found`` as it is."""
+    calls, the last one cut mid-way with the reply (``cut``), and none the reply, nor what
+    wrapped them; so too when the markup, read as the calls, follows prose after the calls
+    (``[{...}]``, then "By the way, [TOOL_CALLS]..."). Else ``found`` as it is."""
     starts = marker_starts(text, MISTRAL_CALLS)
     before = text[:starts[0]].rstrip(" \t") if starts else ""
     if not before.strip():
@@ -290,7 +290,8 @@ def _mistral_after(text: str, found: TextToolCalls, names: frozenset[str], cut: 
                                                                    said(tail.calls)]
     if not (head.calls and tail.calls) or said(found.calls) not in kinds:
         return found
-    return TextToolCalls([*head.calls, *tail.calls], spliced([head.rest, tail.rest]))
+    return TextToolCalls([*head.calls, *tail.calls],
+                         without_call_wrapping(spliced([head.rest, tail.rest]), text))
 
 
 def _bare(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:

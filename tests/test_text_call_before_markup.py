@@ -31,3 +31,9 @@ def test_fenced_calls_then_prose_then_markup_all_run(calls: str) -> None:
 def test_markup_quoted_after_a_call_and_prose_stays_an_example() -> None:
     content = f"<tool_call>{json.dumps(CALL)}</tool_call> Mistral writes {MISTRAL}"
     assert said(content) == (BOTH[:1], f"Mistral writes {MISTRAL}")
+
+
+@pytest.mark.parametrize("label", ["", "json"])
+def test_a_fence_left_empty_by_the_markup_after_calls_is_no_reply(label: str) -> None:
+    content = f"<tool_call>{json.dumps(CALL)}</tool_call>\n```{label}\n{MISTRAL}\n```"
+    assert said(content) == (BOTH, "")
