@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import TextToolCalls, spliced, without_end_tokens
@@ -157,7 +158,13 @@ def marker_starts(content: str, marker: str) -> list[int]:
     """Where each marker in ``content`` begins a call: not one inside a call's own JSON text
     (``"message": "Saved [TOOL_CALLS] Done."``), which the JSON begun after an earlier
     marker runs on past, or runs on in, unfinished, to the end of a reply cut there
-    (``"message": "a [TOOL_CALLS] b``), as a quoted marker is text."""
+    (``"message": "a [TOOL_CALLS] b``), as a quoted marker is text. Found once for a text,
+    which each reading of a reply asks of again."""
+    return list(_marker_starts(content, marker))
+
+
+@lru_cache(maxsize=8)
+def _marker_starts(content: str, marker: str) -> tuple[int, ...]:
     starts: list[int] = []
     position = content.find(marker)
     while position >= 0:
@@ -166,7 +173,7 @@ def marker_starts(content: str, marker: str) -> list[int]:
         if following >= 0:
             following = _past_quoted_markers(content, position + len(marker), following, marker)
         position = following
-    return starts
+    return tuple(starts)
 
 
 def _past_quoted_markers(content: str, start: int, following: int, marker: str) -> int:
