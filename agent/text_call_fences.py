@@ -16,7 +16,7 @@ from tiermem.agent.text_call_objects import (
 )
 from tiermem.agent.text_call_pythonic import literal_value
 
-__all__ = ["fenced_calls", "without_call_wrapping"]
+__all__ = ["fenced_calls", "shown_as_example", "without_call_wrapping"]
 
 #: A code fence with nothing in it: its label, if any, and blank lines.
 _EMPTY_FENCE = re.compile(r"```[\w+-]{0,20}\s*```")
@@ -37,7 +37,7 @@ _EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|sample|would look lik
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 
 
-def _shown_as_example(content: str, start: int, end: int) -> bool:
+def shown_as_example(content: str, start: int, end: int) -> bool:
     """Whether the fence at ``content[start:end]`` is shown as an example: the sentence
     leading into it or the first one after it says so ("For example:", "Here is an example
     call.", "That is an example."). Models that mean to call lead in with what they do."""
@@ -103,7 +103,7 @@ def fenced_calls(content: str, names: frozenset[str], cut: bool,
                                     held=held)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
             found = cut_call(match.group(1), names, marked=False)
-        if not marked and _shown_as_example(content, match.start(), match.end()):
+        if not marked and shown_as_example(content, match.start(), match.end()):
             found = None  # "For example:\n```json\n{...}\n```" shows the form
         if found is not None:
             kept.append(content[position:match.start()])

@@ -92,7 +92,7 @@ from typing import Any
 
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
-from tiermem.agent.text_call_fences import fenced_calls, without_call_wrapping
+from tiermem.agent.text_call_fences import fenced_calls, shown_as_example, without_call_wrapping
 from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_mistral_prose import (
     MISTRAL_CALLS,
@@ -235,6 +235,8 @@ def calls_ending_thinking(
                                      schemas=schemas, after_prose=bool(thinking[:start].strip()))
         if not found.calls or found.rest:
             continue
+        if thinking.startswith("```", start) and shown_as_example(thinking, start, start):
+            return TextToolCalls()  # "For example:\n```json{...}```": the form, thought of
         if thinking[:start].strip() and any(c.name not in names for c in found.calls):
             # As in a reply: markup for a tool nobody offered, after prose, is the model
             # explaining a format, not calling.

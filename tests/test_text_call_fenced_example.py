@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_calls
 
 NAMES = ["core_memory_append", "send_message"]
 CALL = json.dumps({"name": "core_memory_append", "arguments": {"content": "x"}})
@@ -38,3 +38,10 @@ def test_a_call_led_into_with_what_it_does_runs(before: str) -> None:
                                  NAMES)
     assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
         ("core_memory_append", {"content": "x"})]
+
+
+def test_a_call_thought_of_as_an_example_is_no_call() -> None:
+    thinking = "The user likes tea. For example:\n" + fenced("json")
+    assert calls_ending_thinking(thinking, NAMES).calls == []
+    assert [c.name for c in calls_ending_thinking("I'll save it.\n" + fenced("json"),
+                                                  NAMES).calls] == ["core_memory_append"]
