@@ -23,9 +23,10 @@ from tiermem.memory.text.plan_values import (
     told_of,
     value_told,
 )
+from tiermem.memory.text.restated import BREAK, restated
 
 __all__ = ["PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after", "named_in",
-           "of_what_goes", "other_meant", "restated"]
+           "of_what_goes", "other_meant"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -37,22 +38,19 @@ PLAN_INSTEAD = re.compile(
     rf"|we\s+will|let{_APOS}s|let\s+(?:me|us))\b", _I)
 
 
-#: A comma or semicolon, maybe with "and", "but" or "so", or one of those bare: where
-#: what follows a request may be no more of it.
-_BREAK = r"(?:\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
 #: A dash after the request, read as its comma ("Forget my PIN - it's 4321"): spaced, or an
 #: en or em dash typed with none; a hyphen within a word ("555-0199") is none.
 _DASH_AFTER = re.compile(r"\s+[-\u2013\u2014]+\s*|(?<=\w)[\u2013\u2014]\s*")
 
 #: Where a request naming what to forget gives way to the speaker's own statement ("Forget
 #: the meeting, I live in Lisbon now"): "she moved" after "Forget my sister" is still of her.
-_SPEAKER_AFTER = re.compile(rf"{_BREAK}(?=i(?:{_APOS}(?:m|ve))?\s+\w)", _I)
+_SPEAKER_AFTER = re.compile(rf"{BREAK}(?=i(?:{_APOS}(?:m|ve))?\s+\w)", _I)
 
 
 #: Where a request naming what to forget gives way to what the speaker will do instead,
 #: after a comma or a bare "and", "but" or "so" ("... and I'll reset it"), as a statement
 #: does: read as one, "User: I will tell you the new one" was stored.
-_PLAN_AFTER = re.compile(_BREAK + "(?=" + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
+_PLAN_AFTER = re.compile(BREAK + "(?=" + PLAN_INSTEAD.pattern.removeprefix(r"^\W*") + ")", _I)
 #: Where a request naming what to forget gives way to another ("Forget my password and tell
 #: me my address", "... and remember my PIN 4321"): read as more named, the address went too.
 _ASKED_AFTER = re.compile(r"\s*,?\s+(?:and\s+(?:then\s+)?(?=[a-z]+\s+(?:me|us)\b"
@@ -121,7 +119,7 @@ _OTHER_MEANT = (
     rf"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+{_OWN_WORD})?\W*$")
 _MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
 #: Where a request naming what to forget gives way to the other thing meant.
-_MEANT_OTHER_AFTER = re.compile(_BREAK + _OTHER_MEANT, _I)
+_MEANT_OTHER_AFTER = re.compile(BREAK + _OTHER_MEANT, _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
 _REMEMBER_IT = re.compile(r"^(?:remember|note|save|store|keep)\s+(?:that\s+)?(?=it\b)", _I)
 #: Another request that only asks for what goes, or its new value ("text me the new one").
@@ -254,40 +252,6 @@ def _other_meant(sentence: str) -> str | None:
     # what was meant goes from memory, as what was named first would have: "Delete my
     # brother and Tom" asks a task on Tom, and "Delete Tom" was stored
     return f"Forget {named}{other['whose']}{other['more']}."
-
-
-#: The thing a request named, said again after "I mean" with what is said of it ("...,
-#: I mean my PIN is old").
-_RESTATED = re.compile(rf"{_BREAK}i\s+meant?\s+(?P<thing>(?:my|our|the)\s+[^,;]+?)\s+"
-                       r"(?P<verb>is|are)\s+(?=\S)", _I)
-#: What is said of it that names nothing and no one ("old", "out of date").
-_SAID_OF_IT = re.compile(r"^(?!(?:my|our|his|her|their|its|a|an|the)\b)[a-z][a-z' -]*"
-                         r"(?:[,;].*)?\W*$")
-
-
-def restated(request: str) -> str:
-    """``request`` with what it names to forget, said again after "I mean", said as "it"
-    ("Forget my PIN, it is old" of "Forget my PIN, I mean my PIN is old"): a remark on
-    what goes, stored as "User: I mean my PIN is old", or a new value of it, as "it is"
-    says one."""
-    text = request.strip()
-    opening = FORGET_NAMED.match(text)
-    again = _RESTATED.search(text)
-    if (opening is None or again is None
-            or _bare(again["thing"]) != _bare(text[opening.end():again.start()])):
-        return request
-    pronoun = "they" if again["verb"].casefold() == "are" else "it"
-    remark = f"{pronoun} {again['verb']} {text[again.end():]}"
-    if value_told(remark) is not None:  # said again as it is now: "Maria" is no remark
-        return f"{text[:again.start()]}, {pronoun} {again['verb']} now {text[again.end():]}"
-    if not _SAID_OF_IT.match(text[again.end():]):
-        return request  # "... is my cousin": more than a remark
-    return f"{text[:again.start()]}, {remark}"
-
-
-def _bare(thing: str) -> str:
-    """``thing`` with no word of whose it is ("pin" of "my PIN", "the PIN")."""
-    return re.sub(r"^(?:my|our|the)\s+", "", thing.strip(" .!").casefold())
 
 
 def other_meant(said: str) -> str | None:

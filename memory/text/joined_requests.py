@@ -15,9 +15,9 @@ from tiermem.memory.text.forget_beside import (
     means_instead,
     named_in,
     of_what_goes,
-    restated,
 )
 from tiermem.memory.text.forget_openings import FORGET_NAMED
+from tiermem.memory.text.restated import restated
 from tiermem.memory.text.secret_names import names_a_secret
 
 __all__ = ["ITS_REMARK", "plans_joined"]
