@@ -137,6 +137,14 @@ def test_a_bare_relation_named_as_meant_is_the_one_forgotten() -> None:
     "Delete my sister. Sorry, I meant my brother.",
     # read as another thing kept, the sister went and "User's brother" was stored
     "Forget my sister, I meant my brother, not my sister.",
+    # a short close after it changed which went: the sister did, and "User's brother and
+    # I'm sure" or "User's brother, thanks" was stored
+    "Forget my sister. I meant my brother and I'm done.",
+    "Forget my sister, I mean my brother, too bad.",
+    "Forget my sister. I meant my brother and I'm sure.",
+    "Forget my sister, I meant my brother, thanks.", "Forget my sister. I meant my brother please.",
+    "Forget my sister, I mean my brother and that's it.",
+    "Forget my sister. I meant my brother, not my sister, thanks.",
 ])
 def test_the_relation_meant_goes_however_it_is_said(said: str) -> None:
     assert core_after("My sister is Ana.", "My brother is Tom.", said) == [
@@ -170,6 +178,12 @@ def test_a_relation_meant_but_not_held_changes_nothing() -> None:
         reply = chat(memory, "My sister is Ana.", "Forget my sister. I meant my brother.")[-1]
         assert sorted(core_of(memory)) == ["User's sister is Ana"]
     assert "Nothing in core memory matched" in reply
+
+
+def test_a_relation_meant_but_not_held_with_thanks_changes_nothing() -> None:
+    # the sister, never meant, went and "User's brother, thanks" was stored
+    assert core_after("My sister is Ana.", "Forget my sister. I meant my brother, thanks.") == [
+        "User's sister is Ana"]
 
 
 @pytest.mark.parametrize(("said", "now"), [

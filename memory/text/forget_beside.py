@@ -110,13 +110,20 @@ _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
 #: "my brother's car" is a thing of its own, but "my brother's name" is the brother held;
 #: "my brother Tom" is the brother, and "my brother too" another thing to forget as well.
 _OWN_WORD = r"[a-z]+(?:-[a-z]+)*"
+#: A short close after the thing meant, no more of it ("..., thanks", "... and I'm done",
+#: ", too bad"): read as of it, the sister named first went and "User's brother, thanks"
+#: was stored.
+_SIGNED_OFF = (rf"(?:(?:\s*,\s*|\s+)(?:and\s+)?(?:please|pls|{THANKS}|sorry|my\s+bad|too\s+bad"
+               rf"|ok(?:ay)?|that{_APOS}s\s+(?:it|all)|i\s+(?:think|guess)"
+               rf"|i(?:{_APOS}m|\s+am)\s+(?:done|sure|certain|positive)(?:\s+now)?))")
 _OTHER_MEANT = (
     r"(?:(?:sorry|oops|no)\W+)?i\s+(?:meant(?:\s+to\s+(?:say|type|write|put))?|mean)\s+"
     rf"(?P<whose>(?:my|our)\s+{_OWN_WORD}(?:{_APOS}s\s+(?!name\b){_OWN_WORD})?)"
     rf"(?:{_APOS}s\s+name)?(?:\s+(?-i:[A-Z][a-z]+))?"
     rf"(?P<more>(?:,?\s+and\s+(?:(?:my|our)\s+)?{_OWN_WORD})*)"
     r"(?P<too>\s+(?:too|as\s+well|also))?(?:,?\s+instead)?"
-    rf"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+{_OWN_WORD})?\W*$")
+    rf"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+{_OWN_WORD})?"
+    rf"{_SIGNED_OFF}*\W*$")
 _MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
 #: Where a request naming what to forget gives way to the other thing meant.
 _MEANT_OTHER_AFTER = re.compile(BREAK + _OTHER_MEANT, _I)
