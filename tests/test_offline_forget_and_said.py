@@ -237,3 +237,15 @@ def test_the_thing_said_again_with_a_value_stores_it(held: str, said: str,
                                                      now: list[str]) -> None:
     # stored as "User: I mean my PIN is 4321", no PIN
     assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my PIN. I mean my password is old.", "Forget my PIN, I mean my password is old.",
+    "Forget my PIN. I mean my password is out of date.",
+    "Forget my PIN, I mean my passwords are old."])
+def test_another_thing_said_with_a_remark_is_the_one_forgotten(said: str) -> None:
+    # the PIN, never meant, went, and "User: I mean my password is old" was stored
+    assert core_after("My PIN is 1234.", "My password is hunter2.", said) == [
+        "User's PIN is 1234"]
+    # with no password held nothing goes, and nothing is stored
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 1234"]

@@ -1,5 +1,7 @@
 """A request naming what to forget that says the thing again after "I mean", with what is
-said of it ("Forget my PIN, I mean my PIN is old"), read as a remark on what goes.
+said of it ("Forget my PIN, I mean my PIN is old"), read as a remark on what goes; another
+thing named so with a remark that its value is no longer right ("..., I mean my password is
+old") is the one meant.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ import re
 
 from tiermem.memory.text.forget_openings import FORGET_NAMED
 from tiermem.memory.text.plan_values import value_told
+from tiermem.memory.text.relations import relation_of
 
 __all__ = ["BREAK", "restated"]
 
@@ -24,18 +27,34 @@ _RESTATED = re.compile(rf"{BREAK}i\s+meant?\s+(?P<thing>(?:my|our|the)\s+[^,;]+?
 _SAID_OF_IT = re.compile(r"^(?!(?:my|our|his|her|their|its|a|an|the)\b)[a-z][a-z' -]*"
                          r"(?:[,;].*)?\W*$")
 
+#: A remark that a thing's value is no longer right ("old", "out of date", "wrong").
+_STALE = re.compile(r"^(?:(?:too|very|really|way)\s+)?(?:old|outdated|out\s+of\s+date|wrong"
+                    r"|incorrect|expired|obsolete|stale|changed|no\s+longer\s+(?:valid|right"
+                    r"|correct|used)|not\s+(?:right|correct|valid)(?:\s+any\s*more)?)"
+                    r"(?:\s+now)?\W*$", _I)
+
 
 def restated(request: str) -> str:
     """``request`` with what it names to forget, said again after "I mean", said as "it"
     ("Forget my PIN, it is old" of "Forget my PIN, I mean my PIN is old"): a remark on
     what goes, stored as "User: I mean my PIN is old", or a new value of it, as "it is"
-    says one."""
+    says one; "Forget my password, it is old" of "Forget my PIN, I mean my password is
+    old"."""
     text = request.strip()
     opening = FORGET_NAMED.match(text)
     again = _RESTATED.search(text)
-    if (opening is None or again is None
-            or _bare(again["thing"]) != _bare(text[opening.end():again.start()])):
+    if opening is None or again is None:
         return request
+    if _bare(again["thing"]) != _bare(text[opening.end():again.start()]):
+        # "Forget my PIN, I mean my password is old": the password is the one meant, as
+        # "I meant my password" says, and "is old" a remark on it
+        # of someone ("my brother is old"), it tells their age
+        if (_STALE.match(text[again.end():]) is None or again["thing"][:3].casefold() == "the"
+                or relation_of(again["thing"].split()[-1]) is not None):
+            return request
+        text = f"{text[:opening.end()]}{again['thing']}{text[again.start():]}"
+        again = _RESTATED.search(text)
+        assert again is not None
     pronoun = "they" if again["verb"].casefold() == "are" else "it"
     remark = f"{pronoun} {again['verb']} {text[again.end():]}"
     if value_told(remark) is not None:  # said again as it is now: "Maria" is no remark
