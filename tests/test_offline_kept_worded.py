@@ -64,7 +64,9 @@ def test_other_wishes_are_left_as_said(said: str) -> None:
 
 
 @pytest.mark.parametrize("said", ["Keep my PIN - wait.", "Keep my PIN, no wait.",
-                                  "Remember my PIN, wait."])
+                                  "Remember my PIN, wait.",
+                                  # "no wait." said as a sentence of its own was stored
+                                  "Keep my PIN; no wait.", "Keep my PIN... no wait."])
 def test_keeping_a_thing_held_then_waiting_changes_nothing(said: str) -> None:
     # stored "Keep User's PIN - wait", "Keep User's PIN, no wait"
     assert _after_pin(said) == (KEPT_NOTE, ["User's PIN is 1234"])

@@ -41,3 +41,9 @@ def test_a_slip_before_i_meant_x_alone_says_what_it_could_not_correct() -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         reply = chat(memory, "I live in Lisbon.", "Hold on, I meant Porto.")[-1]
         assert "which word \"Porto\" corrects" in reply
+
+
+@pytest.mark.parametrize("said", ["No wait.", "Hold on!", "Oh, hang on.", "I like tea; no wait."])
+def test_a_slip_with_nothing_after_it_stores_nothing(said: str) -> None:
+    # "No wait" and "Hold on" were stored as facts, where "No, wait." was none
+    assert core_after("I like tea.", said) == ["User likes tea"]

@@ -186,6 +186,10 @@ _FILLER_WORDS = frozenset(
     }
 )
 _FILLER_TOKEN = re.compile(r"[^\W\d_]+|\d+")
+#: A slip noticed and nothing said after it ("No wait.", "Hold on!", "Oh, hang on"): stored,
+#: "No wait" stood as a fact, where "No, wait." was none.
+_SLIP_ALONE = re.compile(r"^(?:(?:no|oh|ah|um|uh|wait|h(?:old|ang)\s+on)\b[\s,;:!.–—-]*)+$",
+                         re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 _REQUEST = re.compile(
@@ -217,7 +221,7 @@ _REQUEST = re.compile(
 
 def _is_filler(sentence: str) -> bool:
     tokens = _FILLER_TOKEN.findall(sentence.casefold().replace("’", "'"))
-    return all(token in _FILLER_WORDS for token in tokens)
+    return all(token in _FILLER_WORDS for token in tokens) or bool(_SLIP_ALONE.match(sentence))
 
 
 # ---------------------------------------------------------------------------
