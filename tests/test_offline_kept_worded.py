@@ -22,13 +22,23 @@ def _after_pin(said: str) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("said", ["Keep my PIN safe.", "Keep my PIN secret.",
                                   "Remember not to forget my PIN.", "Make sure to keep my PIN.",
                                   "Make sure you remember my PIN.",
-                                  "Remember to keep my PIN safe, please."])
+                                  "Remember to keep my PIN safe, please.",
+                                  # how it is kept, or a word beside it that leaves it the
+                                  # PIN held: stored "Keep User's PIN forever", "Keep User's
+                                  # PIN code", "User's PIN forever" beside the PIN
+                                  "Keep my PIN forever.", "Keep my PIN handy.",
+                                  "Keep my PIN on file.", "Keep my PIN in mind.",
+                                  "Remember my PIN forever.", "Keep my PIN code.",
+                                  "Keep my new PIN.", "Keep my PIN number safe.",
+                                  "Remember my new PIN."])
 def test_keeping_a_thing_held_changes_nothing_and_says_so(said: str) -> None:
     # each was stored as itself ("Keep User's PIN safe", "not to forget User's PIN")
     assert _after_pin(said) == (KEPT_NOTE, ["User's PIN is 1234"])
 
 
-@pytest.mark.parametrize("said", ["Keep my address.", "Keep my address, please."])
+@pytest.mark.parametrize("said", ["Keep my address.", "Keep my address, please.",
+                                  # stored "Keep User's address handy"
+                                  "Keep my address handy."])
 def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
     # stored "Keep User's address"
     reply, core = _after_pin(said)
@@ -37,7 +47,7 @@ def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
 
 
 @pytest.mark.parametrize("said", ["Keep my seat.", "Keep my answers brief.", "Keep my dog inside.",
-                                  "Keep my PIN 4321.", "Keep my PIN forever.", "Keep my word."])
+                                  "Keep my PIN 4321.", "Keep my new car.", "Keep my word."])
 def test_keeping_what_is_no_detail_is_not_answered_as_nothing_held(said: str) -> None:
     # each was answered "I hold nothing about your seat (answers brief, PIN forever)"
     reply, core = _after_pin(said)

@@ -1,15 +1,16 @@
-"""Requests to keep a thing, or not to share it, worded otherwise than "Keep my PIN":
-"Keep my PIN safe", "Remember not to forget my PIN", "Make sure to keep my PIN" and "Make
-sure you remember my PIN" ask what "Keep my PIN" asks, and are said again as it
-(``as_keep_request``); read as statements, each was stored as itself ("Keep User's PIN
+"""Requests to keep a thing, or not to share it, worded otherwise than "Keep my PIN": "Keep my
+PIN safe" (or "... handy", "... forever", "... on file"), "Remember not to forget my PIN",
+"Make sure to keep my PIN" and "Make sure you remember my PIN" ask what "Keep my PIN" asks,
+and are said again as it (``as_keep_request``), as "Keep my PIN code" and "Keep my new PIN"
+are of the PIN held; read as statements, each was stored as itself ("Keep User's PIN
 safe"). Of a thing neither held nor a secret, "Remember to keep my receipts" is a task, and
 is left as said. "Remember not to share my PIN" tells a wish, said again as "I don't want
-my PIN shared", which is stored as the user's, as is "Don't share my PIN" (not "Don't share my
-screen", no detail of the user's). "Keep my address" (or "Remember my address") of nothing
-held keeps nothing (``keeps_nothing_held``): only of a secret or a detail of the user's, for
-"Keep my seat", "Keep my answers brief" and "Keep my PIN 4321" ask otherwise. "Keep my PIN,
-no wait" keeps the PIN, and "Remember my PIN, no, wait, it's 4321" tells it. "Keep my kids
-safe" is a wish of its own, and left as said.
+my PIN shared", which is stored as the user's, as is "Don't share my PIN" (not "Don't share
+my screen", no detail of the user's). "Keep my address" (or "Remember my address") of
+nothing held keeps nothing (``keeps_nothing_held``): only of a secret or a detail of the
+user's, for "Keep my seat", "Keep my answers brief" and "Keep my PIN 4321" ask otherwise.
+"Keep my PIN, no wait" keeps the PIN, and "Remember my PIN, no, wait, it's 4321" tells it.
+"Keep my kids safe" is a wish of its own, and left as said.
 """
 
 from __future__ import annotations
@@ -29,18 +30,24 @@ _I = re.IGNORECASE
 _NAMED = r"(?P<named>(?:my|our)(?:\s+[\w-]+){1,2}?)"
 #: How such a request may close (", please").
 _END = r"(?:,?\s+please)?\W*$"
-#: How a thing may be asked to be kept ("safe", "secret").
-_SAFE = (r"(?:\s+(?:safe|secret|private|secure|confidential)"
+#: How a thing may be asked to be kept ("safe", "secret", "handy", "forever"): of what is
+#: held, each asks what "Keep my PIN" asks.
+_SAFE = (r"(?:\s+(?:secret|private|confidential|safe|secure|handy|close"
+         r"|around|forever|always|stored|saved|noted|on\s+(?:file|record|hand)"
+         r"|for\s+(?:now|later|good)|in\s+(?:mind|memory))"
          r"(?:\s+and\s+(?:safe|secret|sound|secure))?)")
 #: Keeping a thing held or a secret safe ("Keep my PIN safe", "... secret").
 _KEPT_SAFE = re.compile(
     r"^\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*keep\s+" + _NAMED + _SAFE + _END, _I)
+#: Words beside a thing that leave it the thing held ("my new PIN", "my PIN code").
+_AS_HELD = re.compile(r"^(?P<whose>my|our)\s+(?:(?:new|current|latest)\s+)?(?P<thing>[\w-]+)"
+                      r"(?P<kind>\s+(?:code|number))?$", _I)
 #: What follows "remember to" ("keep my PIN", "remember my PIN"), or "not to" ("forget my
 #: PIN"), when it asks to keep.
 _TO_KEEP = re.compile(r"^(?:keep|remember)\s+" + _NAMED + _SAFE + "?" + _END, _I)
 _NOT_TO_FORGET = re.compile(r"^(?:forget|lose)\s+" + _NAMED + _END, _I)
 #: What follows "remember" or "don't forget" when it names a thing alone ("my address").
-_BARE = re.compile("^" + _NAMED + _END, _I)
+_BARE = re.compile("^" + _NAMED + _SAFE + "?" + _END, _I)
 #: What follows "remember not to" when it asks that a thing be kept to memory.
 _NOT_TO_SHARE = re.compile(
     r"^(?:share|reveal|disclose|give\s+out|pass\s+on|show|tell\s+(?:anyone|anybody|others))\s+"
@@ -75,20 +82,39 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
         # "it's 5 Elm St." keeps the dot of its abbreviation
         return f"{wait['named'][:1].upper()}{wait['named'][1:]} is {value.rstrip(',!')}"
     if (safe := _KEPT_SAFE.match(sentence.strip())) is not None:
-        return f"Keep {safe['named']}." if of_what_is_held(safe["named"], list(held)) else sentence
+        return f"Keep {_as_held(safe['named'], held)}." if _held_or_detail(
+            safe["named"], held) else sentence
+    if (keep := _KEEP.match(sentence.strip())) is not None and (
+            named := _as_held(keep["named"], held)) != keep["named"]:
+        return f"Keep {named}."  # "Keep my PIN code." of the PIN held
     if (kept := kept_in_mind(sentence)) is None:
         return _shared(sentence, held)
     negated, request = kept
     keep = _NOT_TO_FORGET.match(request) if negated else _TO_KEEP.match(request)
     if keep is not None:
         # "Remember to keep my receipts" of none held is a task
-        return f"Keep {keep['named']}." if _held_or_detail(keep["named"], held) else sentence
+        return (f"Keep {_as_held(keep['named'], held)}." if _held_or_detail(keep["named"], held)
+                else sentence)
     if not negated and (bare := _BARE.match(request)) is not None and _a_secret_or_detail(
             bare["named"].split(None, 1)[1]):
-        return f"Keep {bare['named']}."  # "Remember my address"; "... my umbrella tomorrow"
+        # "Remember my address"; "... my umbrella tomorrow"
+        return f"Keep {_as_held(bare['named'], held)}."
     if negated and (share := _NOT_TO_SHARE.match(request)) is not None:
         return _unshared(share["named"])
     return sentence
+
+
+def _as_held(named: str, held: Iterable[str]) -> str:
+    """``named`` as the fact ``held`` names it ("my PIN" of "my new PIN" or "my PIN code"
+    and "User's PIN is 1234"), or as it is when it names none."""
+    held = list(held)
+    as_held = _AS_HELD.match(named)
+    if as_held is None:
+        return named
+    if as_held["kind"] and not names_a_secret([as_held["thing"]], 0):
+        return named  # "my phone number" is no "phone"
+    bare = f"{as_held['whose']} {as_held['thing']}"
+    return bare if held_of(bare, held, any_fact=True) else named
 
 
 def _held_or_detail(named: str, held: Iterable[str]) -> bool:
