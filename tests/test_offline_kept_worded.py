@@ -115,3 +115,21 @@ def test_remembering_a_detail_not_held_keeps_nothing_and_says_so(said: str) -> N
 
 def test_a_question_is_left_as_asked() -> None:
     assert as_keep_request("Remember my address?") == "Remember my address?"
+
+
+@pytest.mark.parametrize("said", ["Keep my sister safe.", "Keep my sister safe and sound."])
+def test_keeping_someone_held_safe_is_a_wish_as_of_someone_not_held(said: str) -> None:
+    # answered "nothing changed", where "Keep my brother safe" of no brother held and
+    # "Keep my kids safe" are stored as said
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, "My sister is Ana.", said)[-1]
+        assert sorted(_core(memory)) == [f"Keep User's {said[8:-1]}", "User's sister is Ana"]
+    assert reply != KEPT_NOTE
+    assert as_keep_request(said, ["User's sister is Ana"]) == said
+
+
+def test_keeping_what_is_held_of_someone_secret_changes_nothing() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, "My sister is Ana.", "Keep my sister secret.")[-1]
+        assert sorted(_core(memory)) == ["User's sister is Ana"]
+    assert reply == KEPT_NOTE

@@ -10,7 +10,8 @@ my screen", no detail of the user's). "Keep my address" (or "Remember my address
 nothing held keeps nothing (``keeps_nothing_held``): only of a secret or a detail of the
 user's, for "Keep my seat", "Keep my answers brief" and "Keep my PIN 4321" ask otherwise.
 "Keep my PIN, no wait" keeps the PIN, and "Remember my PIN, no, wait, it's 4321" tells it.
-"Keep my kids safe" is a wish of its own, and left as said.
+"Keep my kids safe" is a wish of its own, and left as said, as "Keep my sister safe" is of a
+sister held ("Keep my sister secret" keeps what is held of her).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.forget_requests import keeps_what_is_held
 from tiermem.memory.text.plan_values import held_of
+from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.reminded_requests import kept_in_mind, of_what_is_held
 from tiermem.memory.text.secret_names import names_a_secret
 
@@ -31,8 +33,8 @@ _NAMED = r"(?P<named>(?:my|our)(?:\s+[\w-]+){1,2}?)"
 #: How such a request may close (", please").
 _END = r"(?:,?\s+please)?\W*$"
 #: How a thing may be asked to be kept ("safe", "secret", "handy", "forever"): of what is
-#: held, each asks what "Keep my PIN" asks.
-_SAFE = (r"(?:\s+(?:secret|private|confidential|safe|secure|handy|close"
+#: held, each asks what "Keep my PIN" asks, and of someone only "secret" and its like do.
+_SAFE = (r"(?:\s+(?:(?P<unsaid>secret|private|confidential)|safe|secure|handy|close"
          r"|around|forever|always|stored|saved|noted|on\s+(?:file|record|hand)"
          r"|for\s+(?:now|later|good)|in\s+(?:mind|memory))"
          r"(?:\s+and\s+(?:safe|secret|sound|secure))?)")
@@ -82,6 +84,8 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
         # "it's 5 Elm St." keeps the dot of its abbreviation
         return f"{wait['named'][:1].upper()}{wait['named'][1:]} is {value.rstrip(',!')}"
     if (safe := _KEPT_SAFE.match(sentence.strip())) is not None:
+        if not safe["unsaid"] and relation_of(safe["named"].split()[-1]) is not None:
+            return sentence  # "Keep my sister safe" is a wish, as "Keep my kids safe" is
         return f"Keep {_as_held(safe['named'], held)}." if _held_or_detail(
             safe["named"], held) else sentence
     if (keep := _KEEP.match(sentence.strip())) is not None and (
