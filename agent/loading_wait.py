@@ -18,6 +18,12 @@ share ``LOADING_BUDGET`` seconds in all for each request (a longer wait is cut t
 left, and none left means the short backoff), so a server that answers "Loading model" and a
 429 by turns holds a request a minute, not a minute of each. Such a wait, or a backoff, longer
 than ``TOLD_OVER`` seconds is told as it starts; a wait of nothing is never told.
+
+The waits after a rate limit (HTTP 429: its ``Retry-After``, else the short backoff) come out,
+too, of ``RATE_LIMIT_BUDGET`` seconds a client spends on rate limits until the server answers
+a request with anything but a 429: a server or proxy that keeps refusing costs a minute in all,
+not a minute for each of a scenario's turns. Once they are spent, a request refused with a 429
+is not sent again, and its error says so and what to check.
 """
 
 from __future__ import annotations
@@ -26,11 +32,13 @@ from collections.abc import Callable
 
 from tiermem.agent.errors import ProviderError
 
-__all__ = ["LOADING_BUDGET", "TOLD_OVER", "LoadingWaits", "retry_text", "spent_on_earlier",
-           "waiting_text"]
+__all__ = ["LOADING_BUDGET", "RATE_LIMIT_BUDGET", "TOLD_OVER", "LoadingWaits", "retry_text",
+           "spent_on_earlier", "waiting_text"]
 
 #: The seconds of loading waits a client spends before the server answers again.
 LOADING_BUDGET = 60.0
+#: The seconds of waits after rate limits a client spends before the server answers again.
+RATE_LIMIT_BUDGET = 60.0
 #: A wait other than a loading model's is told when it is longer than this, in seconds.
 TOLD_OVER = 3.0
 
@@ -55,10 +63,14 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
     loading model's: its attempts got the short backoff (or the server's ``Retry-After``), not
     the waits a model loads in."""
     if error.retry_wait is not None:
-        error.message += (f"; the {LOADING_BUDGET:.0f} s of waits a loading model is given "
-                          f"were spent on earlier requests it refused alike")
-        error.args = (error.message, *error.args[1:])
+        _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
+                    f"on earlier requests it refused alike")
     return error
+
+
+def _add(error: ProviderError, said: str) -> None:
+    error.message += f"; {said}"
+    error.args = (error.message, *error.args[1:])
 
 
 class LoadingWaits:
@@ -69,6 +81,8 @@ class LoadingWaits:
         self.notice = notice
         self.budget = budget
         self.spent = 0.0
+        #: Seconds waited after rate limits since the server last answered.
+        self.limited = 0.0
         self.asked_left = 0.0
         self.request_left = 0.0
 
@@ -90,6 +104,31 @@ class LoadingWaits:
         said = f"answered HTTP {status}" if status is not None else "failed"
         self.tell(seconds, f"the model server {said} and asked to wait {_seconds(asked)} s")
         return seconds
+
+    def rate_limited(self, capped: float | None, asked: float | None,
+                     backoff: float) -> float | None:
+        """The wait after a 429: the one its ``Retry-After`` asked for (``asked`` seconds,
+        ``capped``) as ``asked()`` grants it, else ``backoff``, told when long; either cut to
+        what is left of the client's ``RATE_LIMIT_BUDGET``; None once that is spent."""
+        left = RATE_LIMIT_BUDGET - self.limited
+        if left <= 0:
+            return None
+        wait = (None if capped is None or asked is None
+                else self.asked(min(capped, left), asked, 429))
+        if wait is None:
+            wait = min(backoff, left)
+            self.tell(wait, "the request failed (HTTP 429)")
+        self.limited += wait
+        return wait
+
+    def ended(self, error: ProviderError, spent_before: bool) -> ProviderError:
+        """``error``, the one a request ends with, saying so when it began with the loading
+        budget spent (``spent_on_earlier``), or when it is a 429 with the rate limits' spent."""
+        if error.status_code == 429 and self.limited >= RATE_LIMIT_BUDGET:
+            _add(error, f"the {RATE_LIMIT_BUDGET:.0f} s of waits this client gives rate limits "
+                        f"are spent, so until the server answers a request, one refused so is "
+                        f"not sent again (a proxy in front of the server may set the limit)")
+        return spent_on_earlier(error) if spent_before else error
 
     def tell(self, seconds: float, why: str) -> None:
         """Tell the wait of ``seconds`` after ``why`` as it starts, if it is long."""
@@ -124,6 +163,9 @@ class LoadingWaits:
             self.notice(waiting_text(seconds))
         return seconds
 
-    def answered(self) -> None:
-        """The server answered: a later loading of its model gets the waits afresh."""
+    def answered(self, status: int | None = None) -> None:
+        """The server answered (a refusal of ``status``, or a completion): a later loading of
+        its model gets the waits afresh, and, unless it was a 429, a later rate limit too."""
         self.spent = 0.0
+        if status != 429:
+            self.limited = 0.0

@@ -34,7 +34,9 @@ many attempts were made are explicit, documented and testable:
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces
   that wait, capped at ``max_retry_after`` and a minute in all for the request so a
   misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
-  told as it starts; ``Retry-After: 0`` leaves the backoff); a server still loading
+  told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s take,
+  too, from a minute the client spends on rate limits until the server answers, after
+  which a 429 is final; a server still loading
   its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
   longer, as it asks no wait itself, a minute in all until it answers again
   (agent/loading_wait.py).
@@ -84,7 +86,7 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import error_without_secrets, shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
-from tiermem.agent.loading_wait import LoadingWaits, spent_on_earlier
+from tiermem.agent.loading_wait import LoadingWaits
 from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
@@ -268,12 +270,15 @@ class OpenAIClient:
                                    timeout=self.timeout, connect_timeout=self.connect_timeout),
                     self._secrets)
                 if error.retry_wait is None and error.status_code not in (None, 502, 503, 504):
-                    self.loading.answered()  # a refusal from the server itself: it is loaded
+                    # A refusal from the server itself: it is loaded.
+                    self.loading.answered(error.status_code)
                     spent_before = False  # later loading waits are this request's own
                 final = error.kind == "timeout" and not self.retry_timeouts
-                if not error.retryable or final or attempt == attempts:
-                    raise spent_on_earlier(error) if spent_before else error from exc
-                self._sleep(self._retry_delay(attempt, exc, error, spent_before))
+                delay = (None if not error.retryable or final or attempt == attempts
+                         else self._retry_delay(attempt, exc, error, spent_before))
+                if delay is None:
+                    raise self.loading.ended(error, spent_before) from exc
+                self._sleep(delay)
                 continue
             self.loading.answered()
             completion = self._parse(body, attempt)
@@ -301,13 +306,16 @@ class OpenAIClient:
             raise
 
     def _retry_delay(self, attempt: int, exc: Exception, error: ProviderError,
-                     spent_before: bool) -> float:
+                     spent_before: bool) -> float | None:
         """The wait before attempt ``attempt + 1`` (agent/loading_wait.py): a loading model's,
         cut to the budget left and none once it is spent (a request begun with it spent waits
         as the server asks, if it asks, up to one 503's cap in all); else the server's
-        ``Retry-After``, up to a minute in all for the request; else the short backoff."""
+        ``Retry-After``, up to a minute in all for the request; else the short backoff. After
+        a 429, None (no attempt more) once the client's minute for rate limits is spent."""
         asked = retry_after_seconds(exc)
         capped = None if asked is None else min(asked, self.max_retry_after)
+        if error.status_code == 429:
+            return self.loading.rate_limited(capped, asked, self._backoff(attempt))
         if error.retry_wait is not None:
             wait = min(error.retry_wait * attempt, self.max_retry_after)
             taken = self.loading.take(wait if capped is None else capped,

@@ -18,14 +18,24 @@ LOADING = {"error": {"message": "Loading model", "code": 503, "type": "unavailab
 
 def refused(server: FakeOpenAIServer, requests: int = 1) -> tuple[list[float], list[str]]:
     """The waits a client sleeps, and those it tells, over ``requests`` requests refused."""
+    sleeps, told, _ = refusals(server, requests)
+    return sleeps, told
+
+
+def refusals(server: FakeOpenAIServer, requests: int,
+             **options: float) -> tuple[list[float], list[str], list[str]]:
+    """The waits a client built with ``options`` sleeps and tells over ``requests`` requests
+    refused, and the errors they end with."""
     told: list[str] = []
     sleeps: list[float] = []
+    errors: list[str] = []
     llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=sleeps.append, wait_notice=told.append)
+                       sleep=sleeps.append, wait_notice=told.append, **options)
     for _ in range(requests):
-        with pytest.raises(ProviderError):
+        with pytest.raises(ProviderError) as info:
             llm.complete([{"role": "user", "content": "hi"}], [])
-    return sleeps, told
+        errors.append(str(info.value))
+    return sleeps, told, errors
 
 
 def test_a_busy_server_s_long_retry_after_is_told_and_capped_at_a_minute_in_all(
@@ -96,15 +106,47 @@ def test_a_rate_limit_after_the_loading_minute_gives_its_waits_afresh_and_says_s
     server.enqueue_error(429, headers={"Retry-After": "5"})
     for _ in range(3):
         server.enqueue_error(503, LOADING)
-    told: list[str] = []
-    sleeps: list[float] = []
-    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=sleeps.append, wait_notice=told.append)
-    errors = []
-    for _ in range(2):
-        with pytest.raises(ProviderError) as info:
-            llm.complete([{"role": "user", "content": "hi"}], [])
-        errors.append(str(info.value))
+    sleeps, _, errors = refusals(server, 2)
     assert sleeps == [10.0, 20.0, 30.0, 5.0, 20.0, 30.0]
     assert "still loading its model" in errors[1]
     assert "spent on earlier requests" not in errors[1]
+
+
+def test_a_server_that_keeps_rate_limiting_costs_the_client_a_minute_not_one_a_request(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(4 + 5):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    sleeps, told, errors = refusals(server, 6)
+    # The first request spends the minute; each later one is refused once, not sent again.
+    assert sleeps == [20.0, 20.0, 20.0] and len(told) == 3
+    assert len(server.requests) == 4 + 5
+    assert all("1 attempt)" in error and "rate limits are spent" in error
+               for error in errors[1:])
+    assert "until the server answers a request" in errors[-1]
+
+
+def test_the_short_backoffs_after_rate_limits_take_from_the_minute_too(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(40):
+        server.enqueue_error(429)
+    sleeps, _, _ = refusals(server, 10, base_delay=20.0, max_delay=20.0)
+    assert sum(sleeps) == pytest.approx(60.0) and len(sleeps) <= 6
+    assert len(server.requests) == len(sleeps) + 10
+
+
+def test_an_answer_gives_later_rate_limits_their_minute_afresh(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(4 + 1):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    server.enqueue_reply("Noted.")
+    server.enqueue_error(429, headers={"Retry-After": "20"})
+    server.enqueue_reply("Noted again.")
+    sleeps: list[float] = []
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append)
+    for _ in range(2):
+        with pytest.raises(ProviderError):
+            llm.complete([{"role": "user", "content": "hi"}], [])
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted again."
+    assert sleeps == [20.0, 20.0, 20.0, 20.0]
