@@ -9,8 +9,9 @@ eval's next turn) gets the client's short backoff only, not another minute (but 
 server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's wait in all for
 the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
-or 504, whose server behind may still be down); its error says the minute was spent. Each
-loading wait is told as it starts, so that a chat waiting a minute does not look hung.
+or 504, whose server behind may still be down, nor a 429, maybe a proxy's); its error says
+the minute was spent. Each loading wait is told as it starts, so that a chat waiting a
+minute does not look hung.
 
 Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
 busy") waits as asked, each wait capped as the client says. Such waits and the loading waits
@@ -163,9 +164,8 @@ class LoadingWaits:
             self.notice(waiting_text(seconds))
         return seconds
 
-    def answered(self, status: int | None = None) -> None:
-        """The server answered (a refusal of ``status``, or a completion): a later loading of
-        its model gets the waits afresh, and, unless it was a 429, a later rate limit too."""
+    def answered(self) -> None:
+        """The server answered: a later loading of its model, or a later rate limit, gets the
+        waits afresh."""
         self.spent = 0.0
-        if status != 429:
-            self.limited = 0.0
+        self.limited = 0.0

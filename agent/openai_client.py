@@ -114,6 +114,9 @@ CONNECT_TIMEOUT = 10.0
 DEFAULT_BASE_DELAY = 0.5
 DEFAULT_MAX_DELAY = 8.0
 DEFAULT_MAX_RETRY_AFTER = 30.0
+#: Refusals that tell nothing of the model server: a rate limit (a proxy's, maybe) and a
+#: gateway's, whose server behind may still be loading its model.
+_NO_ANSWER = (None, 429, 502, 503, 504)
 
 
 class OpenAIClient:
@@ -269,9 +272,8 @@ class OpenAIClient:
                     provider_error(exc, attempt, url=self.shown_url, model=self.model,
                                    timeout=self.timeout, connect_timeout=self.connect_timeout),
                     self._secrets)
-                if error.retry_wait is None and error.status_code not in (None, 502, 503, 504):
-                    # A refusal from the server itself: it is loaded.
-                    self.loading.answered(error.status_code)
+                if error.retry_wait is None and error.status_code not in _NO_ANSWER:
+                    self.loading.answered()  # a refusal from the server itself: it is loaded
                     spent_before = False  # later loading waits are this request's own
                 final = error.kind == "timeout" and not self.retry_timeouts
                 delay = (None if not error.retryable or final or attempt == attempts

@@ -96,20 +96,32 @@ def test_loading_waits_and_asked_waits_share_the_request_s_minute(
     assert told[-1] == waiting_text(sleeps[-1])
 
 
-def test_a_rate_limit_after_the_loading_minute_gives_its_waits_afresh_and_says_so(
+def test_a_rate_limit_after_the_loading_minute_does_not_give_its_waits_afresh(
         server: FakeOpenAIServer) -> None:
-    # The first request spends the loading minute; the second is refused with a 429, the
-    # server's own answer, so the loading that follows gets its waits again, and its error
-    # does not say they were spent on earlier requests.
+    # The first request spends the loading minute; the second is refused with a 429, maybe a
+    # proxy's in front of the server still loading: no answer from the server, so the loading
+    # that follows gets the short backoff, and its error says the minute was spent.
     for _ in range(4):
         server.enqueue_error(503, LOADING)
     server.enqueue_error(429, headers={"Retry-After": "5"})
     for _ in range(3):
         server.enqueue_error(503, LOADING)
     sleeps, _, errors = refusals(server, 2)
-    assert sleeps == [10.0, 20.0, 30.0, 5.0, 20.0, 30.0]
+    assert sleeps[:4] == [10.0, 20.0, 30.0, 5.0] and max(sleeps[4:]) <= 2.0
     assert "still loading its model" in errors[1]
-    assert "spent on earlier requests" not in errors[1]
+    assert "spent on earlier requests" in errors[1]
+
+
+def test_a_proxy_s_rate_limits_between_loading_requests_do_not_restart_the_minute(
+        server: FakeOpenAIServer) -> None:
+    # Each request: loading, then the proxy's 429 (no Retry-After), then loading twice.
+    for _ in range(3):
+        for status, body in ((503, LOADING), (429, None), (503, LOADING), (503, LOADING)):
+            server.enqueue_error(status, body)
+    sleeps, told, _ = refusals(server, 3)
+    # Loading waits (10 s, then 10 s more each try) until the minute is spent, none after.
+    assert [s for s in sleeps if s > 2.0] == [10.0, 30.0, 10.0, 10.0] and len(sleeps) == 9
+    assert told == [waiting_text(s) for s in (10.0, 30.0, 10.0, 10.0)]
 
 
 def test_a_server_that_keeps_rate_limiting_costs_the_client_a_minute_not_one_a_request(
