@@ -229,23 +229,30 @@ def _never_sent(cause: BaseException | None) -> bool:
 
 def retry_after_seconds(exc: Exception) -> float | None:
     """The wait a 429/503 response asked for, in seconds, or None: also for a wait of
-    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait."""
+    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
+    response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
+    (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
+    proxy's default, not the server's wish."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     if headers is None:
         return None
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        seconds: float | None
-        try:
-            seconds = float(value) * scale
-        except ValueError:
-            seconds = _http_date_delay(value) if name == "retry-after" else None
-        if seconds is not None and math.isfinite(seconds):
-            return seconds if seconds > 0 else None
-    return None
+    asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
+             if (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
+    return max(asked) if asked and max(asked) > 0 else None
+
+
+def _header_seconds(value: str | None, scale: float, name: str) -> float | None:
+    """The seconds a header's ``value`` says, in units of ``scale`` seconds or (for
+    ``Retry-After``) as an HTTP date; None when absent or unreadable."""
+    if value is None:
+        return None
+    seconds: float | None
+    try:
+        seconds = float(value) * scale
+    except ValueError:
+        seconds = _http_date_delay(value) if name == "retry-after" else None
+    return seconds if seconds is not None and math.isfinite(seconds) else None
 
 
 def _http_date_delay(value: str) -> float | None:

@@ -34,6 +34,24 @@ def test_retry_after_is_capped(server: FakeOpenAIServer, sleeps: list[float]) ->
     assert sleeps == [30.0, 1.5]
 
 
+@pytest.mark.parametrize(("headers", "wait"), [
+    # A proxy's default of nothing beside the server's wish: the wish is kept.
+    ({"retry-after-ms": "0", "Retry-After": "20"}, 20.0),
+    ({"Retry-After": "0", "retry-after-ms": "2500"}, 2.5),
+    # Both asking a wait: the longer, so neither is sent sooner than it asks.
+    ({"retry-after-ms": "1500", "Retry-After": "2"}, 2.0),
+    ({"retry-after-ms": "0", "Retry-After": "0"}, None),
+])
+def test_both_retry_after_headers_ask_the_longer_wait(
+    server: FakeOpenAIServer, sleeps: list[float], headers: dict[str, str],
+    wait: float | None,
+) -> None:
+    server.enqueue_error(429, headers=headers)
+    server.enqueue_reply("ok")
+    make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert sleeps == [wait] if wait is not None else len(sleeps) == 1 and sleeps[0] <= 2.0
+
+
 def test_rate_limit_that_persists_gives_up(server: FakeOpenAIServer, sleeps: list[float]) -> None:
     for _ in range(3):
         server.enqueue_error(429, {"error": {"message": "Rate limit reached for requests"}})
