@@ -60,8 +60,9 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 terminate_on_signals():
             config = None if args.offline else config_from_args(args)
             privacy, policy_file = session_policy(place.home, args.policy)
+            piped = args.json or not sys.stdin.isatty()
             llm = open_client(config, note, lambda text: note(
-                f"{text}; {wait_cancel(repl.running if repl is not None else None)}")) \
+                f"{text}; {wait_cancel(repl.running if repl is not None else None, piped)}")) \
                 if config else OfflinePolicy()
             # The chat model also judges which items a forget request in an LLM mode targets.
             judge = session_judge(privacy, policy_file, llm if config else None) or (
@@ -79,7 +80,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             _note_session_settings(memory, args.agent, args.store, note)
             repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                             json_lines=args.json, home=place.home, store=args.store)
-            if args.json or not sys.stdin.isatty():
+            if piped:
                 adopt_history_file(place.files_home, memory.prompt_history, note)
                 code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
             else:
@@ -111,6 +112,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 #: After a long wait before a request is sent again (a model still loading): how not to wait.
 WAIT_CANCEL = "Ctrl-C cancels the turn"
+#: The same in a piped chat, which Ctrl-C ends (exit 130) once the turn is rolled back.
+PIPED_WAIT_CANCEL = "Ctrl-C cancels the turn and ends the run"
 #: A signal after the session's last line, before the memory closes.
 SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
 #: Ctrl-C while the memory closes after the session ended.
@@ -118,10 +121,13 @@ CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the ses
                    "every turn and command it finished was saved")
 
 
-def wait_cancel(running: str | None) -> str:
+def wait_cancel(running: str | None, piped: bool = False) -> str:
     """How not to wait for the server (a model still loading, say): Ctrl-C cancels a turn,
-    and stops the slash command ``running`` (a /forget the chat's model judges)."""
-    return f"Ctrl-C stops {running}" if running and running.startswith("/") else WAIT_CANCEL
+    and stops the slash command ``running`` (a /forget the chat's model judges); ``piped``,
+    it ends the run too."""
+    if running and running.startswith("/"):
+        return f"Ctrl-C stops {running}" + (" and ends the run" if piped else "")
+    return PIPED_WAIT_CANCEL if piped else WAIT_CANCEL
 
 
 def _ended_how(repl: Any) -> str:

@@ -164,7 +164,8 @@ def test_the_chat_says_it_waits_for_the_loading_model_and_how_to_stop(
                  server.base_url, "--context-window", "8192"]) == 0
     captured = capsys.readouterr()
     assert "Noted." in captured.out
-    assert (f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"
+    # Piped, Ctrl-C ends the run (exit 130) once the turn is rolled back: the notice says so.
+    assert (f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn and ends the run"
             in captured.err.splitlines())
 
 
@@ -247,5 +248,18 @@ def test_a_model_judged_forget_in_the_chat_says_ctrl_c_stops_it_not_the_turn(
     main(["chat", "--embedder", "hashing", "--model", "qwen3:4b", "--base-url",
           server.base_url, "--context-window", "8192"])
     told = [line for line in capsys.readouterr().err.splitlines() if "still loading" in line]
-    assert told == [f"tiermem: {waiting_text(10.0)}; Ctrl-C stops /forget",
-                    f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn"]
+    assert told == [f"tiermem: {waiting_text(10.0)}; Ctrl-C stops /forget and ends the run",
+                    f"tiermem: {waiting_text(10.0)}; Ctrl-C cancels the turn and ends the run"]
+
+
+@pytest.mark.parametrize(("running", "piped", "said"), [
+    (None, False, "Ctrl-C cancels the turn"),
+    ("/forget", False, "Ctrl-C stops /forget"),
+    (None, True, "Ctrl-C cancels the turn and ends the run"),
+    ("/forget", True, "Ctrl-C stops /forget and ends the run"),
+])
+def test_the_wait_notice_says_what_ctrl_c_does_at_the_prompt_and_piped(
+        running: str | None, piped: bool, said: str) -> None:
+    from tiermem.agent.chat_command import wait_cancel
+
+    assert wait_cancel(running, piped) == said
