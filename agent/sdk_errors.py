@@ -178,10 +178,13 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         kind = "bad_request"
         # Ollama's words away from its port: Ollama elsewhere (OLLAMA_HOST, a container's
         # port, a reverse proxy) or a server worded alike; the pull is advised as for Ollama,
-        # of the name it gives, which a proxy may map --model to.
+        # of the name it gives, which a proxy may map --model to; a LiteLLM proxy's error,
+        # which no Ollama sends, gets where to look instead.
         missing = ollama_missing_name(status, exc.body)
-        pull = (f" (if the server is Ollama, `{pull_command(missing)}` fetches it)"
-                if missing is not None else "")
+        pull = ("" if missing is None else
+                f" (the error is a LiteLLM proxy's: check its model list, and that the server "
+                f"behind it has model {missing!r})" if _from_litellm(exc) else
+                f" (if the server is Ollama, `{pull_command(missing)}` fetches it)")
         text = (
             f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "
             f"check --model / TIERMEM_MODEL against {url}/models{pull}, and that the base URL "
@@ -200,6 +203,18 @@ def _gateway_hint(url: str) -> str:
     return ("the model took longer than the proxy or gateway waits: if it is yours, raise its "
             "read timeout (nginx proxy_read_timeout, 60 s by default); or use a smaller model "
             "or a lower --max-tokens, then send it again")
+
+
+def _from_litellm(exc: Any) -> bool:
+    """Whether a refusal bears a LiteLLM proxy's marks: its ``x-litellm-`` headers (the call
+    id, its version), or its error's ``code`` the status as text ("404"), as LiteLLM writes
+    it and Ollama never does (its errors' code is null, or they are text alone)."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    if any(str(name).lower().startswith("x-litellm-") for name in headers):
+        return True
+    body = getattr(exc, "body", None)
+    inner = body.get("error", body) if isinstance(body, Mapping) else None
+    return isinstance(inner, Mapping) and inner.get("code") == str(exc.status_code)
 
 
 def _is_web_page(exc: Any) -> bool:

@@ -131,6 +131,25 @@ def test_the_pull_elsewhere_names_the_model_the_server_says_it_lacks(
     assert "`ollama pull qwen2.5:7b` fetches it" in said and "ollama pull qwen3:4b" not in said
 
 
+@pytest.mark.parametrize(("code", "headers"), [
+    # A LiteLLM proxy handing on Ollama's words: its headers, or its error's code, the status
+    # as text (Ollama's is null), tell it apart.
+    (None, {"x-litellm-call-id": "2a8d6603", "x-litellm-version": "1.83.14"}),
+    ("404", None),
+])
+def test_a_litellm_proxy_s_404_in_ollama_s_words_gets_no_ollama_pull(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, code: str | None,
+        headers: dict[str, str] | None) -> None:
+    server.enqueue_error(404, error_body("model 'qwen2.5:7b' not found", type="not_found_error",
+                                         param=None, code=code), headers=headers)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(4000, server)).step(SAID)
+    said = str(info.value)
+    assert "ollama pull" not in said and "if the server is Ollama" not in said
+    assert ("(the error is a LiteLLM proxy's: check its model list, and that the server behind "
+            "it has model 'qwen2.5:7b')") in said
+
+
 @pytest.mark.parametrize(("name", "pull"), [
     ("qwen; rm -rf ~", "`ollama pull 'qwen; rm -rf ~'`"),
     ("it's $(id)", """`ollama pull 'it'"'"'s $(id)'`"""),
