@@ -74,8 +74,8 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
         if report.findings.model_missing() and not at_ollama_port(prober.base_url):
             report.findings.ollama_api = _answers_ollama(prober)
     report.works = report.findings.agent_can_work()
-    # Known unless the verdict says a busy server left it so.
-    report.known = not report.findings.busy_unknown()
+    # Known unless the verdict says a busy server, or a tool-call probe unanswered, left it so.
+    report.known = not (report.findings.busy_unknown() or report.findings.tools_unknown())
     report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
     report.model = prober.model
     report.seconds = clock() - started

@@ -107,6 +107,15 @@ class Findings:
         return (self.server_busy and not self.agent_can_work() and not self.window_too_small()
                 and not self.reply_budget_refused)
 
+    def tools_unknown(self) -> bool:
+        """The tool-call probe (tool_choice "auto") got no answer, and nothing else found says
+        the agent cannot work: whether the model calls tools, so whether it works, is not
+        known."""
+        return (self.plain_chat and self.auto_unanswered() and not self.agent_can_work()
+                and not self.window_too_small() and not self.reply_budget_refused
+                and not self.busy_unknown() and not self.server_fault
+                and not self.tools_refused and not self.auto_refused)
+
     def auto_timed_out(self) -> bool:
         """The request with tools and tool_choice "auto" got no answer in time: whether the
         model calls tools is not known."""
@@ -181,7 +190,7 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
-    if facts.auto_unanswered():
+    if facts.tools_unknown():
         return (f"the memory agent cannot be shown to work with {model}: the tool-call probe "
                 f"(tool_choice \"auto\") {_unheard(facts)}, so whether the model calls tools "
                 f"is not known", advice)

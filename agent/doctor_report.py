@@ -28,7 +28,8 @@ class DoctorReport:
     rows: list[Row] = field(default_factory=list)
     findings: Findings = field(default_factory=Findings)
     works: bool = False
-    #: Whether the probes could tell if the agent works: not when the server was busy.
+    #: Whether the probes could tell if the agent works: not when the server was busy, or the
+    #: tool-call probe got no answer.
     known: bool = True
     verdict: str = ""
     advice: list[str] = field(default_factory=list)

@@ -132,6 +132,15 @@ def test_a_tool_call_probe_whose_connection_closed_unanswered_is_untested_not_to
         "is fixed"]
 
 
+def test_the_json_report_says_unknown_when_the_tool_call_probe_got_no_answer(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    capable_but_closing(server, ("auto",))
+    assert cli.main(["doctor", "--base-url", server.base_url, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"].startswith("the memory agent cannot be shown to work")
+    assert (data["works"], data["known"]) == (False, False)
+
+
 def test_calls_as_text_are_not_checked_when_no_tool_call_probe_got_an_answer(
         server: FakeOpenAIServer) -> None:
     # Both requests with a tool_choice are closed unanswered: there is no content to read.
