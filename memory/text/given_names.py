@@ -11,7 +11,7 @@ Pure functions over strings.
 
 from __future__ import annotations
 
-__all__ = ["is_first_name", "pronoun_of_name"]
+__all__ = ["is_first_name", "names_no_one", "pronoun_of_name"]
 
 #: Lower case, as a word is compared folded: those most often a man's, most often a woman's,
 #: and those either's ("Sam", "Alex", "Andrea").
@@ -32,6 +32,27 @@ _EITHERS_NAMES = "alex andrea charlie chris dana eli sam"
 _HIS = frozenset(_HIS_NAMES.split())
 _HERS = frozenset(_HERS_NAMES.split())
 _FIRST_NAMES = _HIS | _HERS | frozenset(_EITHERS_NAMES.split())
+
+
+#: Words a capital may stress that name no one ("it's Complicated", "it's Private"): where
+#: a person is held, any other capitalised word alone after "it's" is read as a name.
+_NO_ONES_WORDS = """
+    complicated important private secret personal confidential sensitive classified
+    irrelevant unimportant unknown unclear uncertain different same new old changed
+    pending nobody noone none nothing someone somebody anyone anybody everyone everybody
+    whoever whatever gone over done finished dead retired fired leaving away busy sick ill
+    fine ok okay great good bad awful terrible horrible weird strange awkward tricky messy
+    difficult hard easy complex serious true false wrong right correct obvious mine yours
+    ours theirs me you him her them us it that this there here later soon now never always
+    tomorrow today tonight yesterday tbd tba tbc
+"""
+_NO_ONES_NAMES = frozenset(_NO_ONES_WORDS.split())
+
+
+def names_no_one(word: str) -> bool:
+    """Whether ``word`` ("Complicated"), capitalised alone, more likely stresses a remark
+    than names someone."""
+    return word.casefold() in _NO_ONES_NAMES
 
 
 def is_first_name(word: str) -> bool:

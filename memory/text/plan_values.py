@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import THANKS
-from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.given_names import is_first_name, names_no_one
 from tiermem.memory.text.named_lists import owned_already, things_listed
+from tiermem.memory.text.relations import relation_of
 
 __all__ = ["as_held", "gives_a_value", "held_of",
            "keeps_it", "name_held", "new_contact_in", "new_value_in", "remembered_value",
@@ -338,10 +339,13 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
         # a capital alone ("it's Important") tells a name only of a thing held by one
         return None
     if (_ONE_CAPITAL.match(value) and _CHANGE_SAID.search(remark) is None
-            and not is_first_name(value)):
+            and not is_first_name(value)
+            and (relation_of(thing.split()[-1]) is None or names_no_one(value)
+                 or not value.isalpha())):
         # and with no word of the change: "Forget my boss, it's Complicated." of a boss
         # held as Ann stored "User's boss is Complicated", where "it's Maria now" of a
-        # sister held as Ana tells her new name, as does "it's Eva", a first name
+        # sister held as Ana tells her new name, as does "it's Eva", a first name, and
+        # "it's Zed" of someone held by name (Zed was lost as a remark), but not "Eva's"
         return None
     subjects = {subject for subject, _ in said}
     subject = subjects.pop() if len(subjects) == 1 else ""

@@ -1,0 +1,35 @@
+"""A name told as the new one of someone a request to forget names ("Forget my boss. It's
+Zed."): any capitalised word alone is a name there, but one that stresses a remark
+("It's Complicated.")."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # a name the list of common first names misses was read as a remark, and lost unsaid
+    ("My boss is Ann.", "Forget my boss. It's Zed.", ["User's boss is Zed"]),
+    ("My boss is Ann.", "Forget my boss, it's Zed.", ["User's boss is Zed"]),
+    ("My boss is Ann.", "Forget my boss. It is Kai.", ["User's boss is Kai"]),
+    ("My wife is Ana.", "Forget my wife. It's Yara.", ["User's wife is Yara"]),
+    ("My dog is Rex.", "Forget my dog, it's Bolt.", ["User's dog is Bolt"]),
+    ("My landlord is Mr Smith.", "Forget my landlord. It's Jones.",
+     ["User's landlord is Jones"]),
+])
+def test_a_capitalised_word_is_the_new_name_of_someone_held(held: str, said: str,
+                                                            now: list[str]) -> None:
+    assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize("said", ["Forget my boss. It's Complicated.",
+                                  "Forget my boss, it's Private.",
+                                  "Forget my boss. It's Nobody.",
+                                  "Forget my boss. It's Eva's."])
+def test_a_word_that_names_no_one_is_no_new_name(said: str) -> None:
+    assert core_after("My boss is Ann.", said) == []
+
+
+def test_a_capitalised_word_of_a_thing_held_is_still_a_remark() -> None:
+    assert core_after("My password is hunter2.", "Forget my password, it's Important.") == []
