@@ -295,10 +295,10 @@ def test_a_thing_meant_with_nothing_asked_changes_nothing(memory: HierarchicalMe
 
 
 @pytest.mark.parametrize(("said", "value"), [
-    # an hour is no day, nor a day an hour; a place is no one's name for a sister
+    # an hour is no day, nor a day an hour; a number is no one's name for a sister
     ("The meeting is on Friday. Scratch that, it's 7am.", "it's 7am"),
     ("My alarm is at 6am. Strike that. It's Tuesday.", "It's Tuesday"),
-    ("My sister is Ana. Scratch that, it's Porto.", "it's Porto"),
+    ("My sister is Ana. Scratch that, it's 4321.", "it's 4321"),
     ("My dog is called Rex. Strike that, it's on Monday.", "it's on Monday"),
 ])
 def test_a_new_value_that_does_not_fit_the_one_taken_back_is_not_stored(
@@ -366,12 +366,19 @@ def test_a_thing_meant_beside_an_aside_changes_nothing(memory: HierarchicalMemor
     # a surname after a first name, or a title before one, names a person as well
     (["My sister is Ana. Forget that, it's Maria Silva."], "User's sister is Maria Silva"),
     (["My boss is Tom. Forget that, it's Mr Smith."], "User's boss is Mr Smith"),
+    # so does a capitalised word alone that names no one else ("it's Zed" was not stored)
+    (["My boss is Tom. Forget that, it's Zed."], "User's boss is Zed"),
+    (["Tom is my boss.", "Scratch that. It's Zed."], "Zed is User's boss"),
 ])
 def test_a_name_said_again_takes_the_place_of_the_name(said: list[str], held: str) -> None:
     assert core_after(*said) == [held]
 
 
-@pytest.mark.parametrize("said", ["Ana is my sister. Scratch that, it's Porto.",
-                                  "Ana is my sister. Scratch that, it's 4321."])
+@pytest.mark.parametrize("said", ["Ana is my sister. Scratch that, it's Complicated.",
+                                  "Ana is my sister. Scratch that, it's 4321.",
+                                  # "User's boss is Complicated" was stored of one held as Ann
+                                  "My boss is Ann. Forget that, it's Complicated.",
+                                  "My gym is Ironworks. Scratch that, it's Private.",
+                                  "I work at Acme. Forget that, it's Nobody."])
 def test_what_is_no_name_takes_no_name_s_place(said: str) -> None:
     assert core_after(said) == []

@@ -11,7 +11,7 @@ import re
 from tiermem.memory.text.forget_beside import other_meant
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
-from tiermem.memory.text.given_names import is_first_name
+from tiermem.memory.text.given_names import is_first_name, names_no_one
 from tiermem.memory.text.joined_requests import ITS_REMARK
 from tiermem.memory.text.named_as import said_as_owned
 from tiermem.memory.text.plan_values import keeps_it, value_kind
@@ -72,11 +72,19 @@ _TITLE = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof)\.?\s+", _I)
 
 def _names_a_person(value: str) -> bool:
     """Whether ``value`` names a person as a first name does: one alone or before a surname
-    ("Maria", "Maria Silva"), or a title before a name ("Dr. Patel")."""
+    ("Maria", "Maria Silva"), a title before a name ("Dr. Patel"), or a capitalised word
+    alone that names no one else ("Zed")."""
     titled = _TITLE.match(value)
     words = value[titled.end() if titled else 0:].split()
     return bool(words) and all(word[:1].isupper() for word in words) and (
-        titled is not None or is_first_name(words[0]))
+        titled is not None or is_first_name(words[0])
+        or (len(words) == 1 and words[0].isalpha()))
+
+
+def _no_value(value: str) -> bool:
+    """Whether ``value`` says how things are, not what was meant: "it's OK", "it's fine",
+    or a capital alone that names no one ("it's Complicated")."""
+    return _REMARK.match(value) is not None or (" " not in value and names_no_one(value))
 
 
 #: What a value is said after ("at 9pm", "in Porto", "on Monday"), beside its kind.
@@ -157,7 +165,7 @@ def _meant_or_its(said: str, last: str) -> str | None:
     value = _ASIDE.sub("", _NOT_THE_OLD.sub("", new["value"])).strip(" ,.!")
     # a name or a number only: "it's late" or "it's true" says how things are
     fits = (old is not None and _ONE_WORD.fullmatch(value) is not None
-            and _IS_A.search(old["said"]) is None and _REMARK.match(value) is None
+            and _IS_A.search(old["said"]) is None and not _no_value(value)
             and _kind(value)[1] == _kind(old["value"])[1] != "word")
     return value if fits else None
 
@@ -278,7 +286,7 @@ def _correct(sentence: str, out: list[str], other_kind: list[str], said_last: st
         after = []
     remark = ", ".join([*clauses[:at + 1], *after]) + "."
     # "it's called Max" names as "it's Max" does: read as a remark, Max was lost unsaid
-    if _NAMING_VALUE.search(_CALLED.sub("", value)) is None or _REMARK.match(value):
+    if _NAMING_VALUE.search(_CALLED.sub("", value)) is None or _no_value(value):
         out.append(remark)
         return False
     # The value taken back is said in a clause before ("..., no wait, forget that"),
