@@ -24,13 +24,20 @@ _APOS = "['’]"
 _NOT_A_PLACE = re.compile(r"^(?:e-?mail|mail|ip|ipv[46]|mac|web|wallet)$", _I)
 
 
+#: The verb a new one is told with, now or to come ("is", "will be", "is going to be").
+_VERB = r"(?:is\s+going\s+to\s+be|(?:will|shall|should)\s+be|is|=)"
+#: A place said of a thing where it is ("in York", "at 9 Elm Road"), as its new value.
+_PLACED = re.compile(r"^(?:in|at|near)\s+(?=[A-Z\d])")
+#: What is a place, whose new one may be told by where it is ("my address", "my office").
+_A_PLACE = re.compile(r"^(?:address|home|house|flat|apartment|office|workplace|gym|school"
+                      r"|studio|shop|store|clinic|surgery|base)$", _I)
 #: A statement of the new one of a thing ("my new PIN is 4321", "and our new code: 55").
 #: Its value may hold any word or comma ("9 Elm Road, Leeds", "Marks and Spencer"); the
 #: old one told after it ("... 4321 and my old one was 1234", "... 4321 my old one was
 #: 1234"), which is to go, and a courtesy (", thanks", stored in the PIN) are left out.
 #: "The new one" or "the new PIN" is of the thing named as "my new PIN" is, and "'s" is "is".
 _NEW_ONE_OF = re.compile(r"^\W*(?:(?:and|but|so)\s+)?(?P<owner>my|our|the)\s+new\s+(?P<thing>\w.*?)"
-                         rf"(?P<value>(?:\s+(?:is|=)\s+|:\s*|{_APOS}s\s+)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
+                         rf"(?P<value>(?:\s+{_VERB}\s+|:\s*|{_APOS}s\s+)[^\s,;.!?](?:.*?[^\s,;.!?])?)"
                          r"(?:(?:,?\s+(?:and|but)|[,;])\s+(?:my|our|the)\s+(?:old|previous|former)"
                          r"\b.*?"
                          # with no word between ("4321 my old one was 1234"): in lower case,
@@ -64,16 +71,22 @@ def _names_the_one(new: re.Match[str], named: str) -> bool:
     thing, words = new["thing"].casefold().split(), named.casefold().split()[1:]
     return ((thing == ["one"] or (new["owner"].casefold() == "the"
                                   and words[-len(thing):] == thing))
-            and _fits(words, re.sub(rf"^\s*(?:is|=|:|{_APOS}s)\s*", "", new["value"])))
+            and _fits(words, re.sub(rf"^\s*(?:{_VERB}|:|{_APOS}s)\s*", "", new["value"])))
 
 
 def _fits(words: list[str], value: str) -> bool:
     """Whether ``value`` may be the new one of the thing named in ``words`` ("pin"): not
     another's ("Tom's"), a code of a secret's, a name of someone's; "Forget my PIN, the new
     one is Tom's" stored "User's PIN is Tom's", and "... is Eva" "User's PIN is Eva"."""
-    kind = value_kind(value)
+    placed = _PLACED.match(value)
+    kind = value_kind(value[placed.end():] if placed else value)
     if kind is None or re.search(rf"{_APOS}s?$", value):
         return False
+    if placed is not None:
+        # "the new one is in York" places a place ("User's address is in York" was lost
+        # without a word), but no email address, phone or one of the user's
+        return kind == "name" and _A_PLACE.match(words[-1]) is not None and not (
+            _NOT_A_PLACE.match(" ".join(words[-2:-1])))
     if any(names_a_secret(words, at) for at in range(len(words))):
         return kind == "code"
     if words[-1:] == ["address"] and not _NOT_A_PLACE.match(" ".join(words[-2:-1])):

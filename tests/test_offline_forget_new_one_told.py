@@ -1,0 +1,38 @@
+"""The new one of what a request forgets, told as to come ("The new one will be 4321.") or
+by where a place is ("The new one is in York."), is kept in the old one's place."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # 4321 was lost with the PIN, without a word
+    ("My PIN is 1234.", "Forget my PIN. The new one will be 4321.",
+     ["User's PIN will be 4321"]),
+    ("My PIN is 1234.", "Forget my PIN, the new one will be 4321.",
+     ["User's PIN will be 4321"]),
+    ("My PIN is 1234.", "Forget my PIN. The new one is going to be 4321.",
+     ["User's PIN is going to be 4321"]),
+    # "User's new PIN will be 4321" stood apart from the PIN it replaces
+    ("My PIN is 1234.", "Forget my PIN, my new PIN will be 4321.",
+     ["User's PIN will be 4321"]),
+    ("My address is 7 Glass Street.", "Forget my address. The new one is in York.",
+     ["User's address is in York"]),
+    ("My address is 7 Glass Street.", "Forget my address, the new one is in York.",
+     ["User's address is in York"]),
+])
+def test_the_new_one_told_is_kept(held: str, said: str, now: list[str]) -> None:
+    assert core_after(held, said) == now
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # a place is no PIN, no email, and no one's new boss
+    ("My PIN is 1234.", "Forget my PIN. The new one is in York."),
+    ("My email is a@b.com.", "Forget my email. The new one is in York."),
+    ("My boss is Ann.", "Forget my boss. The new one is in York."),
+    ("My PIN is 1234.", "Forget my PIN. The new one will come by post."),
+])
+def test_what_is_no_new_one_is_not_kept_as_one(held: str, said: str) -> None:
+    assert core_after(held, said) == []
