@@ -33,3 +33,14 @@ def test_a_word_that_names_no_one_is_no_new_name(said: str) -> None:
 
 def test_a_capitalised_word_of_a_thing_held_is_still_a_remark() -> None:
     assert core_after("My password is hunter2.", "Forget my password, it's Important.") == []
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # "User's sister is 4321" and "User's sister is Eva's" were stored
+    ((), "Forget my sister and it's 4321."),
+    ((), "Forget my sister, it's 4321."),
+    (("My sister is Ana.",), "Forget my sister. It's Eva's now."),
+    (("My sister is Ana.",), "Forget my sister, it's Eva's now."),
+])
+def test_a_number_or_another_s_is_no_one_s_new_name(held: tuple[str, ...], said: str) -> None:
+    assert core_after(*held, said) == []

@@ -335,6 +335,12 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     value = _WHAT_FOR.sub("", new_one)
     if value_kind(value) not in (kinds or {"code", "name"}):
         return None
+    if relation_of(thing.split()[-1]) is not None and (
+            value_kind(value) != "name" or re.search(rf"{_APOS}s?$", value)):
+        # someone of the user's is named by no number, and "Eva's" is no one's name:
+        # "Forget my sister and it's 4321." stored "User's sister is 4321", and "Forget my
+        # sister. It's Eva's now." "User's sister is Eva's"
+        return None
     if not gives_a_value(value) and "name" not in kinds:
         # a capital alone ("it's Important") tells a name only of a thing held by one
         return None
