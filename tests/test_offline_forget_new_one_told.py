@@ -36,3 +36,8 @@ def test_the_new_one_told_is_kept(held: str, said: str, now: list[str]) -> None:
 ])
 def test_what_is_no_new_one_is_not_kept_as_one(held: str, said: str) -> None:
     assert core_after(held, said) == []
+
+
+def test_what_a_thing_forgotten_is_like_is_no_fact() -> None:
+    # "It's like User's dad's" was stored as a fact of nothing
+    assert core_after("My car is a Honda.", "Forget my car. It's like my dad's.") == []

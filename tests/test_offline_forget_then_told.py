@@ -120,9 +120,8 @@ def test_the_new_one_with_no_value_in_a_sentence_of_its_own(said: str) -> None:
     ("My PIN is 1234.", "Forget my PIN. It's like my locker code.", []),
     ("My PIN is 1234.", "Forget my PIN. It's my bike lock's code.", []),
     ("My password is hunter2.", "Forget my password. It's the same as my email's.", []),
-    # what is no secret is still said as it is
-    ("My address is 7 Glass Street.", "Forget my address. It's the same as my sister's.",
-     ["It's the same as User's sister's"]),
+    # nor, of what is no secret, a fact of nothing ("It's the same as User's sister's")
+    ("My address is 7 Glass Street.", "Forget my address. It's the same as my sister's.", []),
 ])
 def test_what_a_secret_is_the_same_as_is_not_kept(held: str, said: str,
                                                   now: list[str]) -> None:

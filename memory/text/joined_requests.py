@@ -38,10 +38,11 @@ ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we
 _NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
 #: What a secret is the same as, or is, in the speaker's own words ("It's the same as my
 #: locker code.", "It's my bike lock's code."): of a secret just named, stored alone it kept
-#: a clue to it; "It's my birthday." is still a statement.
+#: a clue to it; "It's my birthday." is still a statement. What any thing named is the same
+#: as ("Forget my address. It's the same as my sister's.") was stored as a fact of nothing.
 _ITS_CLUE = re.compile(
-    rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:just|exactly)\s+)?(?:(?:the\s+)?same\s+as|like"
-    r"|similar\s+to|based\s+on|(?:my|our)\b[^.!?]*\b(?:code|number|pin|password|passcode"
+    rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:just|exactly)\s+)?(?:(?P<same>(?:the\s+)?same\s+as|like"
+    r"|similar\s+to|based\s+on)|(?:my|our)\b[^.!?]*\b(?:code|number|pin|password|passcode"
     r"|combination)\b)", _I)
 
 
@@ -60,7 +61,7 @@ def plans_joined(sentences: list[str]) -> list[str]:
     speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
     ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
     ("Forget my PIN. It's old."), stored alone as "It's old", and what a secret is the same
-    as ("Forget my PIN. It's the same as my locker code.")."""
+    as ("Forget my PIN. It's the same as my locker code."), or any thing is."""
     out: list[str] = []
     for sentence in sentences:
         joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
@@ -69,7 +70,8 @@ def plans_joined(sentences: list[str]) -> list[str]:
                 or _ITS_VALUE.match(sentence) is not None
                 or ITS_REMARK.match(sentence) is not None
                 or _NEW_ONE.match(sentence) is not None
-                or (_ITS_CLUE.match(sentence) is not None and _of_a_secret(out[-1]))):
+                or ((clue := _ITS_CLUE.match(sentence)) is not None
+                    and (clue["same"] is not None or _of_a_secret(out[-1])))):
             out[-1] = joined
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
