@@ -17,7 +17,8 @@ alerts go to Opsgenie"; not "... and the smell of rain");
 ``statements_of(fact, durability)`` gives each its durability; ``without_statements``
 cuts chosen statements out of a sentence in the speaker's words. A move and a part that
 takes it back stay one statement ("User moved to Berlin last year but User has moved back").
-Pure functions over strings, like memory/text/updates.py, whose ``slot_of`` decides what
+Whose a part with no subject of its own is, memory/text/own_subjects.py reads. Pure
+functions over strings, like memory/text/updates.py, whose ``slot_of`` decides what
 states a value.
 """
 
@@ -31,6 +32,14 @@ from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.fragments import qualifies
 from tiermem.memory.text.moves import undoes_a_move
+from tiermem.memory.text.own_subjects import (
+    POINTS_BACK,
+    SHARED_STATEMENT,
+    SHARED_SUBJECT,
+    STATEMENT,
+    THIS_TIME,
+    own_subject,
+)
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.unsaid_denials import (
     denial_after_comma_in_full,
@@ -39,7 +48,7 @@ from tiermem.memory.text.unsaid_denials import (
     told_in_full,
     without_denial_after_comma,
 )
-from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
+from tiermem.memory.text.updates import slot_of
 from tiermem.memory.types import Durability
 
 __all__ = ["clauses_of", "statements_of", "without_statements"]
@@ -49,17 +58,6 @@ _APOS = "['’]"
 
 #: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B".
 _CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
-#: A part that states something of its own: a subject, then a verb of being or having, or
-#: one the extractor writes ("User lives in ...").
-_STATEMENT = re.compile(
-    r"^(?P<subject>[\w'’ .-]{1,40}?)\s+(?P<verb>is|are|was|were|has|have|had|likes|loves|hates"
-    rf"|prefers|lives|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
-    # the speaker's own, as versions that did not rewrite it kept it in a compound fact
-    rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b"
-    # a plural pronoun, whose verb the extractor leaves as said ("We use Datadog", "they
-    # work at Acme", "we're on the Team plan"); a later part may share it as its subject
-    rf"|^(?P<plural>we|they)(?:\s+(?:live|work|use|need|want|own|like|love|hate|prefer|run"
-    rf"|don{_APOS}?t|do\s+not)\b|{_APOS}re\b)", _I)
 
 #: A part whose subject a determiner opens, followed by a verb of a closed list, in any
 #: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
@@ -83,57 +81,10 @@ _DETERMINED = re.compile(
     r"|down|back|over|with)\b", _I)
 
 
-#: A part about someone named before it ("... and she is allergic to cats"): cut off as it
-#: is, it would not say who, so the pronoun gives way to that subject.
-_REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
-_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
-#: A subject that is a name ("User's boss's name", "His name"): a part after it is about
-#: whoever bears the name, never the name itself ("... and she works remotely").
-_NAME_OF = re.compile(rf"^(?:(?P<pronoun>his|her|their|its)|(?P<bearer>.+?){_APOS}s)\s+name$",
-                      _I)
-#: A part that shares the subject of the one before it ("User likes jazz and hate country
-#: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
-_SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
-_PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
-#: A part that shares the subject of the one before it and states something of its own
-#: ("Customer 9034 uses SSO and is on the Team plan"): a verb of being, having or doing,
-#: as told of the subject ("is", "uses") or, as the extractor leaves a later clause of the
-#: speaker's ("User uses SSO and am on the Team plan"), as the speaker said it ("am").
-_SHARED_STATEMENT = re.compile(
-    r"^(?P<verb>is|are|was|were|has|had|likes|loves|hates|prefers|lives|works|needs"
-    rf"|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not"
-    rf"|(?P<said>am|have|live|work|need|want|use|own|don{_APOS}?t|do\s+not))\s+(?=\w)", _I)
-#: The verb as told of one subject, for one the speaker said ("am on call": "is on call").
-_TOLD_OF_ONE = {"am": "is", "have": "has", "don't": "doesn't", "dont": "doesn't",
-                "don’t": "doesn’t", "do not": "does not"}
-#: The verbs that say the subject before them is several ("The servers are in Frankfurt");
-#: "had", "moved" and "relocated" say neither that nor that it is one.
-_SEVERAL = frozenset({"are", "were", "have"})
-_EITHER = frozenset({"had", "moved", "relocated"})
-#: The verbs a part may share "we" or "they" with as said ("... and are on the Team plan").
-_PLURAL_VERBS = frozenset({"are", "were", "had"})
-#: A part that only points back to the one before it ("... and has been for years", "...
-#: and is too"): with a subject of its own it would still say nothing.
-_ELLIPTICAL = re.compile(
-    r"^\w+(?:\s+(?:always|still|never|ever|not))?\s+(?:been|done|so|too|not)"
-    r"(?:\s+(?:for|since|ever|all|too|so|either|now|today)\b|\W*$)", _I)
-#: A word ending a subject read from the part before that qualifies its verb instead ("User
-#: never uses SSO": "never is on the Team plan" would say something else).
-_ADVERB = re.compile(r"(?:^|\s)(?:\w+ly|also|still|never|not|no|always|often|sometimes|just"
-                     r"|even|only|already|again|once|ever|too|longer)$", _I)
-#: Subjects that name nothing a statement could be about on its own ("There is ... and").
-_NO_SUBJECT = frozenset({"there", "here", "it", "this", "that"})
-#: A word of a part that points back into the one before it ("... and prefer it green").
-_POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
 #: A part with a subject of its own may still lean on the part before it for what it says
 #: ("... and User likes it too", "... and User lives there too", "... and User loves mine"):
 #: cut off, "User lives there too" says nowhere.
 _LEANS_BACK = re.compile(r"\s(?:there|mine|ours|theirs|yours)\b", _I)
-#: A time a part is said of, which points back at nothing ("am on call this week").
-_THIS_TIME = re.compile(r"\bthis\s+(?:week|weekend|month|year|morning|afternoon|evening"
-                        r"|quarter|sprint|season|semester|term)\b", _I)
-#: A relative clause, which a verb after "and" may continue ("people who like jazz and ...").
-_RELATIVE = re.compile(r"\b(?:who|whom|that|which)\b", _I)
 #: A later part in the speaker's own words: versions that did not yet tell "I don't" of the
 #: speaker kept it so in a compound fact ("User is vegetarian, and I don't drink coffee").
 _SPEAKERS_OWN = re.compile(rf"^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
@@ -156,88 +107,10 @@ _VERB_OF_PLACE = re.compile(r"^[a-z]+s\s+(?=(?:in|at|near)\s+[A-Z])")
 
 
 def _states(part: str) -> bool:
-    return (slot_of(part) is not None or _STATEMENT.match(part) is not None
+    return (slot_of(part) is not None or STATEMENT.match(part) is not None
             or _DETERMINED.match(part) is not None)
 
 
-def _bearer(subject: str) -> str | None:
-    """Who a part after one about ``subject`` is told of: ``subject`` itself, or whoever
-    bears the name ``subject`` is ("User's boss" for "User's boss's name"); None when the
-    name's is a pronoun ("His name"), whose only the sentences before say."""
-    name = _NAME_OF.match(subject.strip())
-    if name is None:
-        return subject
-    return name["bearer"]
-
-
-def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | None:
-    """``piece``, which opens with a verb of the statement list (``stated``), told of the
-    subject of the part ``before`` it ("is on the Team plan" after "Customer 9034 uses SSO":
-    "Customer 9034 is on the Team plan"); None when that subject is unclear."""
-    # Its subject is the one a verb of that list follows ("The servers are ..."), not one a
-    # plural after it might be read as the verb of ("The" + "servers").
-    statement = _STATEMENT.match(before.strip())
-    if statement is None or (statement["subject"] or statement["plural"]) is None:
-        return None
-    if statement["subject"] is None:  # "We use Datadog and are on the Team plan"
-        if stated["verb"].casefold() not in _PLURAL_VERBS:
-            return None  # "We use Datadog and is great": Datadog is, not "we"
-        owner, number = statement["plural"], "are"
-    else:
-        owner, number = _bearer(statement["subject"]), statement["verb"].casefold()
-    if owner is None:
-        return None  # "His name is Tom and is a nurse": whose is said before, not here
-    if (_POINTS_BACK.search(_THIS_TIME.sub("", piece)) or _RELATIVE.search(before)
-            or _ELLIPTICAL.match(piece)
-            or _ADVERB.search(owner) or owner.casefold() in _NO_SUBJECT):
-        # "and is proud of it", "people who use SSO and are on Team", "and has been for
-        # years", "never uses SSO and is ...": cut off, it would say something else.
-        return None
-    if stated["said"] is None:
-        return f"{owner} {piece}"
-    # As the speaker said it ("User uses SSO and am on the Team plan"): told of the subject
-    # as the verb before it is, when that says whether it is one or several.
-    verb = stated["verb"]
-    if number in _EITHER or owner.casefold() in _PLURAL_SUBJECTS:
-        return None
-    if number not in _SEVERAL:
-        verb = _TOLD_OF_ONE.get(re.sub(r"\s+", " ", verb.casefold()), f"{verb}s")
-    elif verb.casefold() == "am":
-        return None
-    return f"{owner} {verb} {piece[stated.end():]}"
-
-
-def _own_subject(piece: str, before: str) -> str | None:
-    """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
-    ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
-    Google"), or that subject given to a verb of liking that has none ("hate country music"
-    after "User likes jazz": "User hates country music") or to one that states something
-    (``_shared_statement``); None when that subject is unclear."""
-    stated = _SHARED_STATEMENT.match(piece)
-    if stated is not None:
-        return _shared_statement(piece, stated, before)
-    back = _REFERS_BACK.match(piece)
-    shared = _SHARED_SUBJECT.match(piece)
-    if back is None and shared is None:
-        return piece
-    subject = SUBJECT_VERB.match(before.strip())
-    if subject is None:
-        return None
-    owner = _bearer(subject["subject"])
-    if owner is None:
-        # "His name is Tom and he works in Berlin": the pronoun names whom as well as the
-        # name's does, and "His name works in Berlin" would say nothing.
-        return piece if back is not None else None
-    if back is not None:
-        pronoun = back["pronoun"].casefold()
-        joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
-        return joined + piece[back.end():]
-    if shared is None or _POINTS_BACK.search(piece) or _RELATIVE.search(before):
-        # "prefer it green", "hate that it keeps me up": cut off, "it" would name nothing;
-        # "people who like jazz and hate noise": whose the verb is is unclear.
-        return None
-    verb = shared["verb"].casefold() + ("" if owner.casefold() in _PLURAL_SUBJECTS else "s")
-    return f"{owner} {verb} {piece[shared.end():]}"
 
 
 #: A sentence quoted as the speaker's, since the first person is not its head ("User: The
@@ -312,24 +185,24 @@ def clauses_of(fact: str) -> list[str]:
     pieces = _CLAUSE_JOIN.split(fact.strip())
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
-        own = _own_subject(piece, parts[-1])
+        own = own_subject(piece, parts[-1])
         # "..., but User is back" says how the part before holds, not something apart, as
         # "..., but User has moved back" takes back the move before it: cut off, the move
         # would stand and "User has moved back" say from where no more.
         undone = undoes_a_move(parts[-1] + joint + piece) and not undoes_a_move(parts[-1])
         # Past its subject: an opening pronoun ("they work at Acme") is told of the one before.
         after_subject = " ".join(piece.split()[1:])
-        leans = (_POINTS_BACK.search(_THIS_TIME.sub("", after_subject)) is not None
+        leans = (POINTS_BACK.search(THIS_TIME.sub("", after_subject)) is not None
                  or _LEANS_BACK.search(f" {after_subject}") is not None)
         lives, of_place = _LIVES_BEFORE.match(parts[-1]), _VERB_OF_PLACE.match(piece)
         if lives is not None and of_place is not None and joint.strip() == "and":
             parts[-1] += " " + piece[of_place.end():]  # "User lives" + "in Lisbon"
             parts.append(f"{lives['subject']} {piece}")
             continue
-        stated = _STATEMENT.match(own) if own is not None else None
+        stated = STATEMENT.match(own) if own is not None else None
         # only a verb with no subject of its own ("lives and works in Lisbon") shares the
         # place: "My wife works and I live in Lisbon" says nothing of where she works
-        borrows = (_SHARED_STATEMENT.match(piece) or _SHARED_SUBJECT.match(piece)) is not None
+        borrows = (SHARED_STATEMENT.match(piece) or SHARED_SUBJECT.match(piece)) is not None
         if (_ENDS_AT_VERB.match(parts[-1]) and borrows and stated is not None
                 and stated["verb"]):
             parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
@@ -386,7 +259,7 @@ def without_statements(sentence: str, cut: Callable[[str], bool]) -> str | None:
     its own ("My gym is FitLife and Gold's ...")."""
     pieces = _CLAUSE_JOIN.split(sentence.strip())
     parts, joints = pieces[::2], ["", *pieces[1::2]]
-    read = [parts[0], *(_own_subject(part, before) or part
+    read = [parts[0], *(own_subject(part, before) or part
                         for part, before in zip(parts[1:], parts, strict=False))]
     gone = [cut(part) for part in read]
     if not any(gone) or all(gone):
