@@ -41,17 +41,18 @@ def name_taken_back(fact: str, person: str) -> str:
                  and said["own"].casefold() == person.casefold()), person)
 
 
-def name_said_own(said: list[str], person: str, sentence: str, after: int) -> str:
+def name_said_own(said: list[str], person: str, sentence: str, after: int) -> str | None:
     """Who ``person`` ("My sister"), a pronoun ``sentence`` opens and goes on from ``after``
     to say is another of the user's ("She is my cousin"), is: the name ``said`` (statements
     before it) gave them, if any ("Ana is my sister", "My sister is Ana"). As the relation,
-    "Ana is my sister. She is my cousin." stored "User's sister is User's cousin"."""
-    if _SAID_OWN.match(sentence, after) is None:
-        return person
+    "Ana is my sister. She is my cousin." stored "User's sister is User's cousin". None
+    when ``said`` gave the relation two names ("Ana is my sister and Eva is my sister"):
+    the pronoun is either, and said of the relation it was said of both."""
     # each of facts joined by "and" ("Ana is my sister and Tom is my brother"): read whole,
-    # none named the sister, and "She is my colleague" was said of the relation; a
-    # relation given two names is either
+    # none named the sister, and "She is my colleague" was said of the relation
     names = {named["name"] for fact in said for part in _JOINED.split(fact.strip())
              if (named := _NAMED_AS.match(part) or _OWN_IS.match(part)) is not None
              and named["own"].casefold() == person.casefold()}
-    return names.pop() if len(names) == 1 else person
+    if len(names) > 1:
+        return None
+    return names.pop() if names and _SAID_OWN.match(sentence, after) else person
