@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.given_names import pronoun_of_name
+from tiermem.memory.text.relations import pronoun_of_relation, relation_of
 from tiermem.memory.text.updates import SUBJECT_VERB
 
 __all__ = ["POINTS_BACK", "SHARED_STATEMENT", "SHARED_SUBJECT", "STATEMENT", "THIS_TIME",
@@ -35,6 +37,7 @@ STATEMENT = re.compile(
 #: A part about someone named before it ("... and she is allergic to cats"): cut off as it
 #: is, it would not say who, so the pronoun gives way to that subject.
 _REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
+_POSSESSIVE = re.compile(r"['’]s?$")
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
 #: A subject that is a name ("User's boss's name", "His name"): a part after it is about
 #: whoever bears the name, never the name itself ("... and she works remotely").
@@ -128,6 +131,17 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
     return f"{owner} {verb} {piece[stated.end():]}"
 
 
+def _of_the_other_sex(owner: str, pronoun: str) -> bool:
+    """Whether ``owner`` ("Tom", "User's brother", "Tom's wife") is, by the last relation
+    it says or else by a common first name, never ``pronoun`` ("she", "her")."""
+    words = [_POSSESSIVE.sub("", word).casefold() for word in owner.split()]
+    relations = [relation for word in words if (relation := relation_of(word)) is not None]
+    sex = pronoun_of_relation(relations[-1]) if relations else (
+        pronoun_of_name(words[0]) if words else None)
+    said = {"his": "he", "her": "she"}.get(pronoun, pronoun)
+    return said in ("he", "she") and sex not in (None, said)
+
+
 def own_subject(piece: str, before: str) -> str | None:
     """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
     ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
@@ -151,6 +165,8 @@ def own_subject(piece: str, before: str) -> str | None:
         return piece if back is not None else None
     if back is not None:
         pronoun = back["pronoun"].casefold()
+        if _of_the_other_sex(owner, pronoun):
+            return None  # "Tom is User's brother and she ...": she is not Tom
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
         return joined + piece[back.end():]
     if shared is None or POINTS_BACK.search(piece) or _RELATIVE.search(before):

@@ -26,7 +26,7 @@ from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
 from tiermem.memory.text.named_as import name_said_own, name_taken_back
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.put_as_place import IN_PLACE, PLACED, put_as_a_place, reach
-from tiermem.memory.text.relations import names_several, relation_of
+from tiermem.memory.text.relations import names_several, pronoun_of_relation, relation_of
 from tiermem.memory.text.said_alike import says_alike
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.several_before import each_of, others_beside, several_before
@@ -60,11 +60,6 @@ _INTRODUCED = re.compile(
     r"(?P<name>(?-i:[A-Z][a-z'’-]+))|(?P<named>(?-i:[A-Z][a-z'’-]+))\s*,\s*"
     r"(?P<its_whose>my|our)\s+(?P<its_noun>[a-z][\w-]*))\s*(?P<end>[.!]*)\s*$", _I)
 _OWN_ONE = re.compile(r"(?:my|our)\s", _I)
-#: Relations one of whom is a man, or a woman: a "she" is never the brother.
-_HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
-                  "grandson", "uncle", "nephew"})
-_HERS = frozenset({"wife", "girlfriend", "daughter", "sister", "mother", "grandmother",
-                   "granddaughter", "aunt", "niece"})
 #: Someone of the user's ("my wife") or of another's ("his wife"), or a name ("Tom
 #: Smith"): a run of capitalised words that no preposition puts as a place or a firm.
 _NOT_A_NAME = re.compile(
@@ -268,7 +263,7 @@ def _introduced(sentence: str, said_from: int, pronoun: str) -> str | None:
     relation = relation_of(noun.casefold())
     if relation is None or not is_first_name(name):
         return None
-    if (pronoun == "he" and relation in _HERS) or (pronoun == "she" and relation in _HIS):
+    if pronoun_of_relation(relation) not in (None, pronoun):
         return None
     if said["name"]:
         return f"{whose.capitalize()} {noun} is {name}{said['end']}"
@@ -342,7 +337,7 @@ def _people(sentence: str) -> list[tuple[str, bool, str | None]]:
             relation = relation_of(found["noun"].casefold())
             if relation is None:
                 continue
-            sex = "he" if relation in _HIS else "she" if relation in _HERS else None
+            sex = pronoun_of_relation(relation)
             whose = found["whose"].casefold()
             if whose in ("a", "an"):
                 if _HAVE.search(sentence, reach(found), found.start()) is None:
@@ -392,5 +387,5 @@ def _someone_of_a_name(sentence: str, found: re.Match[str]
     if owned is None or relation is None or PLACED.search(sentence, reach(found),
                                                            found.start()):
         return None
-    sex = "he" if relation in _HIS else "she" if relation in _HERS else None
+    sex = pronoun_of_relation(relation)
     return f"{name} {owned['noun']}", True, sex

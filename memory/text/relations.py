@@ -10,8 +10,8 @@ strings.
 from __future__ import annotations
 
 __all__ = ["held_one_at_a_time", "is_family", "may_be_kin", "may_be_one_partner",
-           "may_be_several", "names_several", "nouns_for", "of_a_couple", "relation_of",
-           "relations_named"]
+           "may_be_several", "names_several", "nouns_for", "of_a_couple", "pronoun_of_relation",
+           "relation_of", "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -87,6 +87,19 @@ def relation_of(noun: str) -> str | None:
     """The relation a noun for someone names ("sister", "mum" -> "mother", "kids" ->
     "child"), or None for a noun that names no one ("name", "database")."""
     return _RELATIONS.get(noun.casefold())
+
+
+#: Relations one of whom is a man, or a woman: a "she" is never the brother.
+_HIS = frozenset({"husband", "boyfriend", "son", "brother", "father", "grandfather",
+                  "grandson", "uncle", "nephew"})
+_HERS = frozenset({"wife", "girlfriend", "daughter", "sister", "mother", "grandmother",
+                   "granddaughter", "aunt", "niece"})
+
+
+def pronoun_of_relation(relation: str | None) -> str | None:
+    """"he" or "she" for a relation one of whom is a man or a woman ("brother", "wife");
+    None for one that says no sex ("friend", "kid") or none."""
+    return "he" if relation in _HIS else "she" if relation in _HERS else None
 
 
 def relations_named(words: list[str]) -> set[str | None]:

@@ -1,0 +1,34 @@
+""""Tom is my brother and she is my colleague.": the "she" is not Tom, a man by his name
+and his relation. Read as the subject before it, "Tom is User's colleague" was stored; the
+part stays joined to the one before, as said."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.clauses import clauses_of
+
+# kept whole: the pronoun is of the other sex than the subject before it
+_KEPT = ["Tom is User's brother and she is User's colleague",
+         "User's brother lives in Rome and she works at Google",
+         "Ana is tall and he is a doctor",
+         "Tom's wife lives in Rome and he works at Google",
+         "Tom is tall and her car is red"]
+# told of the subject before: the pronoun may be them
+_TOLD = {"User's sister lives in Rome and she works at Google": "User's sister",
+         "Tom's wife lives in Rome and she works at Google": "Tom's wife",
+         "Sam is tall and she is a doctor": "Sam"}
+
+
+@pytest.mark.parametrize("fact", [*_KEPT, *_TOLD])
+def test_a_pronoun_is_the_subject_before_only_when_it_may_be(fact: str) -> None:
+    first, _, rest = fact.partition(" and ")
+    told = [first, f"{_TOLD[fact]} {rest.split(' ', 1)[1]}"] if fact in _TOLD else [fact]
+    assert clauses_of(fact) == told
+
+
+def test_she_after_a_brother_is_never_him() -> None:
+    held = core_after("Ana is my sister.", "Tom is my brother and she is my colleague.")
+    assert "Tom is User's colleague" not in held
+    assert "Ana is User's sister" in held
