@@ -56,8 +56,10 @@ __all__ = ["clauses_of", "statements_of", "without_statements"]
 _I = re.IGNORECASE
 _APOS = "['’]"
 
-#: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B".
-_CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
+#: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B", and a comma
+#: before a capital, "Ana is User's sister, Tom is User's brother" (not "Berlin, Germany":
+#: a part after it that states nothing stays with the one before).
+_CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+|,\s+(?=(?-i:[A-Z])))", re.IGNORECASE)
 
 #: A part whose subject a determiner opens, followed by a verb of a closed list, in any
 #: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
@@ -81,6 +83,9 @@ _DETERMINED = re.compile(
     r"|down|back|over|with)\b", _I)
 
 
+#: A denial, which a comma joins to what is said instead ("User is not vegan, User is
+#: vegetarian"): one statement, as a correction is read whole.
+_DENIED = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", _I)
 #: A part with a subject of its own may still lean on the part before it for what it says
 #: ("... and User likes it too", "... and User lives there too", "... and User loves mine"):
 #: cut off, "User lives there too" says nowhere.
@@ -207,7 +212,8 @@ def clauses_of(fact: str) -> list[str]:
                 and stated["verb"]):
             parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
-                and not undone and not leans):
+                and not undone and not leans
+                and not (joint.strip() == "," and _DENIED.search(parts[-1]))):
             parts.append(own)
         else:
             parts[-1] += joint + piece

@@ -1,0 +1,34 @@
+""""Ana is my sister, Tom is my brother." joins two facts by a comma as "..., and Tom is my
+brother" does by "and": each is stored on its own. Kept as one, "Ana is User's sister, Tom
+is User's brother" changed as a whole and named neither alone. A comma before what states
+nothing of its own ("Berlin, Germany", "Paris, Rome and Oslo") still joins no statements."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after
+
+from tiermem.memory.text.clauses import clauses_of
+
+
+@pytest.mark.parametrize("parts", [
+    ["Ana is User's sister", "Tom is User's brother"],
+    ["Tom is a doctor", "Ana is a nurse"],
+    ["User's dog is Rex", "User's cat is Tom"],
+])
+def test_a_comma_before_a_capital_joins_statements(parts: list[str]) -> None:
+    assert clauses_of(", ".join(parts)) == parts
+
+
+@pytest.mark.parametrize("fact", [
+    "User lives in Berlin, Germany", "User's favourite cities are Paris, Rome and Oslo",
+    "User's sister, Ana, is a nurse", "User's brother lives in Paris, Texas",
+    "User is not tired, User is hungry",  # a denial and what holds instead: one statement
+])
+def test_a_comma_before_what_states_nothing_joins_none(fact: str) -> None:
+    assert clauses_of(fact) == [fact]
+
+
+def test_each_fact_joined_by_a_comma_is_stored() -> None:
+    assert core_after("Ana is my sister, Tom is my brother, Sam is my friend.") == [
+        "Ana is User's sister", "Sam is User's friend", "Tom is User's brother"]
