@@ -1,7 +1,8 @@
 """A fact's key reads its text composed (NFC): "é" typed as one character or as "e" and
 U+0301 is one fact, and a fact forgotten in one spelling is not extracted again in the
 other. Keys and forgotten hashes an earlier version stored, without that rule, still find
-and block what they did (memory/text/fact_keys.py)."""
+and block what they did (memory/text/fact_keys.py). Exact matching reads a text without the
+marks of no width in it, which the user cannot see to type."""
 
 from __future__ import annotations
 
@@ -119,3 +120,21 @@ def test_a_snapshot_holding_both_spellings_as_two_facts_restores_as_taken(
 
 def _restored(snapshot: dict[str, Any], path: Path) -> HierarchicalMemory:
     return HierarchicalMemory.restore(snapshot, path, HashingEmbedder())
+
+
+@pytest.mark.parametrize(("stored", "asked"), [
+    ("my PIN\u2060 is 8675309", "my PIN is 8675309"),
+    ("my PIN is 8675309", "my\u200b PIN is 8675309"),
+    ("my PIN is 8675309", "my PIN is 867\u20605309"),
+    ("my PIN is 8675309", "\ufeffmy PIN\u200c is 8675309")])
+def test_exact_matches_a_text_whatever_marks_of_no_width_it_holds(stored: str,
+                                                                  asked: str) -> None:
+    # The mark shows nothing, so the text on the screen was typed as it looked, matched
+    # nothing ("no stored text equals the request") and the PIN was kept.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        m.add_fact(stored)
+        m.recall.append("user", stored, turn=1)
+        result = m.forget(asked, erase=True)
+        assert result.outcome == "matched"
+        assert (len(result.forgotten.facts), len(result.forgotten.messages)) == (1, 1)
+        assert m.facts() == [] and m.recall_search("PIN", k=5).hits == []

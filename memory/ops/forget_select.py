@@ -37,6 +37,7 @@ from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.search.fusion import FusionWeights, query_terms
 from tiermem.memory.search.query import Tiers, query_tiers
 from tiermem.memory.store.records import TextTable
+from tiermem.memory.text.padding import unmarked
 from tiermem.memory.types import Hit
 
 #: A tier's letter in a candidate's id as the judge sees it (F3, P12, M40).
@@ -96,7 +97,9 @@ _CLOSERS = frozenset("\"'”’“‘»«›)]}」』）］》〉】〕")
 def normalised(text: str, options: ExactOptions) -> str:
     # One text typed on two systems may come composed ("é") or decomposed ("e" and U+0301):
     # to the user they are the same text.
-    text = unicodedata.normalize("NFC", text)
+    # A mark that shows nothing ("PIN\u2060 is", pasted from a page) is no difference to
+    # the user either, who cannot see it to type it.
+    text = unmarked(unicodedata.normalize("NFC", text))
     if options.normalize_whitespace:
         text = " ".join(text.split())
     if options.ignore_final_punctuation:
@@ -128,7 +131,7 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig,
     # The words of both spellings (composed and decomposed), so a text stored in either
     # is a candidate: the full-text index may split a decomposed word at its accent.
     spellings = {words for form in ("NFC", "NFD")
-                 if (words := _lookup_words(unicodedata.normalize(form, request)))}
+                 if (words := _lookup_words(unicodedata.normalize(form, unmarked(request))))}
 
     def having_every_word(table: TextTable) -> list[int]:
         found: set[int] = set()
