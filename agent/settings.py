@@ -121,17 +121,25 @@ def parse_value(name: str, text: str) -> Any:
     lowered = text.lower()
     if name in _TEXT_SETTINGS:
         return lowered if _takes(name, lowered) else text  # its error quotes what was typed
+    fixed = None
     try:
         value = json.loads(lowered if lowered in ("true", "false", "null") else text)
     except json.JSONDecodeError as exc:
         _refuse_a_method(name, text)
-        _refuse_a_keyword_case(name, text, exc)
-        return text  # left to the model, whose error names the field and the value
+        if (fixed := _keyword_case_fixed(text, exc)) is None:
+            return text  # left to the model, whose error names the field and the value
+        value = json.loads(fixed)
     if isinstance(value, str):  # '"rrf"'
         _refuse_a_method(name, value)
     method = value.get("method") if isinstance(value, dict) else None
     if isinstance(method, str) and method.lower() in FUSION_METHODS:
         value = {**value, "method": method.lower()}  # {"method": "RRF"}
+    if fixed is not None and value is not None and _takes(name, value):
+        raise InvalidConfigError(
+            f"invalid memory config: {name}: {text!r} is not JSON, which writes true, false "
+            f"and null in lower case; type {fixed!r}", (name,))
+    # Not taken as JSON writes it either ('{"depth": None}', "None"): refused as that would
+    # be, for what is wrong with the value, not only with its spelling.
     return value
 
 
@@ -149,26 +157,25 @@ def _refuse_a_method(name: str, text: str) -> None:
 _KEYWORD = re.compile(r"(true|false|null|none)\b", re.IGNORECASE)
 
 
-def _refuse_a_keyword_case(name: str, text: str, exc: json.JSONDecodeError) -> None:
-    """Refuse JSON whose only fault is the case of its true, false or null (``exc``: the
-    error reading it), saying the JSON to type."""
+def _keyword_case_fixed(text: str, exc: json.JSONDecodeError) -> str | None:
+    """``text`` with its true, false and null written as JSON writes them, when that is its
+    only fault (``exc``: the error reading it); else None."""
     fixed = text
     while (word := _KEYWORD.match(fixed, exc.pos)) is not None:
         lower = "null" if word[1].lower() == "none" else word[1].lower()
         if lower == word[1]:  # in its case already: the fault lies elsewhere
-            return
+            return None
         fixed = fixed[:exc.pos] + lower + fixed[word.end():]
         try:
             json.loads(fixed)
         except json.JSONDecodeError as again:
             exc = again
             continue
-        raise InvalidConfigError(
-            f"invalid memory config: {name}: {text!r} is not JSON, which writes true, false "
-            f"and null in lower case; type {fixed!r}", (name,))
+        return fixed
+    return None
 
 
-def _takes(name: str, value: str) -> bool:
+def _takes(name: str, value: Any) -> bool:
     try:
         MemoryConfig.parse({name: value})
     except InvalidConfigError:

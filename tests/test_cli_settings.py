@@ -149,6 +149,9 @@ def stored_fusion(home: Path) -> dict[str, object]:
     ('{"prune_common": 1}', "fusion.prune_common: must be true or false (got 1)"),
     ('{"lexical": "0.5"}', "fusion.lexical: must be a number (got '0.5')"),
     ("null", "fusion needs a value, not null"),
+    # JSON's null as Python writes it: told to type '{"depth": null}', which is refused too.
+    ('{"depth": None}', "fusion.depth: must be a whole number (got None)"),
+    ("None", "fusion needs a value, not null"),
 ])
 def test_fusion_weights_are_as_strict_as_the_other_settings(
         home: Path, value: str, named: str) -> None:
