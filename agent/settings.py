@@ -127,6 +127,7 @@ def parse_value(name: str, text: str) -> Any:
     except json.JSONDecodeError as exc:
         _refuse_a_method(name, text)
         if (fixed := _keyword_case_fixed(text, exc)) is None:
+            _refuse_broken_json(name, text, exc)
             return text  # left to the model, whose error names the field and the value
         value = json.loads(fixed)
     if isinstance(value, str):  # '"rrf"'
@@ -173,6 +174,15 @@ def _keyword_case_fixed(text: str, exc: json.JSONDecodeError) -> str | None:
             continue
         return fixed
     return None
+
+
+def _refuse_broken_json(name: str, text: str, exc: json.JSONDecodeError) -> None:
+    """Refuse an object, a list or a string typed as JSON that JSON cannot read
+    (``'{"lexical": 0.7,}'``, ``"{'method': 'rrf'}"``), saying where and what it found."""
+    if text.lstrip()[:1] in ('{', '[', '"'):
+        raise InvalidConfigError(
+            f"invalid memory config: {name}: {text!r} is not JSON: {exc.msg[0].lower()}"
+            f"{exc.msg[1:]} at character {exc.pos + 1}", (name,))
 
 
 def _takes(name: str, value: Any) -> bool:

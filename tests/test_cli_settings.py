@@ -106,10 +106,18 @@ WRONG_KINDS = {
     ("fusion", '{"method": "rrf", "prune_common": True}'): (
         """fusion: '{"method": "rrf", "prune_common": True}' is not JSON, which writes true, """
         """false and null in lower case; type '{"method": "rrf", "prune_common": true}'"""),
+    # An object JSON cannot read is told where and what is wrong, not that an object is due.
     ("fusion", '{"prune_common": true true}'): (
-        'fusion: must be an object of fusion weights, e.g. {"lexical": 0.6, "dense": 0.4, '
-        '"method": "convex", "rrf_k": 60, "depth": 100, "prune_common": true} (got '
-        """'{"prune_common": true true}')"""),
+        """fusion: '{"prune_common": true true}' is not JSON: expecting ',' delimiter at """
+        "character 23"),
+    ("fusion", '{"lexical": 0.7,}'): (
+        """fusion: '{"lexical": 0.7,}' is not JSON: expecting property name enclosed in """
+        "double quotes at character 17"),
+    ("fusion", "{'method': 'rrf'}"): (
+        """fusion: "{'method': 'rrf'}" is not JSON: expecting property name enclosed in """
+        "double quotes at character 2"),
+    ("promote_hits", "[2"): "promote_hits: '[2' is not JSON: expecting ',' delimiter at "
+                            "character 3",
     ("fusion", '{"weight": 1}'): "fusion.weight: is not a fusion weight; they are lexical, "
                                  "dense, method, rrf_k, depth, prune_common (got 1)",
 }
