@@ -13,6 +13,7 @@ from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.search_counts import matches_counted, older_matches_hint, past_the_last
 from tiermem.agent.terminal import escape
+from tiermem.memory.text.padding import unmarked, unpadded
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
 #: Hits a page of /archival and /recall lists.
@@ -67,11 +68,14 @@ class SearchCommands:
 
     def search(self, name: str, arg: str) -> None:
         options = "[--all] [--page N]" if name == "/recall" else "[--page N]"
-        words = arg.split()  # a tab or two spaces between them, as one
+        # A tab or two spaces between them, as one; a mark that shows nothing at a word's
+        # end ("\u2060--all") is no part of it, and one within an option ("--\u200ball") none of it.
+        words = [word for word in map(unpadded, arg.split()) if word]
         everything, page = False, 1
         separated = False
-        while words and words[0].startswith("--"):
-            option = words.pop(0).lower()  # "--ALL", typed with caps lock on, as "/RECALL" is
+        while words and unmarked(words[0]).startswith("--"):
+            # "--ALL", typed with caps lock on, as "/RECALL" is
+            option = unmarked(words.pop(0)).lower()
             if option.startswith("--page="):  # `--page=2`, as a command line takes it
                 option, _, value = option.partition("=")
                 words.insert(0, value)
@@ -138,11 +142,11 @@ class SearchCommands:
         """Take ``--all`` and ``--page N`` (or ``--page=N``) off the end of ``words`` (the
         query stays)."""
         while len(words) > 1:
-            last = words[-1].lower()  # in any case, as before the query
+            last = unmarked(words[-1]).lower()  # in any case, as before the query
             if last == "--all" and name == "/recall":
                 everything = True
                 del words[-1]
-            elif (len(words) > 2 and words[-2].lower() == "--page"
+            elif (len(words) > 2 and unmarked(words[-2]).lower() == "--page"
                   and re.fullmatch(r"[1-9][0-9]{0,5}", last)):
                 page = int(last)
                 del words[-2:]

@@ -568,6 +568,18 @@ def test_recall_command_lists_what_was_said(memory: HierarchicalMemory) -> None:
     assert "assistant: Noted." in everything
 
 
+@pytest.mark.parametrize("line", ["/recall \u2060--all live", "/recall --\u200ball live",
+                                  "/recall \u2060 --ALL live", "/recall live \ufeff--all\u2060"])
+def test_recall_reads_an_option_beside_a_mark_of_no_width(memory: HierarchicalMemory,
+                                                           line: str) -> None:
+    # The mark shows nothing: "--all" was read as words to search for, and the tool rows
+    # it asks for were left out.
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["I live in Lisbon."]) == 0
+    listed = "\n".join(command_output(repl, out, line))
+    assert "tool: core + User lives in Lisbon" in listed and "assistant: Noted." in listed
+
+
 def test_archival_command_marks_a_superseded_fact_apart_from_an_evicted_one(
         memory: HierarchicalMemory) -> None:
     repl, out = make_repl(memory)
