@@ -19,6 +19,7 @@ from rich.text import Text
 
 from tiermem.agent.line_breaks import widest_piece, wrap
 from tiermem.agent.terminal import escape, printable
+from tiermem.memory.text.padding import unmarked
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -48,8 +49,10 @@ COMMAND_NAMES = frozenset(
 
 def command_named(typed: str) -> str:
     """How a record or an error names the command whose first word is ``typed``: a known
-    one by its name ("/FORGET" is /forget), an unknown one as typed ("/Frobnicate")."""
-    return typed.lower() if typed.lower() in COMMAND_NAMES else typed
+    one by its name ("/FORGET" and "/forget\u2060" are /forget, as they run), an unknown one
+    as typed ("/Frobnicate")."""
+    name = unmarked(typed).lower()
+    return name if name in COMMAND_NAMES else typed
 
 
 #: Names other chat tools give what a command here does, and the commands that do it.

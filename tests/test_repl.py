@@ -325,6 +325,20 @@ def test_a_slash_command_used_wrongly_has_its_error_in_the_json_record(
     assert core["error"] is None
 
 
+def test_a_command_typed_with_a_mark_of_no_width_is_named_as_run_in_its_json_record(
+        memory: HierarchicalMemory) -> None:
+    # "/forget\u2060" runs /forget: its record named it "/forget\u2060", a command no
+    # script looks for.
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO(), json_lines=True)
+    assert repl.run_piped(["my PIN is 8675309", "/forget\u2060 --erase my PIN is 8675309",
+                           "/CO\u200bRE"]) == 0
+    _, forget, core = (json.loads(line) for line in out.getvalue().splitlines())
+    assert (forget["command"], core["command"]) == ("/forget", "/core")
+    assert forget["output"].startswith("erased: 1 fact") and "8675309" not in forget["output"]
+
+
 def test_snapshot_to_a_missing_directory_reports_and_continues(
     memory: HierarchicalMemory, tmp_path: Path
 ) -> None:
