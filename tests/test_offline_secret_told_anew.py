@@ -26,6 +26,16 @@ def test_a_new_value_ends_the_one_held(held: str, said: str, kept: list[str]) ->
     # how the secret is, not what it is
     ("My password is hunter2.", "My password is strong."),
     ("My PIN is 1234.", "My PIN is expired."),
+    # a state, a place or a word of no value, which ended the value held
+    ("My password is hunter2.", "My password is revoked."),
+    ("My password is hunter2.", "My password is unknown."),
+    ("My password is hunter2.", "My password is memorable."),
+    ("My password is hunter2.", "My password is personal."),
+    ("My password is hunter2.", "My password is mandatory."),
+    ("My password is hunter2.", "My password is here."),
+    ("My password is hunter2.", "My password is none."),
+    ("My token is abc123.", "My token is expiring."),
+    ("My API key is abc123.", "My API key is read-only."),
     # a secret's other words, and another's secret
     ("My password is hunter2.", "My email password is swordfish."),
     ("My password is hunter2.", "My sister's password is swordfish."),

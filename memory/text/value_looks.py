@@ -106,25 +106,35 @@ def new_one_beside(new: str, old: str, slot: str, change: str | None) -> bool:
                 and _NAMING.search(values[1]) is not None))
 
 
-#: How a secret is, not what it is ("My password is strong", "My PIN is expired"): said
-#: plainly, it leaves the value held beside it.
+#: How a secret is, not what it is ("My password is strong", "My PIN is expired"), or
+#: where or whose ("here", "mine"): said plainly, it leaves the value held beside it.
 _SECRET_STATE = re.compile(
     r"^(?:strong|weak|secure|insecure|safe|unsafe|expired|wrong|right|correct|incorrect"
     r"|long|short|new|old|simple|easy|hard|complex|complicated|changed|compromised|leaked"
     r"|stolen|reset|locked|blocked|lost|forgotten|private|secret|fine|good|bad|ok|okay"
-    r"|valid|invalid|active|inactive|unchanged|same|different|temporary|default)\W*$", _I)
+    r"|valid|invalid|active|inactive|unchanged|same|different|temporary|default"
+    r"|it|this|that|here|there|elsewhere|none|nothing|everything|mine|yours|gone|due|set"
+    r"|overdue|blank|empty|fake|real|true|false|free|paid|ready|slow|fast|known|random"
+    r"|lowercase|uppercase)\W*$", _I)
+#: A word in lowercase that reads as how a thing is ("revoked", "pending", "memorable",
+#: "personal", "unknown"), by its ending or its "un-"; "read-only" is one too.
+_STATE_WORD = re.compile(
+    r"^(?:un[a-z]{3,}|[a-z]+(?:ed|en|ing|able|ible|ful|less|ous|ive|al|ic|ent|ant|ary"
+    r"|ory))\W*$")
 
 
 def secret_told_anew(new: str, old: str, slot: str) -> bool:
     """Whether ``new`` gives a secret (``slot``: "user/password", "user/PIN") a value in
     place of the one ``old`` gives, said plainly: a password is held one at a time, so
     "My password is swordfish" ends "hunter2", as "My PIN is 4321" ends "1234". Each value
-    is one word that says no state of it ("strong", "expired"), which leaves the value
-    held; a secret named "secret" ("My secret is ...") may be one of several."""
+    is one word that says no state of it ("strong", "expired", "revoked", "here"), which
+    leaves the value held; a secret named "secret" ("My secret is ...") may be one of
+    several."""
     words = slot.rpartition("/")[2].split()
     if not names_a_secret(words, len(words) - 1) or words[-1].casefold() == "secret":
         return False
     values = [match["value"].strip().rstrip(".!") if (match := ATTRIBUTE.match(fact.strip()))
               else "" for fact in (new, old)]
     return all(len(value.split()) == 1 and _SECRET_STATE.match(value) is None
+               and _STATE_WORD.match(value) is None and not _ids.is_state_compound(value)
                for value in values)
