@@ -332,10 +332,14 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     (("My address is 7 Glass Street.", "My address changed to Flat 2, 5 Elm St."),
      ["User's address is Flat 2, 5 Elm St."]),
     (("My address changed to Apt 4B, 12 Oak Road.",), ["User's address is Apt 4B, 12 Oak Road"]),
-    # a count is no code: "User's opinion is 2 things", "User's team is 4 people"
-    (("My opinion changed to 2 things.",), ["User's opinion changed to 2 things"]),
-    (("My team changed to 4 people.",), ["User's team changed to 4 people"]),
-    (("My mood changed to 3 out of 10.",), ["User's mood changed to 3 out of 10"]),
+    # an amount with its unit is a number too: the old rent was kept beside the sentence
+    (("My rent is 1000 euros.", "My rent changed to 1200 euros."),
+     ["User's rent is 1200 euros"]),
+    (("My commute is 30 minutes.", "My commute changed to 40 minutes."),
+     ["User's commute is 40 minutes"]),
+    (("My score is 5 out of 10.", "My score changed to 7 out of 10."),
+     ["User's score is 7 out of 10"]),
+    (("My dose is 1 pill.", "My dose changed to 2 pills."), ["User's dose is 2 pills"]),
     (("My PIN is 1234.", "My PIN changed to something else."),
      ["User's PIN changed to something else", "User's PIN is 1234"]),
 ])

@@ -1,11 +1,10 @@
 """A statement that a thing of the speaker's was changed to a value ("I changed my PIN to
 4321", "My PIN has changed to 4321"), said as what it now is ("my PIN is 4321"). "My X
 changed to" reads so only of a code or a number ("4321", "5 Elm St.", "BA123", "Flat 2, 5
-Elm St."), not a time ("My flight changed to 6pm") or a count ("My opinion changed to 2
-things"), or of a secret, to a word of any look ("My password changed to swordfish"): "My
-mind changed to yes" and "My life changed to the better in 2020" are kept as said. When it
-changed ("yesterday") is no part of the value, and an abbreviation keeps its dot ("5 Elm
-St.").
+Elm St.", "1200 euros", "7 out of 10"), not a time ("My flight changed to 6pm"), or of a
+secret, to a word of any look ("My password changed to swordfish"): "My mind changed to
+yes" and "My life changed to the better in 2020" are kept as said. When it changed
+("yesterday") is no part of the value, and an abbreviation keeps its dot ("5 Elm St.").
 """
 
 from __future__ import annotations
@@ -29,10 +28,6 @@ _CHANGED_MY = re.compile(
 #: place a number names ("Flat 2, 5 Elm St.", "Apt 4B, ...", "Room 204"), and a time ("6pm").
 _CODE = re.compile(r"^(?:(?:flat|apt|apartment|unit|suite|room|no|floor|building|block"
                    r"|house)\.?\s+)?[^\s\d]*\d", _I)
-#: A count of things ("2 things", "4 people", "3 out of 10"), no code: "My opinion changed
-#: to 2 things" is kept as said.
-_COUNT = re.compile(r"^\d[\d,.]*\s+(?-i:[a-z]+s|people|men|women|children|out|to|of|per"
-                    r"|times)\b", _I)
 _TIME = re.compile(r"\d\s*(?:am|pm)\b|\d:\d", _I)
 #: When the change was made, closing the value ("4321 yesterday").
 _WHEN = re.compile(r"\s+(?:yesterday|today|this\s+(?:morning|week|month)|last\s+(?:night|week"
@@ -49,7 +44,7 @@ def changed_to(text: str) -> str | None:
     if (thing := changed["changed"]) is None:
         return f"my {changed['attribute']} is {value}"
     words = thing.split()
-    if (_CODE.match(value) is None or _COUNT.match(value) or _TIME.search(value)) and not (
+    if (_CODE.match(value) is None or _TIME.search(value)) and not (
             names_a_secret(words, len(words) - 1) and len(value.split()) == 1):
         return None  # "My flight changed to 6pm", "My PIN changed to something else"
     return f"my {thing} is {value}"
