@@ -26,6 +26,12 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("My PIN is 1234.", "Sorry, it's 4321.", "User's PIN is 1234", "4321"),
     ("My PIN is 1234.", "Wait, it's 4321.", "User's PIN is 1234", "4321"),
     ("I live in Lisbon.", "Hold on, it's Porto.", "User lives in Lisbon", "Porto"),
+    # a slip noticed before the word meant: the generic reply, the word dropped unsaid
+    *((said, f"{cue}, {meant}.", fact, meant) for cue in ("No wait", "Hold on", "Whoops")
+      for said, fact, meant in (("I'm 30.", "User is 30", "31"),
+                                ("I like tea.", "User likes tea", "coffee"),
+                                ("My brother is Tom.", "User's brother is Tom", "Tim"))),
+    ("I'm 30.", "Sorry, 31.", "User is 30", "31"),
 ])
 def test_the_reply_names_the_fact_and_core_is_kept(memory: HierarchicalMemory, statement: str,
                                                    slip: str, fact: str, meant: str) -> None:
@@ -52,7 +58,8 @@ def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -
 
 
 @pytest.mark.parametrize("answer", ["No, thanks.", "No, seriously.", "No, nothing.",
-                                    "No, honestly."])
+                                    "No, honestly.", "Sorry, Tom.", "Hold on, please.",
+                                    "Wait, everyone.", "Oops, sorry."])
 def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory, answer: str) -> None:
     reply = chat(memory, "I use pgBouncer.", answer)[-1]
     assert "corrects" not in reply
@@ -63,6 +70,8 @@ def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory, answer: str) -
     ("No, pgcat.", "pgcat"), ("no: Google Cloud", "Google Cloud"), ("No, C++!", "C++"),
     ("No, thanks.", None), ("No, not really", None), ("No, I live in Paris.", None),
     ("No, it is fine", None), ("No pgcat", None), ("pgcat", None),
+    ("No wait, coffee.", "coffee"), ("Hang on - Porto", "Porto"), ("Sorry, 31.", "31"),
+    ("Sorry, Tom.", None), ("Wait, what?", None),
 ])
 def test_no_then_reads_a_word_said_in_place_of_another(text: str, meant: str | None) -> None:
     assert no_then(text) == meant

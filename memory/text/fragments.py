@@ -275,26 +275,33 @@ def meant_alone(text: str) -> str | None:
     return None
 
 
-#: "No, X": a word or two said in place of another with no "I meant" ("No, pgcat.").
-_NO_THEN = re.compile(r"^\W*(?:no|nope)\s*[,:;–—-]\s*(?P<meant>[^\W_](?:[\w.+#-]*[\w+#])?"
-                      r"(?:\s+[\w.+#-]*[\w+#]){0,2})\W*$", re.IGNORECASE)
+#: "No, X": a word or two said in place of another with no "I meant" ("No, pgcat.", "No
+#: wait, coffee.", "Hold on, 31."); after "Sorry," only a number ("Sorry, 31."), as "Sorry,
+#: Tom" speaks to Tom.
+_NO_THEN = re.compile(r"^\W*(?:(?:no|nope)(?:\s+wait)?|wait|h(?:old|ang)\s+on|w?hoops|oops"
+                      r"|(?P<sorry>sorry))\s*[,:;–—-]\s*"
+                      r"(?P<meant>[^\W_](?:[\w.+#-]*[\w+#])?(?:\s+[\w.+#-]*[\w+#]){0,2})\W*$",
+                      re.IGNORECASE)
 #: What follows "No," as an answer, not a word put in place of another ("No, thanks").
 _NO_ANSWER = frozenset({"thanks", "thank", "problem", "worries", "way", "idea", "sorry",
                         "please", "yes", "no", "ok", "okay", "fine", "wait", "really", "sir",
                         "maam", "none", "nobody", "nowhere", "not", "never", "just", "all",
                         "nothing", "seriously", "honestly", "actually", "absolutely",
                         "definitely", "certainly", "kidding", "joking", "rush", "hurry",
-                        "ahead", "thx", "nah", "good", "great", "cool"})
+                        "ahead", "thx", "nah", "good", "great", "cool", "everyone",
+                        "everybody", "guys", "folks", "mate", "second", "minute", "moment"})
 
 
 def no_then(text: str) -> str | None:
-    """X of "No, X" said alone ("pgcat" of "No, pgcat."), a word or name that may be put in
-    place of a slip it does not name; None for an answer ("No, thanks") or a clause."""
+    """X of "No, X" said alone ("pgcat" of "No, pgcat.", "31" of "No wait, 31."), a word or
+    name that may be put in place of a slip it does not name; None for an answer ("No,
+    thanks") or a clause."""
     match = _NO_THEN.match(text.strip())
     if match is None:
         return None
     words = [w.casefold() for w in _WORD.findall(match["meant"])]
-    if not words or any(w in _MEANT_MORE or w in _NO_ANSWER for w in words):
+    if not words or any(w in _MEANT_MORE or w in _NO_ANSWER for w in words) or (
+            match["sorry"] and not any(c.isdigit() for c in match["meant"])):
         return None
     return match["meant"]
 
