@@ -23,6 +23,7 @@ from tiermem.memory.text.corrections import (
     correction_of,
     meant_in,
     mentioning,
+    number_meant,
 )
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.forget_beside import means_instead
@@ -95,7 +96,8 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
             continue  # "Forget my PIN. I meant 4321." stores the PIN meant: no slip
         if at and forgets_the_last(sentences[at - 1]) and corrects_nothing(sentence):
             continue  # "Forget that. I meant Porto." says it in place of "Lisbon": no slip
-        correction = correction_of(sentence)
+        told_here = _parts([fact.text for fact in extract_facts(" ".join(sentences[:at]))])
+        correction = correction_of(sentence) or number_meant(sentence, told_here)
         if correction is None:
             bare = without_asides(sentence)
             alone = meant_alone(bare) or meant_mine(bare)

@@ -39,6 +39,7 @@ from tiermem.memory.text.corrections import (
     corrected,
     correction_apart,
     correction_of,
+    number_meant,
     target_of,
 )
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
@@ -223,7 +224,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if (is_question(sentence) or keeps_what_is_held(sentence, current)
                 or keeps_nothing_held(sentence, current)):
             continue  # "Keep my PIN" of a PIN held changes nothing, and of none keeps none
-        correction = correction_of(sentence)
+        # "I'm 30. I meant 31.": the one number just told is the slip
+        correction = correction_of(sentence) or number_meant(
+            sentence, [part for fact in just_told or [] for part in clauses_of(fact)])
         if correction is not None:
             facts = held()
             target = target_of(correction, list(facts), [p for f in new for p in clauses_of(f)],

@@ -44,11 +44,30 @@ def test_the_reply_names_the_fact_and_core_is_kept(memory: HierarchicalMemory, s
 @pytest.mark.parametrize("before", [(), ("My name is Ana.", "I live in Lisbon.")])
 def test_a_slip_in_the_message_that_told_it_names_its_fact(
         memory: HierarchicalMemory, before: tuple[str, ...]) -> None:
-    # "I'm 30. I meant 31." named the fact the last message told, "User lives in Lisbon"
-    reply = chat(memory, *before, "I'm 30. I meant 31.")[-1]
-    assert "User is 30" in core_of(memory)
-    assert reply.endswith('(offline) I can\'t tell which word "31" corrects in "User is 30", '
-                          'so I corrected nothing; say what it corrects: "I meant 31, not ...".')
+    # "I'm tired. I meant hungry." named the fact the last message told, "User lives in Lisbon"
+    reply = chat(memory, *before, "I'm tired. I meant hungry.")[-1]
+    assert "User is tired" in core_of(memory)
+    assert reply.endswith('(offline) I can\'t tell which word "hungry" corrects in "User is '
+                          'tired", so I corrected nothing; say what it corrects: "I meant '
+                          'hungry, not ...".')
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I'm 30. I meant 31.", "User is 31"), ("I'm 30. Sorry, it's 31.", "User is 31"),
+    ("My PIN is 1234. I meant 4321.", "User's PIN is 4321"),
+    ("I have 2 cats. I meant 3.", "User has 3 cats")])
+def test_a_number_meant_corrects_the_one_number_just_told(
+        memory: HierarchicalMemory, said: str, fact: str) -> None:
+    # it asked which word 31 corrects in "User is 30", the only word it could
+    reply = chat(memory, "I live in Lisbon.", said)[-1]
+    assert sorted(core_of(memory)) == sorted([fact, "User lives in Lisbon"])
+    assert reply.endswith(f": {fact}.") and "(offline) Corrected" in reply
+
+
+@pytest.mark.parametrize("said", ["I live at 5 Elm St, flat 2. I meant 6.",
+                                  "My flight is at 7pm. I meant 9pm.", "I'm 30. I meant 30."])
+def test_a_number_meant_of_no_one_number_asks(memory: HierarchicalMemory, said: str) -> None:
+    assert "Corrected" not in chat(memory, said)[-1]
 
 
 def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -> None:

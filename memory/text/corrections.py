@@ -38,13 +38,14 @@ from dataclasses import dataclass
 
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
+from tiermem.memory.text.fragments import meant_alone
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import own_clauses
 from tiermem.memory.text.updates import read_statement
 
 __all__ = ["Correction", "corrected", "correction_apart", "correction_of", "meant_in",
-           "mentioning", "target_of"]
+           "mentioning", "number_meant", "target_of"]
 
 _I = re.IGNORECASE
 _CORRECTION = re.compile(
@@ -101,6 +102,24 @@ def correction_of(sentence: str, speaker: str = "User") -> Correction | None:
     if meant is None or said is None or meant.casefold() == said.casefold():
         return None
     return Correction(meant, said, in_lower_case=sentence == sentence.lower())
+
+
+#: A number standing alone in a fact or said as meant ("30", "4321", "2.5").
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w.,]*\w)")
+
+
+def number_meant(sentence: str, told: Sequence[str]) -> Correction | None:
+    """A number said as meant with no slip named ("I meant 31") read as the correction of
+    the one number of ``told``, the one statement just made ("User is 30" of "I'm 30. I
+    meant 31."): no other word it could replace, it is no guess. None when ``told`` is
+    not one statement holding one number, or what was meant is no number alone."""
+    meant = meant_alone(sentence)
+    if meant is None or len(told) != 1 or not _NUMBER.fullmatch(meant.strip()):
+        return None
+    numbers = _NUMBER.findall(told[0])
+    if len(numbers) != 1 or numbers[0] == meant.strip():
+        return None
+    return Correction(meant.strip(), numbers[0])
 
 
 def correction_apart(sentence: str) -> list[str]:
