@@ -225,6 +225,10 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I'm really not sure yet", []), ("I'm back.", []), ("Hi, I'm back!", []),
     ("I'm done.", []), ("Ok I'm done for today", []), ("I'm here now.", []),
     ("I'm just asking.", []), ("Im just curious", []),
+    # A slip noticed before saying what it was: "No wait" or "Hold on a sec" was stored.
+    ("No wait.", []), ("Hold on.", []), ("Wait a second.", []), ("Hold on a sec!", []),
+    ("Hmm, hang on a minute.", []),
+    ("Wait for me at the station.", ["User: Wait for me at the station"]),
     # Said with more, or of the speaker's life, it is one.
     ("I'm back from vacation.", ["User is back from vacation"]),
     ("I'm done with the migration.", ["User is done with the migration"]),

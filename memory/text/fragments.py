@@ -121,6 +121,9 @@ _ASIDE = re.compile(
     r"i\s+(?:(?:totally|completely|just|always|often|sometimes|still|keep)\s+)?forg[eo]t"
     r"\s+(?:about\s+)?(?:that|this|it)(?:\s+(?:every\s+time|all\s+the\s+time|again|always"
     r"|sometimes))?\W*$"
+    # "No wait.", "Hold on a sec": a slip noticed, before saying what it was
+    r"|^(?:(?:no|oh|hmm+|um+|uh+)\W+)*(?:wait|h(?:old|ang)\s+on)(?:\s+(?:a|one)\s+"
+    r"(?:sec(?:ond)?|minute|moment|mo))?\W*$"
     # "I meant it": insisting on what was said, which it only points at
     r"|^(?:(?:no|oh|well)\W+)*i\s+(?:(?:really|truly|honestly)\s+)?meant?\s+it"
     r"(?:,?\s+(?:really|seriously))?\W*$"
