@@ -36,6 +36,9 @@ def test_a_new_value_ends_the_one_held(held: str, said: str, kept: list[str]) ->
     ("My password is hunter2.", "My password is none."),
     ("My token is abc123.", "My token is expiring."),
     ("My API key is abc123.", "My API key is read-only."),
+    # how long it is, a number of characters, ended "hunter2" as a code would
+    ("My password is hunter2.", "My password is 12 characters long."),
+    ("My PIN is 1234.", "My PIN is 4 digits now."),
     # a secret's other words, and another's secret
     ("My password is hunter2.", "My email password is swordfish."),
     ("My password is hunter2.", "My sister's password is swordfish."),

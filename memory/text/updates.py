@@ -130,6 +130,7 @@ from tiermem.memory.text.value_looks import (
     names_over_state,
     new_one_beside,
     new_one_named,
+    secret_length,
     secret_told_anew,
     value_kind,
 )
@@ -224,6 +225,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if new_one_beside(new, old, new_slot, change):
             return False  # "My new friend is Tom" is one more, and "My new job is hard" new
+        if secret_length(new, old, new_slot):
+            return False  # "My password is 12 characters long" leaves "hunter2"
         if change is None and secret_told_anew(new, old, new_slot):
             return True  # "My password is swordfish" ends "hunter2": one is held at a time
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):

@@ -15,7 +15,7 @@ from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.slots import ATTRIBUTE
 
 __all__ = ["name_beside_state", "names_over_state", "new_one_beside", "new_one_named",
-           "secret_told_anew", "value_kind"]
+           "secret_length", "secret_told_anew", "value_kind"]
 
 _I = re.IGNORECASE
 
@@ -121,6 +121,21 @@ _SECRET_STATE = re.compile(
 _STATE_WORD = re.compile(
     r"^(?:un[a-z]{3,}|[a-z]+(?:ed|en|ing|able|ible|ful|less|ous|ive|al|ic|ent|ant|ary"
     r"|ory))\W*$")
+
+
+#: How long a secret is ("12 characters long", "four digits"), not what it is.
+_LENGTH = re.compile(r"^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                     r"\s+(?:characters?|chars?|digits?|letters?|words?|numbers?)(?:\s+long)?\W*$",
+                     _I)
+
+
+def secret_length(new: str, old: str, slot: str) -> bool:
+    """Whether one of two values of a secret (``slot``) says how long it is ("My password is
+    12 characters long"): that is no value, so neither ends the other."""
+    words = slot.rpartition("/")[2].split()
+    return names_a_secret(words, len(words) - 1) and any(
+        _LENGTH.match(match["value"].strip()) for fact in (new, old)
+        if (match := ATTRIBUTE.match(fact.strip())))
 
 
 def secret_told_anew(new: str, old: str, slot: str) -> bool:
