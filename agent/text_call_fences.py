@@ -31,19 +31,38 @@ _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_ca
 _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
 
 #: Words that present a fenced call as an example of the form, not one the reply makes.
-_EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|sample|would look like"
-                      r"|looks like this)(?!\w)", re.IGNORECASE)
+_EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|an? sample|sample (?:call|output|code)"
+                      r"|would look like|looks like this|(?:I|you|we)(?:['\u2019]d| would| could)"
+                      r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
+#: A sentence after the fence that says the fence is an example ("That is just an example.",
+#: "The example above ...", "(example)"); not one that merely names one ("I saved your example").
+_SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)(?:'s|\s+(?:is|was|would be))"
+                           r"\s+(?:just |only |merely )?(?:an? |one )?(?:\w+ )?(?:example|sample)"
+                           r"|the (?:example|sample) above|(?:example|sample)(?: only)?\W*$)",
+                           re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
+#: Where a clause of a sentence ends.
+_CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
+#: The model saying it stores something now ("I'll note it", "Let me save", "Saving"),
+#: which an example of the form is not.
+_STORING = re.compile(r"\b(?:(?:I['\u2019]ll|I will|I['\u2019]m|I am|let me|now)\s+(?:\w+\s+)?"
+                      r"(?:save|note|store|record|remember|add|update|saving|noting|storing"
+                      r"|recording|adding|updating)|saving|noting|storing|recording"
+                      r"|(?:is|are|being)\s+(?:saved|noted|stored|recorded))\b", re.IGNORECASE)
 
 
 def shown_as_example(content: str, start: int, end: int) -> bool:
-    """Whether the fence at ``content[start:end]`` is shown as an example: the sentence
-    leading into it or the first one after it says so ("For example:", "Here is an example
-    call.", "That is an example."). Models that mean to call lead in with what they do."""
+    """Whether the fence at ``content[start:end]`` is shown as an example: the last clause
+    leading into it says so ("For example:", "Here is an example call:", not "This is an
+    example of a good habit, so I'll note it:"), in a sentence that does not say the model
+    stores something, or the first sentence after it says the fence is one ("That is an
+    example."). Models that mean to call lead in with what they do."""
     lead = [s for s in _SENTENCE_END.split(content[:start]) if s.strip()][-1:]
     follow = _SENTENCE_END.split(content[end:].lstrip(), maxsplit=1)[0]
-    return any(_EXAMPLE.search(text) for text in [*lead, follow])
+    led = any(_EXAMPLE.search(_CLAUSE_END.split(text)[-1]) and not _STORING.search(text)
+              for text in lead)
+    return led or bool(_SAID_EXAMPLE.match(follow))
 
 
 def without_call_wrapping(rest: str, content: str) -> str:

@@ -39,8 +39,9 @@ Bare JSON after prose is not read: it cannot be told from an example the model
 gives ("a call looks like: {...}"); nor is JSON the text runs on from on the same line
 ("{...} is how a call looks"). A fenced block, a tool_code block or markup after
 prose is read, as models write their calls that way (Qwen2.5 fences its calls, a lead-in
-before them or not); but a fenced call the sentence before or after it presents as an
-example ("For example:", "That is an example.") is shown, not run (text_call_fences.py).
+before them or not); but a fenced call the clause leading into it or the sentence after it
+presents as an example ("For example:", "That is an example."), the model not saying it
+stores something ("..., so I'll note it:"), is shown, not run (text_call_fences.py).
 
 ``arguments`` may be an object or JSON text, and may be called ``parameters``; the OpenAI
 item shape ``{"type": "function", "function": {...}}`` counts too, as does an object holding

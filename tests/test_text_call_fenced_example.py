@@ -45,3 +45,36 @@ def test_a_call_thought_of_as_an_example_is_no_call() -> None:
     assert calls_ending_thinking(thinking, NAMES).calls == []
     assert [c.name for c in calls_ending_thinking("I'll save it.\n" + fenced("json"),
                                                   NAMES).calls] == ["core_memory_append"]
+
+
+@pytest.mark.parametrize("before", [
+    "This is an example of a good habit, so I'll note it:\n",
+    "Let me save that. For example, your name:\n",
+    "Saving it (for example, in case you ask later):\n",
+    "Got it \u2014 I'll note that you like examples:\n",
+    "I'll update my memory with an example of your style:\n",
+    "Your example sentence is saved below:\n",
+    "I'll save your blood sample date:\n",
+])
+@pytest.mark.parametrize("after", ["", "\nI've saved your example.",
+                                   "\nLet me know if you want more examples.",
+                                   "\nI saved the blood sample date."])
+def test_a_call_beside_words_about_some_other_example_runs(before: str, after: str) -> None:
+    found = find_text_tool_calls(before + fenced("json") + after, NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append"]
+    assert "```" not in found.rest
+    thought = calls_ending_thinking(before + fenced("json"), NAMES)
+    assert [c.name for c in thought.calls] == ["core_memory_append"]
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("For instance, to remember your name I'd call:\n", ""),
+    ("To save something, I would write:\n", ""),
+    ("Here is a sample:\n", ""),
+    ("", "\nThe example above shows the format."),
+    ("", "\n(example)"),
+])
+def test_a_call_presented_as_what_one_would_write_is_the_reply(before: str, after: str) -> None:
+    content = before + fenced("json") + after
+    found = find_text_tool_calls(content, NAMES)
+    assert (found.calls, found.rest) == ([], content)
