@@ -29,11 +29,12 @@ server's template or parser does not take it out:
   versions, or no ``[ARGS]`` at all: ``[TOOL_CALLS]NAME{...}``, or an offered tool's name
   alone, giving no arguments), text before the first marker allowed; a reply that is nothing
   but this markup, part of which does not read (``[TOOL_CALLS]NAME[TOOL_CALLS]s``, a brace
-  left out), when another part is a call or it names an offered tool, makes each such part a
-  call with its text as arguments, which running answers with what to write; arguments that
-  are a whole object then prose (``[ARGS]{...} Done.``) are that object, the prose the reply,
-  as is a sentence after the last marker (``[TOOL_CALLS] I saved it.``), cut or not; a
-  marker inside a call's own JSON text (``"message": "... [TOOL_CALLS] ..."``) is text, cut or not;
+  left out), cut or not, when another part is a call or it names an offered tool, makes each
+  such part a call with its text as arguments, which running answers with what to write;
+  arguments that are a whole object then prose (``[ARGS]{...} Done.``) are that object, the
+  prose the reply, as is a sentence after the last marker (``[TOOL_CALLS] I saved it.``),
+  cut or not; a marker inside a call's own JSON text (``"message": "... [TOOL_CALLS] ..."``)
+  is text, cut or not;
 - Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
   the Hermes tags are (a call object or a list of them, text around allowed, a last tag
   may be unclosed).
@@ -280,7 +281,7 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
     if _named_in_prose(found, after_prose, lambda: after_marker(
             content, MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
-    if not found.calls and not cut and content.lstrip().startswith(MISTRAL_CALLS):
+    if not found.calls and content.lstrip().startswith(MISTRAL_CALLS):
         return _written_wrong(content, names, read)
     return found
 

@@ -38,13 +38,17 @@ def test_a_sentence_after_the_marker_is_the_reply(calls: str, prose: str, cut: b
     assert found.rest == prose
 
 
-@pytest.mark.parametrize("content", [
-    "[TOOL_CALLS]core_memory_append[ARGS]" + ALLERGY + "\nThe [TOOL_CALLS] marker starts calls.",
-    "[TOOL_CALLS] I saved it. [TOOL_CALLS] Done.",
-])
-def test_prose_between_markers_is_no_call(content: str) -> None:
+def test_prose_between_markers_is_no_call() -> None:
+    content = "[TOOL_CALLS] I saved it. [TOOL_CALLS] Done."
     found = find_text_tool_calls(content, NAMES, cut=True)
     assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_call_before_prose_between_markers_runs(cut: bool) -> None:
+    content = CALLS[0] + "\nThe [TOOL_CALLS] marker starts calls."
+    found = find_text_tool_calls(content, NAMES, cut=cut)
+    assert [(c.name, c.arguments) for c in found.calls] == [("core_memory_append", ALLERGY)]
 
 
 def test_the_turn_runs_the_call_and_shows_the_sentence(server: FakeOpenAIServer) -> None:

@@ -43,3 +43,13 @@ def test_a_word_then_prose_alone_is_the_reply_without_the_marker() -> None:
 def test_a_name_or_a_call_written_wrong_stays_a_call(after: str, call: tuple[str, str]) -> None:
     found = find_text_tool_calls(CALL + after, NAMES)
     assert [(c.name, c.arguments) for c in found.calls][1:] == [call]
+
+
+@pytest.mark.parametrize("after", ['[TOOL_CALLS]save("x")', "[TOOL_CALLS]Done[TOOL_CALLS]Thanks",
+                                   '[TOOL_CALLS]"Saved"', "[TOOL_CALLS] Noted (saved)."])
+def test_markup_written_wrong_reads_the_same_at_the_token_limit(after: str) -> None:
+    # A reply cut after markup written wrong: its whole calls run, as when not cut.
+    whole, cut = (find_text_tool_calls(CALL + after, NAMES, cut=at) for at in (False, True))
+    assert [(c.name, c.arguments) for c in cut.calls] \
+        == [(c.name, c.arguments) for c in whole.calls]
+    assert cut.calls[0].arguments == '{"content": "x"}' and cut.rest == whole.rest
