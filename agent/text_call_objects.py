@@ -179,8 +179,9 @@ def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = Tru
     (prose around the markup names it: "Llama writes <function=NAME>") for a tool whose
     schema in ``schemas`` requires an argument, or is not known (a tool offered with no
     parameters schema requires none): then it is no call, ``[]``;
-    text that is not a JSON object is no call, unless ``unfinished`` and it begins one:
-    prose after the name ("<function=NAME>, then the arguments") mentions the markup."""
+    text that is not a JSON object is no call, unless ``unfinished`` and it begins one that
+    the cut left open: prose after the name ("<function=NAME>, then the arguments") or after
+    whole arguments (``[ARGS]{}` like so.``) mentions the markup."""
     arguments = arguments.strip()
     if not arguments:
         if not (alone or unfinished) and _needs_arguments(name, schemas or {}):
@@ -189,9 +190,18 @@ def named_call(name: str, arguments: str, *, unfinished: bool, alone: bool = Tru
     try:
         value = json.loads(arguments)
     except (ValueError, RecursionError):
-        begun = unfinished and arguments.startswith("{")
+        begun = unfinished and arguments.startswith("{") and not _closes(arguments)
         return [ToolCall("", name, arguments)] if begun else None
     return [ToolCall("", name, arguments)] if isinstance(value, dict) else None
+
+
+def _closes(text: str) -> bool:
+    """Whether the JSON value ``text`` begins with ends before the end of the text."""
+    try:
+        json.JSONDecoder().raw_decode(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def whole_without_arguments(name: str, names: Collection[str],
