@@ -36,8 +36,9 @@ _EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|an? sample|sample (?:
                       r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
 #: A sentence after the fence that says the fence is an example ("That is just an example.",
 #: "The example above ...", "(example)"); not one that merely names one ("I saved your example").
-_SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)(?:'s|\s+(?:is|was|would be))"
-                           r"\s+(?:just |only |merely )?(?:an? |one )?(?:\w+ )?(?:example|sample)"
+_SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
+                           r"(?:['\u2019]s|\s+(?:is|was|would be))\s+(?:just |only |merely )?"
+                           r"(?:an? |one )?(?:\w+ )?(?:example|sample)"
                            r"|the (?:example|sample) above|(?:example|sample)(?: only)?\W*$)",
                            re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
@@ -49,20 +50,23 @@ _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
 _STORING = re.compile(r"\b(?:(?:I['\u2019]ll|I will|I['\u2019]m|I am|let me|now)\s+(?:\w+\s+)?"
                       r"(?:save|note|store|record|remember|add|update|saving|noting|storing"
                       r"|recording|adding|updating)|saving|noting|storing|recording"
-                      r"|(?:is|are|being)\s+(?:saved|noted|stored|recorded))\b", re.IGNORECASE)
+                      r"|(?:is|are|being)\s+(?:saved|noted|stored|recorded)"
+                      r"|I(?:['\u2019]ve| have)?\s+(?:just\s+)?(?:saved|noted|stored|recorded))\b",
+                      re.IGNORECASE)
 
 
 def shown_as_example(content: str, start: int, end: int) -> bool:
     """Whether the fence at ``content[start:end]`` is shown as an example: the last clause
     leading into it says so ("For example:", "Here is an example call:", not "This is an
-    example of a good habit, so I'll note it:"), in a sentence that does not say the model
-    stores something, or the first sentence after it says the fence is one ("That is an
-    example."). Models that mean to call lead in with what they do."""
+    example of a good habit, so I'll note it:"), or the first sentence after it says the
+    fence is one ("That is an example.", not "It's a good example, so I've noted it."), in a
+    sentence that does not say the model stores something. Models that mean to call lead in
+    with what they do."""
     lead = [s for s in _SENTENCE_END.split(content[:start]) if s.strip()][-1:]
     follow = _SENTENCE_END.split(content[end:].lstrip(), maxsplit=1)[0]
     led = any(_EXAMPLE.search(_CLAUSE_END.split(text)[-1]) and not _STORING.search(text)
               for text in lead)
-    return led or bool(_SAID_EXAMPLE.match(follow))
+    return led or bool(_SAID_EXAMPLE.match(follow) and not _STORING.search(follow))
 
 
 def without_call_wrapping(rest: str, content: str) -> str:

@@ -57,6 +57,8 @@ def test_a_call_thought_of_as_an_example_is_no_call() -> None:
     "I'll save your blood sample date:\n",
 ])
 @pytest.mark.parametrize("after", ["", "\nI've saved your example.",
+                                   "\nThat's an example of a good habit, and I'm saving it.",
+                                   "\nIt's a good example, so I've noted it.",
                                    "\nLet me know if you want more examples.",
                                    "\nI saved the blood sample date."])
 def test_a_call_beside_words_about_some_other_example_runs(before: str, after: str) -> None:
