@@ -49,7 +49,8 @@ _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
 #: which an example of the form is not.
 _STORING = re.compile(r"\b(?:(?:I['\u2019]ll|I will|I['\u2019]m|I am|let me|now)\s+(?:\w+\s+)?"
                       r"(?:save|note|store|record|remember|add|update|saving|noting|storing"
-                      r"|recording|adding|updating)|saving|noting|storing|recording"
+                      r"|recording|adding|updating)|saving|noting|storing|recording|updating|adding"
+                      r"|remembering"
                       r"|(?:is|are|being)\s+(?:saved|noted|stored|recorded)"
                       r"|I(?:['\u2019]ve| have)?\s+(?:just\s+)?(?:saved|noted|stored|recorded))\b",
                       re.IGNORECASE)

@@ -55,6 +55,7 @@ def test_a_call_thought_of_as_an_example_is_no_call() -> None:
     "I'll update my memory with an example of your style:\n",
     "Your example sentence is saved below:\n",
     "I'll save your blood sample date:\n",
+    "Okay! Updating memory (example: name):\n",
 ])
 @pytest.mark.parametrize("after", ["", "\nI've saved your example.",
                                    "\nThat's an example of a good habit, and I'm saving it.",
