@@ -45,15 +45,14 @@ _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 #: Where a clause of a sentence ends.
 _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
-#: The model saying it stores something now ("I'll note it", "Let me save", "Saving"),
-#: which an example of the form is not.
+#: The model saying it stores something now ("I'll note it", "Let me save", "Saving it:"),
+#: or has ("I've noted it"), which an example of the form is not ("an example of saving").
 _STORING = re.compile(r"\b(?:(?:I['\u2019]ll|I will|I['\u2019]m|I am|let me|now)\s+(?:\w+\s+)?"
                       r"(?:save|note|store|record|remember|add|update|saving|noting|storing"
-                      r"|recording|adding|updating)|saving|noting|storing|recording|updating|adding"
-                      r"|remembering"
-                      r"|(?:is|are|being)\s+(?:saved|noted|stored|recorded)"
-                      r"|I(?:['\u2019]ve| have)?\s+(?:just\s+)?(?:saved|noted|stored|recorded))\b",
-                      re.IGNORECASE)
+                      r"|recording|adding|updating)|(?:is|are|being)\s+(?:saved|noted|stored|recorded)"
+                      r"|I(?:['\u2019]ve| have)?\s+(?:just\s+)?(?:saved|noted|stored|recorded))\b"
+                      r"|(?:^|[,:\u2014\u2013-])\s*(?:saving|noting|storing|recording|updating|adding"
+                      r"|remembering)\b", re.IGNORECASE)
 
 
 def shown_as_example(content: str, start: int, end: int) -> bool:

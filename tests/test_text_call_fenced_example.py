@@ -74,6 +74,7 @@ def test_a_call_beside_words_about_some_other_example_runs(before: str, after: s
     ("For instance, to remember your name I'd call:\n", ""),
     ("To save something, I would write:\n", ""),
     ("Here is a sample:\n", ""),
+    ("Here's an example of saving your name:\n", ""),
     ("", "\nThe example above shows the format."),
     ("", "\n(example)"),
 ])
