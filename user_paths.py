@@ -126,9 +126,12 @@ def unknown_home(path: str | os.PathLike[str]) -> str | None:
 
 def home_elsewhere(path: str | os.PathLike[str]) -> str | None:
     """Why ``path`` (``./~/h``, the directory ``~`` here) names no place to create, when it
-    is not there while the home's ``~/h`` is; else None."""
+    is not there while the home's ``~/h`` is; else None (also when HOME is empty or
+    relative, as ``~/h`` then names no home)."""
     given = Path(path)
     if os.fspath(path).startswith("~") or not given.parts or given.parts[0][:1] != "~":
+        return None
+    if home_unusable() is not None:  # ~/h names no home then, so it is no choice to offer
         return None
     here = given.absolute()
     try:

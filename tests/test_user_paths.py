@@ -269,3 +269,19 @@ def test_a_relative_home_variable_names_no_home(
         assert str(tilde_refused.value).startswith(
             "TIERMEM_HOME is ~/h, but ~ names no home: HOME is 'rel', a relative path; ")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("home", ["rel", ""])
+def test_a_tilde_after_a_dot_slash_is_made_here_when_home_names_no_home(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: str) -> None:
+    # With HOME=rel, TIERMEM_HOME=./~/h was refused saying to give ~/h, which names no
+    # home then, as ./rel/h (or /h) was read as the home's ~/h.
+    from tiermem.agent.home import tiermem_home
+
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rel" / "h").mkdir(parents=True)
+    monkeypatch.setattr(Path, "expanduser", lambda self: tmp_path / "rel" / Path(
+        *self.parts[1:]) if self.parts[:1] == ("~",) else self)
+    monkeypatch.setenv("TIERMEM_HOME", "./~/h")
+    assert tiermem_home() == tmp_path / "~" / "h"
