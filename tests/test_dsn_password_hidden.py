@@ -299,3 +299,12 @@ def test_a_password_libpq_reads_whole_is_hidden_only_where_it_stands(dsn: str) -
     shown = without_password(f'{dsn!r}: password authentication failed for user "{name}"', dsn)
     assert shown == (repr(dsn).replace(f":{name}@", ":***@").replace(
         f"password={name}", "password=***") + f': password authentication failed for user "{name}"')
+
+
+@pytest.mark.parametrize("url", ["http://u:pw12@h:1/x@y", "postgresql://u:pw12@db:5432/x@y",
+                                 "postgresql://u:pw12@[::1]:5432/team@ops?sslmode=disable"])
+def test_a_login_before_a_host_and_port_ends_at_its_own_at_sign(url: str) -> None:
+    # libpq and urllib end the login at the "@" before the host: before, "http://u:***@y",
+    # the host, port and path after it hidden as if they were the password's.
+    assert without_password(f"at {url}: failed", url) == \
+        f"at {url.replace(':pw12@', ':***@')}: failed"

@@ -69,12 +69,15 @@ def _passwords(location: str) -> list[str]:
 
 def _in_login(password: str, uri: str) -> str:
     """``password``, read up to the last "@" of ``uri``, unless ``uri`` has a host and port
-    number and no "@" before its path, query or fragment: the login ends there, and an
-    "@" after it (``https://gw.example.com:8443/org@team/v1``) follows no password."""
+    number before its path, query or fragment: the login ends there, as libpq and urllib
+    end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
+    ``postgresql://u:pw@h:1/x@y``) follows no password, or none of it."""
     after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
     authority = re.split(r"[/?#]", after_scheme, maxsplit=1)[0]
-    ends = "@" not in authority and port_number(unquote(authority.rpartition(":")[2]))
-    return "" if ends else password
+    login, _, host = authority.rpartition("@")
+    if not port_number(unquote(host.rpartition(":")[2])):
+        return password
+    return login.partition(":")[2]
 
 
 # A URI with no "@" before its path (postgresql://u:PASSWORD): libpq reads no login, and
