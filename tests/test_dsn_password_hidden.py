@@ -308,3 +308,26 @@ def test_a_login_before_a_host_and_port_ends_at_its_own_at_sign(url: str) -> Non
     # the host, port and path after it hidden as if they were the password's.
     assert without_password(f"at {url}: failed", url) == \
         f"at {url.replace(':pw12@', ':***@')}: failed"
+
+
+def test_the_advice_after_a_failed_connection_keeps_its_own_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A password cut short at its "/" has a part "status": before, the advice read
+    # "(a local one: `tiermem pg ***`)". The DSN's parts are still hidden.
+    import psycopg
+
+    from tiermem.memory.errors import StoreUnreachableError
+    from tiermem.memory.store.postgres import connection
+    from tiermem.memory.store.postgres.connection import connect
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise psycopg.OperationalError("failed to resolve host 'u' for database status@h/db")
+
+    monkeypatch.setattr(connection.psycopg, "connect", refused)
+    with pytest.raises(StoreUnreachableError) as failed:
+        connect("postgresql://u:pg/status@h/db")
+    said = str(failed.value)
+    assert said.startswith("cannot connect to PostgreSQL at dbname=***@h/db host=u port=***: ")
+    assert said.endswith("; check that the server runs (a local one: `tiermem pg status`) and "
+                         "the DSN is right"), said
+    assert said.count("status") == 1, said

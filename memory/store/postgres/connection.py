@@ -100,8 +100,8 @@ def connect(dsn: str) -> psycopg.Connection:
     except psycopg.OperationalError as exc:
         # libpq's words may name a part of a password it cut short (its host, as "@" ends it).
         raise StoreUnreachableError(without_password(
-            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {first_line(exc)}; "
-            f"{_connect_advice(dsn, exc)}", dsn)) from None
+            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {first_line(exc)}", dsn)
+            + f"; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
         raise StoreError(without_password(not_valid(exc), dsn)) from None
     return conn
@@ -113,13 +113,18 @@ _NO_DATABASE = re.compile(r'database "(.*)" does not exist')
 
 
 def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
-    """What to do when connecting to ``dsn`` failed with ``exc``."""
+    """What to do when connecting to ``dsn`` failed with ``exc``: only what comes from
+    ``dsn`` or the server hides the password's parts, not the commands' own words (a
+    password cut short at a "/", postgresql://u:pg/status@h/db, has a part "status")."""
+    def shown(text: object) -> str:
+        return without_password(str(text), dsn)
+
     missing = _NO_DATABASE.search(str(exc))
     if missing is not None or exc.sqlstate == pg_errors.InvalidCatalogName.sqlstate:
         name = (missing.group(1) if missing is not None
                 else dsn_parts(dsn).get("dbname") or "DATABASE")
-        return (f"create it (`createdb {shlex.quote(name)}`, or `CREATE DATABASE "
-                f"{_identifier(name)}` in psql) or name a database that exists in the DSN "
+        return (f"create it (`createdb {shown(shlex.quote(name))}`, or `CREATE DATABASE "
+                f"{shown(_identifier(name))}` in psql) or name a database that exists in the DSN "
                 f"(a local server from `tiermem pg start` has `postgres`)")
     server = local_server_at(dsn_parts(dsn).get("host", ""))
     if server is None:
@@ -130,9 +135,9 @@ def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
     except StoreError:
         running = True  # another user's server: its owner can say
     if not running:
-        return (f"the local server in {server.data_dir} is not running; start it with "
-                f"`tiermem pg start{server.dir_option}`")
-    return (f"check the local server with `tiermem pg status{server.dir_option}` and that "
+        return (f"the local server in {shown(server.data_dir)} is not running; start it "
+                f"with `tiermem pg start{shown(server.dir_option)}`")
+    return (f"check the local server with `tiermem pg status{shown(server.dir_option)}` and that "
             f"the DSN is right")
 
 
