@@ -331,3 +331,27 @@ def test_the_advice_after_a_failed_connection_keeps_its_own_words(
     assert said.endswith("; check that the server runs (a local one: `tiermem pg status`) and "
                          "the DSN is right"), said
     assert said.count("status") == 1, said
+
+
+@pytest.mark.parametrize(("dsn", "note"), [
+    ("postgresql://db:5432", True), ("postgresql://db.example.com:5432", True),
+    ("postgresql://localhost:5432", False), ("postgresql://db:5432/tiermem", False)])
+def test_a_port_hidden_as_a_possible_password_is_said_to_be(
+        dsn: str, note: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: "cannot connect to PostgreSQL at host=db port=***: ..." with no word of why
+    # the port tried is not shown, nor how to have it shown.
+    import psycopg
+
+    from tiermem.memory.errors import StoreUnreachableError
+    from tiermem.memory.store.postgres import connection
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr(connection.psycopg, "connect", refused)
+    with pytest.raises(StoreUnreachableError) as failed:
+        connection.connect(dsn)
+    said = str(failed.value)
+    why = (" port=*** (port hidden: with no @host it may be a password; write the database's "
+           "name after it, postgresql://HOST:PORT/NAME, to show it): connection refused; ")
+    assert (why in said) == note and ("5432" in said) != note, said

@@ -128,6 +128,15 @@ def _port_passwords(location: str) -> list[str]:
     return [port for port in found if port]
 
 
+def hidden_port_note(location: str) -> str:
+    """Why a message shows the port of ``location`` as ``***`` when ``_port_passwords``
+    hides a port number (``postgresql://db:5432``), and how to have it shown; else ""."""
+    if not any(port_number(unquote(port)) for port in _port_passwords(location)):
+        return ""
+    return (" (port hidden: with no @host it may be a password; write the database's name "
+            "after it, postgresql://HOST:PORT/NAME, to show it)")
+
+
 def _named_host(host: str) -> bool:
     """Whether ``host`` can only be a host: ``[::1]``, ``localhost``, an IPv4 address, or a
     socket directory; no login is written so."""

@@ -29,7 +29,7 @@ from tiermem.memory.errors import (
     StoreLockedError,
     StoreUnreachableError,
 )
-from tiermem.memory.store.location_text import without_password
+from tiermem.memory.store.location_text import hidden_port_note, without_password
 from tiermem.memory.store.postgres.dsn_checks import dsn_parts, first_line, not_valid
 from tiermem.memory.store.postgres.local_server import local_server_at
 from tiermem.memory.store.postgres.options import libpq_dsn
@@ -100,7 +100,8 @@ def connect(dsn: str) -> psycopg.Connection:
     except psycopg.OperationalError as exc:
         # libpq's words may name a part of a password it cut short (its host, as "@" ends it).
         raise StoreUnreachableError(without_password(
-            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {first_line(exc)}", dsn)
+            f"cannot connect to PostgreSQL at {public_dsn(dsn)}{hidden_port_note(dsn)}: "
+            f"{first_line(exc)}", dsn)
             + f"; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
         raise StoreError(without_password(not_valid(exc), dsn)) from None
