@@ -355,3 +355,17 @@ def test_a_port_hidden_as_a_possible_password_is_said_to_be(
     why = (" port=*** (port hidden: with no @host it may be a password; write the database's "
            "name after it, postgresql://HOST:PORT/NAME, to show it): connection refused; ")
     assert (why in said) == note and ("5432" in said) != note, said
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://db:543x/tiermem", "postgresql://u:123456a/db"])
+def test_a_port_mostly_of_digits_before_a_database_is_not_said_to_lack_its_host(
+        dsn: str) -> None:
+    # A host's port mistyped, or a password missing its @host: before, "it has no @host"
+    # for postgresql://db:543x/tiermem, with no word of a port mistyped. Neither is shown.
+    refused = dsn_problem(dsn)
+    assert refused == (
+        "the PostgreSQL DSN is not valid: the port after the first \":\" is no port number "
+        "(not shown: with no @host it may be a password); write it as "
+        "postgresql://HOST:PORT/DATABASE, with a login as "
+        "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
+        "local server)"), refused

@@ -100,11 +100,11 @@ def hostless_password(location: str) -> list[str]:
     ports = [port for host, _, port in (
         pair.partition(":") for pair in uri.group(1).partition("?")[0].split(","))
         if not _named_host(unquote(host))
-        and not (dbname and "." in host.strip(".") and _mistyped_port(unquote(port)))]
+        and not (dbname and "." in host.strip(".") and mistyped_port(unquote(port)))]
     return [port for port in ports if port and not port_number(unquote(port))]
 
 
-def _mistyped_port(text: str) -> bool:
+def mistyped_port(text: str) -> bool:
     """Whether ``text`` is more than half digits, as a port with a slip of the finger is."""
     return sum(c.isascii() and c.isdigit() for c in text) * 2 > len(text)
 
@@ -120,7 +120,7 @@ def _port_passwords(location: str) -> list[str]:
         return []
     pairs = uri.group(1).partition("?")[0].split(",")
     found = [port for host, _, port in (pair.rpartition(":") for pair in pairs)
-             if host.startswith("[") and host.endswith("]") and not _mistyped_port(port)]
+             if host.startswith("[") and host.endswith("]") and not mistyped_port(port)]
     host, _, port = pairs[0].partition(":")
     if (len(pairs) == 1 and not location[uri.end():].partition("?")[0]
             and not _named_host(unquote(host)) and port_number(unquote(port))):

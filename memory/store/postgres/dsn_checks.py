@@ -10,7 +10,12 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.store.location_text import hostless_password, port_number, without_password
+from tiermem.memory.store.location_text import (
+    hostless_password,
+    mistyped_port,
+    port_number,
+    without_password,
+)
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.vector_choice import refuse_ef_search_by_default
 
@@ -42,7 +47,14 @@ def dsn_problem(dsn: str) -> str | None:
     for key, fits, wanted in _CHECKED_PARTS:
         value = parts.get(key)
         if value is not None and not fits(str(value)):
-            if key == "port" and hostless_password(dsn):  # the port is a password: unsaid
+            if key == "port" and (ports := hostless_password(dsn)):  # maybe a password: unsaid
+                if parts.get("dbname") and all(
+                        mistyped_port(p) and not p.isdigit() for p in ports):  # 543x
+                    return ("the PostgreSQL DSN is not valid: the port after the first \":\" is "
+                            "no port number (not shown: with no @host it may be a password); "
+                            "write it as postgresql://HOST:PORT/DATABASE, with a login as "
+                            "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (`tiermem pg "
+                            "start` prints one for a local server)")
                 return ("the PostgreSQL DSN is not valid: it has no @host (user:password@host), "
                         "so libpq reads what follows the first \":\" as a port, which is no "
                         "port number; write it as postgresql://USER:PASSWORD@HOST:PORT/"
