@@ -369,3 +369,17 @@ def test_a_port_mostly_of_digits_before_a_database_is_not_said_to_lack_its_host(
         "postgresql://HOST:PORT/DATABASE, with a login as "
         "postgresql://USER:PASSWORD@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
         "local server)"), refused
+
+
+@pytest.mark.parametrize("dsn", ["postgresql://u@h/db?pass%77ord=Hunter2Secret&sslmode=bad",
+                                 "postgresql://u@h/db?%70assword=Hunter2Secret&port=5x"])
+def test_a_password_under_a_key_percent_encoded_is_hidden(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # libpq reads it whole, so it was hidden only after "password=": before, a usage error
+    # repeated "?pass%77ord=Hunter2Secret" as given.
+    assert without_password(repr(dsn), dsn) == repr(dsn).replace("Hunter2Secret", "***")
+    with pytest.raises(SystemExit):
+        cli.run([dsn])
+    err = capsys.readouterr().err
+    assert "Hunter2Secret" not in err, err

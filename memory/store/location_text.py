@@ -266,20 +266,34 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
     # message: a word it matches there (postgres:postgres@h) is that word, not the password.
     placed = {port for location in locations for port in _port_passwords(location)}
     placed |= passwords - {password for password, location in found
-                           if not _forms(password) & _read_passwords(location)}
+                           if not _forms(password) & _read_passwords(location)
+                           or _left_shown(location)}
     for password in sorted(passwords | placed, key=len, reverse=True):
         for form in sorted(_forms(password), key=len, reverse=True):
             if len(form) >= 4 and password not in placed:
                 text = text.replace(form, "***")
             else:  # too short to hide wherever it occurs: where a DSN holds it
-                text = re.sub(rf"(:|(?:password|port)\s*=\s*'?|port '?|"
-                              rf"(?:after|option|parameter:) \"){re.escape(form)}"
-                              rf"(?=[@'&\s\"/?,]|$)", lambda m: m.group(1) + "***", text)
+                text = _hidden_where_it_stands(text, form)
     for path in filter(None, map(_hostless_path, locations)):
         for form in sorted(_forms(path), key=len, reverse=True):
             text = re.sub(rf"(/|dbname\s*=\s*'?){re.escape(form)}(?=[?'\s\"]|$)",
                           lambda m: m.group(1) + "***", text)
     return text
+
+
+def _hidden_where_it_stands(text: str, form: str) -> str:
+    """``text`` with ``form`` shown as ``***`` where a DSN or a message about one holds a
+    password or port: after a ":", ``password=``, ``port``, or a quoted option."""
+    return re.sub(rf"(:|(?:password|port)\s*=\s*'?|port '?|(?:after|option|parameter:) \")"
+                  rf"{re.escape(form)}(?=[@'&\s\"/?,]|$)", lambda m: m.group(1) + "***", text)
+
+
+def _left_shown(location: str) -> bool:
+    """Whether ``location``'s query has a password key percent-encoded (``?pass%77ord=``),
+    which no pattern of where a password stands finds, so its value is hidden everywhere."""
+    return any("%" in key and unquote(key).strip().lower() in _SECRET_KEYS
+               for key in (part.partition("=")[0]
+                           for part in location.partition("?")[2].split("&")))
 
 
 def _read_passwords(location: str) -> set[str]:
