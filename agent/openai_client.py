@@ -61,7 +61,6 @@ table, the reply budget and the tokenizer encoding) lives in agent/config.py.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from collections.abc import Callable
@@ -70,6 +69,11 @@ from urllib.parse import urlsplit
 
 from tiermem.agent.base_url import OPENAI_API_BASE_URL, is_openai_service, normalize_base_url
 from tiermem.agent.client_arguments import check_types
+from tiermem.agent.completion_calls import (
+    with_offered_names,
+    with_text_tool_calls,
+    without_null_content,
+)
 from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
     PLACEHOLDER_API_KEY,
@@ -87,17 +91,9 @@ from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import error_without_secrets, shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.loading_wait import LoadingWaits
-from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
+from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
-from tiermem.agent.text_call_objects import ends_in_prose
-from tiermem.agent.text_tool_calls import (
-    calls_ending_thinking,
-    find_text_tool_calls,
-    offered_name,
-    offered_names,
-    offered_parameters,
-)
 from tiermem.agent.wire_ids import with_wire_ids
 
 if TYPE_CHECKING:
@@ -249,7 +245,7 @@ class OpenAIClient:
 
         request: dict[str, Any] = {
             "model": self.model,
-            "messages": with_wire_ids([_without_null_content(m) for m in messages]),
+            "messages": with_wire_ids([without_null_content(m) for m in messages]),
             self._budget_param: self.max_tokens,
         }
         if tools:
@@ -285,9 +281,9 @@ class OpenAIClient:
             self.loading.answered()
             completion = self._parse(body, attempt)
             if tools:
-                completion = _with_offered_names(completion, tools)
+                completion = with_offered_names(completion, tools)
             if tools and self.text_tool_calls == "auto":
-                completion = self._with_text_tool_calls(completion, tools)
+                completion = with_text_tool_calls(completion, tools, self._made_up_id)
             self.total_usage = self.total_usage + completion.usage
             return completion
         raise AssertionError("unreachable: the loop returns or raises")
@@ -337,30 +333,6 @@ class OpenAIClient:
         backoff = min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))
         return backoff * (0.5 + 0.5 * self._rng.random())
 
-    def _with_text_tool_calls(self, completion: Completion,
-                              tools: list[dict[str, Any]]) -> Completion:
-        """The completion with tool calls written in its text made real calls, when the
-        server returned none; the text that was a call is no longer content."""
-        if completion.tool_calls:
-            return completion
-        if completion.content:
-            found = find_text_tool_calls(completion.content, offered_names(tools),
-                                         cut=completion.finish_reason == "length",
-                                         call_id=self._made_up_id,
-                                         schemas=offered_parameters(tools))
-        elif completion.open_thinking and completion.finish_reason not in CUT_SHORT:
-            # The model ended its turn inside its thinking: a call it ended with is its call.
-            found = calls_ending_thinking(completion.open_thinking, offered_names(tools),
-                                          call_id=self._made_up_id,
-                                          schemas=offered_parameters(tools))
-        else:
-            return completion
-        if not found.calls:  # the content as it is, or the sentence after a lone marker
-            return dataclasses.replace(completion, content=found.rest or completion.content)
-        after = ends_in_prose(found.rest, (completion.content or "").rstrip())
-        return dataclasses.replace(completion, content=found.rest or None,
-                                   tool_calls=found.calls, text_after_calls=after)
-
     def _made_up_id(self, index: int) -> str:
         """The id of the ``index``th call in the latest response that sent it without one,
         or wrote it as text (never both: text is read only when no call came)."""
@@ -379,20 +351,3 @@ class OpenAIClient:
                 attempts=attempts,
             ) from None
 
-
-def _with_offered_names(completion: Completion, tools: list[dict[str, Any]]) -> Completion:
-    """``completion`` with each call's name written without the namespace some models put
-    before it (``functions.core_memory_append``) when only that keeps it from naming an
-    offered tool; the turn then runs the tool, and records the call under its name."""
-    names = frozenset(offered_names(tools))
-    renamed = [dataclasses.replace(call, name=offered_name(call.name, names))
-               for call in completion.tool_calls]
-    if all(new.name == old.name for new, old in zip(renamed, completion.tool_calls, strict=True)):
-        return completion
-    return dataclasses.replace(completion, tool_calls=renamed)
-
-
-def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:
-    if "content" in message and message["content"] is not None:
-        return message
-    return {**message, "content": ""}
