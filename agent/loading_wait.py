@@ -22,13 +22,15 @@ than ``TOLD_OVER`` seconds is told as it starts; a wait of nothing is never told
 
 The waits after a rate limit (HTTP 429: its ``Retry-After``, else the short backoff) come out,
 too, of ``RATE_LIMIT_BUDGET`` seconds a client spends on rate limits until the server answers
-a request with anything but a 429: a server or proxy that keeps refusing costs a minute in all,
-not a minute for each of a scenario's turns. Once they are spent, a request refused with a 429
-is not sent again, and its error says so and what to check.
+a request with anything but a 429, or a minute passes with none of them: a server or proxy
+that keeps refusing costs a minute in all, not a minute for each of a scenario's turns, and a
+chat left open gets the minute again for a 429 an hour later. Once they are spent, a request
+refused with a 429 is not sent again, and its error says so and when it will be.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from tiermem.agent.errors import ProviderError
@@ -78,12 +80,16 @@ class LoadingWaits:
     """The loading waits one client has spent since its server last answered."""
 
     def __init__(self, notice: Callable[[str], None] | None = None,
-                 budget: float = LOADING_BUDGET) -> None:
+                 budget: float = LOADING_BUDGET,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.notice = notice
         self.budget = budget
+        self.clock = clock
         self.spent = 0.0
-        #: Seconds waited after rate limits since the server last answered.
+        #: Seconds waited after rate limits since the server last answered, and when
+        #: (``clock``) the latest of those waits ends.
         self.limited = 0.0
+        self.limited_until = 0.0
         self.asked_left = 0.0
         self.request_left = 0.0
 
@@ -92,6 +98,8 @@ class LoadingWaits:
         server asks for may total ``asked_cap`` seconds for it, and no more."""
         self.asked_left = asked_cap if self.spent_out else 0.0
         self.request_left = self.budget
+        if self.clock() - self.limited_until >= RATE_LIMIT_BUDGET:
+            self.limited = 0.0  # a minute with no wait for a rate limit: it may have lifted
         return self.spent_out
 
     def asked(self, seconds: float, asked: float, status: int | None) -> float | None:
@@ -120,6 +128,7 @@ class LoadingWaits:
             wait = min(backoff, left)
             self.tell(wait, "the request failed (HTTP 429)")
         self.limited += wait
+        self.limited_until = self.clock() + wait
         return wait
 
     def ended(self, error: ProviderError, spent_before: bool) -> ProviderError:
@@ -127,8 +136,9 @@ class LoadingWaits:
         budget spent (``spent_on_earlier``), or when it is a 429 with the rate limits' spent."""
         if error.status_code == 429 and self.limited >= RATE_LIMIT_BUDGET:
             _add(error, f"the {RATE_LIMIT_BUDGET:.0f} s of waits this client gives rate limits "
-                        f"are spent, so until the server answers a request, one refused so is "
-                        f"not sent again (a proxy in front of the server may set the limit)")
+                        f"are spent, so a request refused so is not sent again until a minute "
+                        f"passes without such waits or one is answered (a proxy in front of "
+                        f"the server may set the limit)")
         return spent_on_earlier(error) if spent_before else error
 
     def tell(self, seconds: float, why: str) -> None:

@@ -35,8 +35,8 @@ many attempts were made are explicit, documented and testable:
   the wait instead, capped at ``max_retry_after`` and a minute in all for the request so a
   misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
   told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s take,
-  too, from a minute the client spends on rate limits until the server answers, after
-  which a 429 is final; a server still loading
+  too, from a minute the client spends on rate limits until the server answers or a
+  minute passes without them, after which a 429 is final; a server still loading
   its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
   longer, as it asks no wait itself, a minute in all until it answers again
   (agent/loading_wait.py).
@@ -118,8 +118,9 @@ _NO_ANSWER = (None, 429, 502, 503, 504)
 class OpenAIClient:
     """``LLMClient`` for an OpenAI-compatible chat-completions endpoint.
 
-    ``sleep`` and ``rng`` are injectable so tests can run retries instantly and
-    check the waits. After each ``complete`` call, ``last_attempts`` holds the
+    ``sleep``, ``rng`` and ``clock`` (which tells when a minute passed without a wait for
+    a rate limit) are injectable so tests can run retries instantly and check the waits.
+    After each ``complete`` call, ``last_attempts`` holds the
     number of HTTP requests it made; ``total_usage`` accumulates token usage
     over the client's life. ``wait_notice`` is told each wait for a server still
     loading its model, and any other wait of more than a few seconds, as it starts
@@ -147,6 +148,7 @@ class OpenAIClient:
         rng: random.Random | None = None,
         retry_timeouts: bool | None = None,
         wait_notice: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         check_types(model=model, base_url=base_url, api_key=api_key, timeout=timeout,
                     max_retries=max_retries, context_window=context_window,
@@ -187,7 +189,7 @@ class OpenAIClient:
         self.last_attempts = 0
         self.total_usage = Usage()
         self._sleep = sleep
-        self.loading = LoadingWaits(wait_notice)
+        self.loading = LoadingWaits(wait_notice, clock=clock)
         self._rng = rng or random.Random()
         self._responses = 0
         self._call_ids = unique_id_prefix("call")  # see _made_up_id

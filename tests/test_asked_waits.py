@@ -134,7 +134,7 @@ def test_a_server_that_keeps_rate_limiting_costs_the_client_a_minute_not_one_a_r
     assert len(server.requests) == 4 + 5
     assert all("1 attempt)" in error and "rate limits are spent" in error
                for error in errors[1:])
-    assert "until the server answers a request" in errors[-1]
+    assert "until a minute passes without such waits" in errors[-1]
 
 
 def test_the_short_backoffs_after_rate_limits_take_from_the_minute_too(
@@ -162,3 +162,41 @@ def test_an_answer_gives_later_rate_limits_their_minute_afresh(
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted again."
     assert sleeps == [20.0, 20.0, 20.0, 20.0]
+
+
+class Clock:
+    """A clock that moves only as the client sleeps, or as a test lets time pass."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_a_quiet_minute_gives_the_rate_limits_their_minute_again(
+        server: FakeOpenAIServer) -> None:
+    # A chat left open: its minute spent on a proxy's 429s, a request refused at once, then,
+    # a minute and more later with no request, a 429 the server lifts after the wait asked.
+    for _ in range(4 + 1 + 1 + 1):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    server.enqueue_reply("Noted.")
+    clock = Clock()
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=clock.sleep, clock=clock)
+    for _ in range(2):
+        with pytest.raises(ProviderError) as info:
+            llm.complete([{"role": "user", "content": "hi"}], [])
+    assert llm.last_attempts == 1 and "until a minute passes" in str(info.value)
+    clock.now += 59.0  # not yet a minute since the last wait ended
+    with pytest.raises(ProviderError):
+        llm.complete([{"role": "user", "content": "hi"}], [])
+    assert llm.last_attempts == 1
+    clock.now += 3600.0
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    assert clock.sleeps == [20.0, 20.0, 20.0, 20.0]
