@@ -34,7 +34,9 @@ class ProviderError(TiermemError):
     ``retry_wait`` the seconds before sending it again when the failure needs longer than
     the client's short backoff (a model still loading), more for each later attempt;
     ``may_pass`` that a later request may succeed though this one sent again cannot (the
-    process running the model died: the next request starts it afresh).
+    process running the model died: the next request starts it afresh); ``busy`` that the
+    server refused it as too busy to take it (Ollama's 503 "server busy"), as a rate limit
+    does.
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class ProviderError(TiermemError):
         hint: str | None = None,
         retry_wait: float | None = None,
         may_pass: bool = False,
+        busy: bool = False,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -62,6 +65,7 @@ class ProviderError(TiermemError):
         self.hint = hint
         self.retry_wait = retry_wait
         self.may_pass = may_pass
+        self.busy = busy
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
@@ -69,7 +73,7 @@ class ProviderError(TiermemError):
         return (
             _rebuild_provider_error,
             (self.message, self.kind, self.retryable, self.status_code, self.attempts,
-             self.context_window, self.hint, self.retry_wait, self.may_pass),
+             self.context_window, self.hint, self.retry_wait, self.may_pass, self.busy),
         )
 
     def __repr__(self) -> str:
@@ -89,10 +93,12 @@ def _rebuild_provider_error(
     hint: str | None = None,
     retry_wait: float | None = None,
     may_pass: bool = False,
+    busy: bool = False,
 ) -> ProviderError:
     return ProviderError(
         message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
         context_window=context_window, hint=hint, retry_wait=retry_wait, may_pass=may_pass,
+        busy=busy,
     )
 
 

@@ -20,12 +20,13 @@ left, and none left means the short backoff), so a server that answers "Loading 
 429 by turns holds a request a minute, not a minute of each. Such a wait, or a backoff, longer
 than ``TOLD_OVER`` seconds is told as it starts; a wait of nothing is never told.
 
-The waits after a rate limit (HTTP 429: its ``Retry-After``, else the short backoff) come out,
-too, of ``RATE_LIMIT_BUDGET`` seconds a client spends on rate limits until the server answers
-a request with anything but a 429, or a minute passes with none of them: a server or proxy
-that keeps refusing costs a minute in all, not a minute for each of a scenario's turns, and a
-chat left open gets the minute again for a 429 an hour later. Once they are spent, a request
-refused with a 429 is not sent again, and its error says so and when it will be.
+The waits after a rate limit (HTTP 429) or a busy server's refusal (Ollama's 503 "server
+busy"), its ``Retry-After``, else the short backoff, come out, too, of ``RATE_LIMIT_BUDGET``
+seconds a client spends on them until the server answers a request with anything but such a
+refusal, or a minute passes with none of those waits: a server or proxy that keeps refusing
+costs a minute in all, not a minute for each of a scenario's turns, and a chat left open gets
+the minute again for a 429 an hour later. Once they are spent, a request refused so is not
+sent again, and its error says so and when it will be.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from tiermem.agent.errors import ProviderError
 
 __all__ = ["LOADING_BUDGET", "RATE_LIMIT_BUDGET", "TOLD_OVER", "LoadingWaits", "retry_text",
-           "spent_on_earlier", "waiting_text"]
+           "spent_on_earlier", "too_busy", "waiting_text"]
 
 #: The seconds of loading waits a client spends before the server answers again.
 LOADING_BUDGET = 60.0
@@ -69,6 +70,12 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
         _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
                     f"on earlier requests it refused alike")
     return error
+
+
+def too_busy(error: ProviderError) -> bool:
+    """Whether ``error`` refused a request the server (or a proxy) had no room for: a rate
+    limit, or a busy server; the waits after it come out of ``RATE_LIMIT_BUDGET``."""
+    return error.status_code == 429 or error.busy
 
 
 def _add(error: ProviderError, said: str) -> None:
@@ -114,31 +121,34 @@ class LoadingWaits:
         self.tell(seconds, f"the model server {said} and asked to wait {_seconds(asked)} s")
         return seconds
 
-    def rate_limited(self, capped: float | None, asked: float | None,
-                     backoff: float) -> float | None:
-        """The wait after a 429: the one its ``Retry-After`` asked for (``asked`` seconds,
-        ``capped``) as ``asked()`` grants it, else ``backoff``, told when long; either cut to
-        what is left of the client's ``RATE_LIMIT_BUDGET``; None once that is spent."""
+    def rate_limited(self, capped: float | None, asked: float | None, backoff: float,
+                     status: int | None = 429) -> float | None:
+        """The wait after a refusal of ``status`` (a 429, or a busy server's): the one its
+        ``Retry-After`` asked for (``asked`` seconds, ``capped``) as ``asked()`` grants it,
+        else ``backoff``, told when long; either cut to what is left of the client's
+        ``RATE_LIMIT_BUDGET``; None once that is spent."""
         left = RATE_LIMIT_BUDGET - self.limited
         if left <= 0:
             return None
         wait = (None if capped is None or asked is None
-                else self.asked(min(capped, left), asked, 429))
+                else self.asked(min(capped, left), asked, status))
         if wait is None:
             wait = min(backoff, left)
-            self.tell(wait, "the request failed (HTTP 429)")
+            self.tell(wait, f"the request failed (HTTP {status})")
         self.limited += wait
         self.limited_until = self.clock() + wait
         return wait
 
     def ended(self, error: ProviderError, spent_before: bool) -> ProviderError:
         """``error``, the one a request ends with, saying so when it began with the loading
-        budget spent (``spent_on_earlier``), or when it is a 429 with the rate limits' spent."""
-        if error.status_code == 429 and self.limited >= RATE_LIMIT_BUDGET:
+        budget spent (``spent_on_earlier``), or when it is a 429 (or a busy server's) with the
+        rate limits' spent."""
+        if too_busy(error) and self.limited >= RATE_LIMIT_BUDGET:
+            proxy = " (a proxy in front of the server may set the limit)"
             _add(error, f"the {RATE_LIMIT_BUDGET:.0f} s of waits this client gives rate limits "
-                        f"are spent, so a request refused so is not sent again until a minute "
-                        f"passes without such waits or one is answered (a proxy in front of "
-                        f"the server may set the limit)")
+                        f"and a busy server are spent, so a request refused so is not sent "
+                        f"again until a minute passes without such waits or one is answered"
+                        + (proxy if error.status_code == 429 else ""))
         return spent_on_earlier(error) if spent_before else error
 
     def tell(self, seconds: float, why: str) -> None:

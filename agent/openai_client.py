@@ -34,9 +34,10 @@ many attempts were made are explicit, documented and testable:
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``, the longer of both) is
   the wait instead, capped at ``max_retry_after`` and a minute in all for the request so a
   misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
-  told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s take,
+  told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s (and a
+  busy server's 503s) take,
   too, from a minute the client spends on rate limits until the server answers or a
-  minute passes without them, after which a 429 is final; a server still loading
+  minute passes without them, after which such a refusal is final; a server still loading
   its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
   longer, as it asks no wait itself, a minute in all until it answers again
   (agent/loading_wait.py).
@@ -90,7 +91,7 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import error_without_secrets, shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
-from tiermem.agent.loading_wait import LoadingWaits
+from tiermem.agent.loading_wait import LoadingWaits, too_busy
 from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
@@ -311,11 +312,13 @@ class OpenAIClient:
         cut to the budget left and none once it is spent (a request begun with it spent waits
         as the server asks, if it asks, up to one 503's cap in all); else the server's
         ``Retry-After``, up to a minute in all for the request; else the short backoff. After
-        a 429, None (no attempt more) once the client's minute for rate limits is spent."""
+        a 429 or a busy server's 503, None (no attempt more) once the client's minute for
+        them is spent."""
         asked = retry_after_seconds(exc)
         capped = None if asked is None else min(asked, self.max_retry_after)
-        if error.status_code == 429:
-            return self.loading.rate_limited(capped, asked, self._backoff(attempt))
+        if too_busy(error):
+            return self.loading.rate_limited(capped, asked, self._backoff(attempt),
+                                             error.status_code)
         if error.retry_wait is not None:
             wait = min(error.retry_wait * attempt, self.max_retry_after)
             taken = self.loading.take(wait if capped is None else capped,

@@ -126,7 +126,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                              attempts=attempts, hint=fault.hint,
                              # OpenAI's 503s keep the short backoff: it loads no model.
                              retry_wait=None if is_openai_service(url) else fault.wait,
-                             may_pass=fault.may_pass)
+                             may_pass=fault.may_pass, busy=fault.busy)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""

@@ -42,9 +42,10 @@ def test_a_busy_server_s_long_retry_after_is_told_and_capped_at_a_minute_in_all(
         server: FakeOpenAIServer) -> None:
     for _ in range(4):
         server.enqueue_error(503, BUSY, headers={"Retry-After": "600"})
-    sleeps, told = refused(server)
-    # 30 s a wait, then the minute is spent and the third wait is the short backoff.
-    assert sleeps[:2] == [30.0, 30.0] and sleeps[2] <= 2.0
+    sleeps, told, errors = refusals(server, 1)
+    # 30 s a wait, then the minute a busy server is given, as a rate limit, is spent.
+    assert sleeps == [30.0, 30.0] and "a busy server are spent" in errors[0]
+    assert "proxy" not in errors[0]
     asked = "the model server answered HTTP 503 and asked to wait 600 s"
     assert told == [retry_text(30.0, asked)] * 2
     assert "waiting 30 s before sending the request again" in told[0]
@@ -132,7 +133,7 @@ def test_a_server_that_keeps_rate_limiting_costs_the_client_a_minute_not_one_a_r
     # The first request spends the minute; each later one is refused once, not sent again.
     assert sleeps == [20.0, 20.0, 20.0] and len(told) == 3
     assert len(server.requests) == 4 + 5
-    assert all("1 attempt)" in error and "rate limits are spent" in error
+    assert all("1 attempt)" in error and "rate limits and a busy server are spent" in error
                for error in errors[1:])
     assert "until a minute passes without such waits" in errors[-1]
 
@@ -200,3 +201,23 @@ def test_a_quiet_minute_gives_the_rate_limits_their_minute_again(
     clock.now += 3600.0
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
     assert clock.sleeps == [20.0, 20.0, 20.0, 20.0]
+
+
+def test_a_busy_server_costs_the_client_a_minute_not_one_a_request(
+        server: FakeOpenAIServer) -> None:
+    # Ollama's 503 "server busy" asking 20 s, to each of three requests: the minute of waits
+    # a rate limit is given, in all, then each is refused once, not sent again.
+    for _ in range(4 + 2):
+        server.enqueue_error(503, BUSY, headers={"Retry-After": "20"})
+    sleeps, _, errors = refusals(server, 3)
+    assert sleeps == [20.0, 20.0, 20.0] and len(server.requests) == 4 + 2
+    assert all("(HTTP 503, 1 attempt)" in error and "a busy server are spent" in error
+               for error in errors[1:])
+
+
+def test_a_busy_server_s_refusals_and_rate_limits_share_the_minute(
+        server: FakeOpenAIServer) -> None:
+    for status, body in ((429, None), (503, BUSY), (429, None), (503, BUSY)):
+        server.enqueue_error(status, body, headers={"Retry-After": "25"})
+    sleeps, _, errors = refusals(server, 1)
+    assert sleeps == [25.0, 25.0, 10.0] and "busy server are spent" in errors[0]
