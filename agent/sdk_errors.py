@@ -28,7 +28,12 @@ from tiermem.agent.server_errors import (
     server_message,
     web_page_error,
 )
-from tiermem.agent.server_setup import ollama_missing_name, pull_command, server_fault
+from tiermem.agent.server_setup import (
+    from_litellm,
+    ollama_missing_name,
+    pull_command,
+    server_fault,
+)
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -118,7 +123,8 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         )
         return ProviderError(text + said, kind="context_exceeded", status_code=status,
                              attempts=attempts, context_window=window)
-    fault = server_fault(status, exc.body, model, url)
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    fault = server_fault(status, exc.body, model, url, headers)
     if fault is not None:
         counted = f", {tries}" if fault.retryable else ""
         return ProviderError(f"{url} {fault.says} (HTTP {status}{counted})" + said,
@@ -183,7 +189,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         missing = ollama_missing_name(status, exc.body)
         pull = ("" if missing is None else
                 f" (the error is a LiteLLM proxy's: check its model list, and that the server "
-                f"behind it has model {missing!r})" if _from_litellm(exc) else
+                f"behind it has model {missing!r})" if from_litellm(status, exc.body, headers) else
                 f" (if the server is Ollama, `{pull_command(missing)}` fetches it)")
         text = (
             f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "
@@ -203,18 +209,6 @@ def _gateway_hint(url: str) -> str:
     return ("the model took longer than the proxy or gateway waits: if it is yours, raise its "
             "read timeout (nginx proxy_read_timeout, 60 s by default); or use a smaller model "
             "or a lower --max-tokens, then send it again")
-
-
-def _from_litellm(exc: Any) -> bool:
-    """Whether a refusal bears a LiteLLM proxy's marks: its ``x-litellm-`` headers (the call
-    id, its version), or its error's ``code`` the status as text ("404"), as LiteLLM writes
-    it and Ollama never does (its errors' code is null, or they are text alone)."""
-    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-    if any(str(name).lower().startswith("x-litellm-") for name in headers):
-        return True
-    body = getattr(exc, "body", None)
-    inner = body.get("error", body) if isinstance(body, Mapping) else None
-    return isinstance(inner, Mapping) and inner.get("code") == str(exc.status_code)
 
 
 def _is_web_page(exc: Any) -> bool:

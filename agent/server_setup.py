@@ -13,7 +13,8 @@ number of attempts changes; only its text tells them apart:
   it first' (newer versions "model 'NAME' not found", typed "not_found_error" or as the
   text alone of its own API's ``{"error": ...}``, either read as Ollama's only at its port,
   11434: a proxy such as LiteLLM types and words a missing model alike) for one it has not
-  pulled;
+  pulled; a LiteLLM proxy handing it on (its ``x-litellm-`` headers, its code the status as
+  text, or its message led by ``litellm.``) lacks the model it names, behind it;
 - LM Studio answers "No models loaded" while none is loaded;
 - Ollama answers 500 "llama runner process has terminated: signal: killed" (or "exit
   status 2"; older versions "llama runner process no longer running: -1") when the
@@ -105,10 +106,11 @@ _DIED = _SMALLER + "; the server's log says why the model stopped"
 _TOOL_MODELS = "qwen2.5, llama3.1 or another tagged \"tools\" in Ollama's library"
 
 
-def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFault | None:
+def server_fault(status: int, body: Any, model: str, url: str = "",
+                 headers: Mapping[str, str] | None = None) -> ServerFault | None:
     """The fault an error response's ``body`` (decoded JSON or text) from the server at
-    ``url`` names, or None. Only the server's message is read: a validation error's other
-    fields may quote the request."""
+    ``url``, with ``headers``, names, or None. Only the server's message is read: a
+    validation error's other fields may quote the request."""
     lowered = _message(body).lower()
     if "requires --jinja" in lowered or "unsupported param: tools" in lowered:
         old = "unsupported param" in lowered
@@ -130,6 +132,8 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
                   f"({_TOOL_MODELS}; `ollama pull NAME` fetches one)"))
     if re.search(r"not found,? try pulling it", lowered) or (
             ollama_missing_name(status, body) is not None and at_ollama_port(url)):
+        if from_litellm(status, body, headers):
+            return _missing_behind_proxy(body, model)
         return ServerFault(
             says=f"has no model {model!r}",
             hint=(f"pull model {model!r} (`{pull_command(model)}`), or pass --model a name "
@@ -186,6 +190,29 @@ def server_fault(status: int, body: Any, model: str, url: str = "") -> ServerFau
             wait=LOADING_WAIT,
             hint="send it again once the server has loaded the model (its log says when)")
     return None
+
+
+def from_litellm(status: int, body: Any, headers: Mapping[str, str] | None) -> bool:
+    """Whether a refusal bears a LiteLLM proxy's marks: its ``x-litellm-`` headers (the call
+    id, its version), its error's ``code`` the status as text ("404"), as LiteLLM writes it
+    and Ollama never does (its errors' code is null, or they are text alone), or its message
+    led by the name of LiteLLM's exception ("litellm.NotFoundError: ...")."""
+    if any(str(name).lower().startswith("x-litellm-") for name in headers or {}):
+        return True
+    inner = body.get("error", body) if isinstance(body, Mapping) else None
+    return ((isinstance(inner, Mapping) and inner.get("code") == str(status))
+            or re.match(r"litellm\.\w+error\b", _message(body).strip(), re.IGNORECASE) is not None)
+
+
+def _missing_behind_proxy(body: Any, model: str) -> ServerFault:
+    """A LiteLLM proxy's refusal in the words of the Ollama behind it, which lacks the model it
+    names (the one the proxy maps ``model`` to): pulled there, not where tiermem runs."""
+    named = re.search(r"model ['\"](.+?)['\"] not found", _message(body), re.IGNORECASE)
+    behind = named.group(1) if named else model
+    return ServerFault(
+        says=f"has no model {model!r}: the server behind this LiteLLM proxy lacks {behind!r}",
+        hint=(f"pull model {behind!r} on the Ollama behind the proxy (`{pull_command(behind)}` "
+              f"there), or pass --model a name in the proxy's model list, then send it again"))
 
 
 def ollama_missing_name(status: int, body: Any) -> str | None:

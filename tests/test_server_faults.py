@@ -150,6 +150,27 @@ def test_a_litellm_proxy_s_404_in_ollama_s_words_gets_no_ollama_pull(
             "it has model 'qwen2.5:7b')") in said
 
 
+@pytest.mark.parametrize(("code", "headers", "message"), [
+    # LiteLLM handing on an older Ollama's "try pulling it first" for the model it maps
+    # --model to: its headers, its code the status as text, or its exception's name tell it.
+    (None, {"x-litellm-call-id": "2a8d6603"}, "model 'qwen2.5:7b' not found, try pulling it first"),
+    ("404", None, "model 'qwen2.5:7b' not found, try pulling it first"),
+    (None, None, "litellm.NotFoundError: NotFoundError: OllamaException - model 'qwen2.5:7b' "
+                 "not found, try pulling it first"),
+])
+@pytest.mark.parametrize("port", [4000, 11434])
+def test_a_litellm_proxy_s_try_pulling_names_the_model_behind_it_not_model(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, code: str | None,
+        headers: dict[str, str] | None, message: str, port: int) -> None:
+    server.enqueue_error(404, error_body(message, type=None, param=None, code=code),
+                         headers=headers)
+    with pytest.raises(ProviderError) as info:
+        Agent(memory, ollama_at(port, server)).step(SAID)
+    assert "the server behind this LiteLLM proxy lacks 'qwen2.5:7b'" in str(info.value)
+    assert info.value.hint is not None and "qwen3:4b" not in info.value.hint
+    assert "`ollama pull qwen2.5:7b` there" in info.value.hint
+
+
 @pytest.mark.parametrize(("name", "pull"), [
     ("qwen; rm -rf ~", "`ollama pull 'qwen; rm -rf ~'`"),
     ("it's $(id)", """`ollama pull 'it'"'"'s $(id)'`"""),
