@@ -140,6 +140,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
                              attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
+    if status == 429 and _quota_used_up(body):
+        return ProviderError(
+            f"{url} refused the request: the account's quota is used up (HTTP 429){said}",
+            kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
+            hint=_QUOTA_HINT)
     if status == 429:
         kind = "rate_limit"
         text = (
@@ -200,6 +205,19 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         kind = "bad_request"
         text = f"{url} refused the request (HTTP {status})"
     return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+
+#: What to do when the account's credit or plan, not the rate of requests, refused a request.
+_QUOTA_HINT = ("waiting does not lift it: add credit or raise the account's plan (its billing "
+               "page), or use another key or --base-url, then send it again")
+
+
+def _quota_used_up(body: Any) -> bool:
+    """Whether a 429 says the account's quota is used up (OpenAI's "insufficient_quota", as
+    its code or type), which no wait lifts, rather than that requests came too fast."""
+    inner = body.get("error", body) if isinstance(body, Mapping) else None
+    return isinstance(inner, Mapping) and "insufficient_quota" in (inner.get("code"),
+                                                                   inner.get("type"))
 
 
 def _gateway_hint(url: str) -> str:

@@ -62,6 +62,22 @@ def test_rate_limit_that_persists_gives_up(server: FakeOpenAIServer, sleeps: lis
     assert "Rate limit reached" in str(info.value)
 
 
+@pytest.mark.parametrize("field", ["code", "type"])
+def test_a_quota_used_up_is_not_sent_again_nor_told_to_wait(
+        server: FakeOpenAIServer, sleeps: list[float], field: str) -> None:
+    # OpenAI's 429 for an account out of credit: no wait lifts it, so none is spent on it.
+    server.enqueue_error(429, {"error": {
+        "message": "You exceeded your current quota, please check your plan and billing "
+                   "details.", field: "insufficient_quota"}}, headers={"Retry-After": "20"})
+    server.enqueue_reply("ok")
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert sleeps == [] and len(server.requests) == 1 and not info.value.retryable
+    assert "the account's quota is used up (HTTP 429)" in str(info.value)
+    assert "wait a minute" not in str(info.value)
+    assert info.value.hint is not None and "add credit" in info.value.hint
+
+
 def test_server_errors_retry_with_backoff_then_give_up(
     server: FakeOpenAIServer, sleeps: list[float]
 ) -> None:
