@@ -73,6 +73,7 @@ from tiermem.agent.text_call_mistral_prose import (
     MISTRAL_CALLS,
     MISTRAL_WRITTEN,
     is_prose,
+    name_shaped,
 )
 from tiermem.agent.text_call_objects import (
     FENCE,
@@ -308,7 +309,10 @@ def _written_wrong(content: str, names: frozenset[str],
             prose.append(segment)
             return []
         arguments = _MISTRAL_CALL_ID_ARGS.sub("", arguments.strip(), count=1).strip()
-        readable[-1] = offered_name(name, names) in names
+        # An offered name, or one written as a tool's is with arguments after it
+        # ("[TOOL_CALLS]save_note (x)"): a call meant, answered to say what is wrong.
+        readable[-1] = offered_name(name, names) in names \
+            or bool(arguments and name_shaped(name, names))
         try:
             value, end = _DECODER.raw_decode(arguments)
         except (ValueError, RecursionError):

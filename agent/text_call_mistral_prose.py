@@ -5,18 +5,22 @@ last marker, behind whole calls (``...[TOOL_CALLS] I saved it.``) or alone
 from __future__ import annotations
 
 import re
+from difflib import get_close_matches
 
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
 __all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", "is_prose",
-           "marked_prose", "prose_after_calls", "prose_word", "without_marker_after_calls"]
+           "marked_prose", "name_shaped", "prose_after_calls", "prose_word",
+           "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 #: A call's name as written, then whatever follows it, which does not read as arguments.
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
+#: Words joined as a tool's name joins them: by underscores, or in camelCase.
+_JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]")
 #: How the text before a marker ends when the marker begins a line or follows calls.
 _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
@@ -69,16 +73,19 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
 
 def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:
     """Whether ``word``, alone after a call marker, is prose: one ending a sentence
-    (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``), that
-    begins no offered name, with or without a namespace (``functions.`` does)."""
-    return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None)) \
+    (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``, not
+    ``Forget`` beside a tool ``forget``: ``name_shaped``), that begins no offered name,
+    with or without a namespace (``functions.`` does)."""
+    return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None
+                                   and not name_shaped(word, names))) \
         and not any(f"{space}{name}".startswith(word)
                     for name in names for space in ("", *NAMESPACES))
 
 
 def is_prose(segment: str, names: frozenset[str]) -> bool:
     """Whether the text after a marker is a sentence, not a call written wrong: words that
-    go on past a first one that names no offered tool (``I saved it.``, ``Noted (saved).``),
+    go on past a first one not written as a tool's name (``I saved it.``, ``Noted (saved).``,
+    not ``save_note (x)``),
     or one word ending a sentence (``Done.``), with no arguments anywhere in it; a bracket
     or quote straight after the word (``save("x")``) begins its arguments."""
     written = MISTRAL_WRITTEN.match(segment)
@@ -87,4 +94,14 @@ def is_prose(segment: str, names: frozenset[str]) -> bool:
     name, after = written.group(1), written.group(2)
     if not after.strip():
         return prose_word(name, names)
-    return offered_name(name, names) not in names and not after.startswith(("[", "(", '"'))
+    return not name_shaped(name, names) and not after.startswith(("[", "(", '"'))
+
+
+def name_shaped(word: str, names: frozenset[str]) -> bool:
+    """Whether ``word`` is written as a tool's name is: words joined by underscores or in
+    camelCase (``save_note``, ``saveNote``), or near an offered name (``send_mesage``,
+    ``Forget``). After a marker it begins a call the model meant, which runs to tell it the
+    name is wrong, not prose shown and never run."""
+    bare = offered_name(word, names)
+    return bare in names or _JOINED_WORDS.search(word) is not None \
+        or bool(get_close_matches(bare.lower(), names, n=1, cutoff=0.85))

@@ -7,6 +7,8 @@ a name followed by its arguments, or the name of an offered tool, stays a call
 from __future__ import annotations
 
 import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
 
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 
@@ -53,3 +55,41 @@ def test_markup_written_wrong_reads_the_same_at_the_token_limit(after: str) -> N
     assert [(c.name, c.arguments) for c in cut.calls] \
         == [(c.name, c.arguments) for c in whole.calls]
     assert cut.calls[0].arguments == '{"content": "x"}' and cut.rest == whole.rest
+
+
+@pytest.mark.parametrize(("after", "call"), [
+    ("[TOOL_CALLS]save_note (x)", ("save_note", "(x)")),
+    ("[TOOL_CALLS]save_note [x]", ("save_note", "[x]")),
+    ('[TOOL_CALLS]save_note "x"', ("save_note", '"x"')),
+    ("[TOOL_CALLS]save_note x", ("save_note", "x")),
+    ("[TOOL_CALLS]saveNote (x)", ("saveNote", "(x)")),
+    ("[TOOL_CALLS]send_mesage (hi)", ("send_mesage", "(hi)")),
+    ("[TOOL_CALLS]Send_message hi there", ("Send_message", "hi there")),
+])
+def test_a_word_written_as_a_tool_name_is_a_call_after_calls_or_alone(
+        after: str, call: tuple[str, str]) -> None:
+    # A name the model got wrong, with its arguments written wrong: a call it meant, run to
+    # tell it the tool is unknown, not prose shown and never saved.
+    found = find_text_tool_calls(CALL + after, NAMES)
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", '{"content": "x"}'), call]
+    assert found.rest == ""
+    alone = find_text_tool_calls(after, NAMES)
+    assert ([(c.name, c.arguments) for c in alone.calls], alone.rest) == ([call], "")
+
+
+def test_a_capitalised_word_near_an_offered_name_is_a_call() -> None:
+    found = find_text_tool_calls(CALL + "[TOOL_CALLS]Forget[TOOL_CALLS]", [*NAMES, "forget"])
+    assert [c.name for c in found.calls] == ["core_memory_append", "Forget"]
+
+
+def test_the_agent_answers_a_wrong_name_after_a_call_as_unknown(
+        server: FakeOpenAIServer) -> None:
+    corrected = '[TOOL_CALLS]send_message[ARGS]{"message": "Noted."}'
+    result, _ = allergy_turn(
+        server, '[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic to peanuts"}'
+                '[TOOL_CALLS]save_note (peanuts)', corrected)
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("core_memory_append", True), ("save_note", False), ("send_message", True)]
+    assert "save_note" in result.tool_results[1].content
+    assert result.reply == "Noted."
