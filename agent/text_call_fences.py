@@ -43,6 +43,8 @@ _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
                            re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
+#: Where a paragraph or another fence ends, and where a sentence does.
+_PARAGRAPH_END, _STOP = re.compile(r"\n[ \t]*\n|```"), re.compile(r"(?<=[.!?])\s")
 #: Where a clause of a sentence ends.
 _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
 #: The model saying it stores something now ("I'll note it", "Let me save", "Saving it:"),
@@ -60,12 +62,14 @@ def shown_as_example(content: str, start: int, end: int) -> bool:
     leading into it says so ("For example:", "Here is an example call:", not "This is an
     example of a good habit, so I'll note it:"), or the first sentence after it says the
     fence is one ("That is an example.", not "It's a good example, so I've noted it."), in a
-    sentence that does not say the model stores something. Models that mean to call lead in
-    with what they do."""
-    lead = [s for s in _SENTENCE_END.split(content[:start]) if s.strip()][-1:]
+    sentence that does not say the model stores something, nor, leading in, follows one that
+    does in its paragraph ("Let me save that. For example:"). Models that mean to call lead
+    in with what they do."""
+    paragraph = [p for p in _PARAGRAPH_END.split(content[:start]) if p.strip()][-1:]
+    lead = [s for s in _STOP.split(paragraph[0]) if s.strip()][-2:] if paragraph else []
     follow = _SENTENCE_END.split(content[end:].lstrip(), maxsplit=1)[0]
-    led = any(_EXAMPLE.search(_CLAUSE_END.split(text)[-1]) and not _STORING.search(text)
-              for text in lead)
+    led = bool(lead) and bool(_EXAMPLE.search(_CLAUSE_END.split(lead[-1])[-1])) \
+        and not any(_STORING.search(text) for text in lead)
     return led or bool(_SAID_EXAMPLE.match(follow) and not _STORING.search(follow))
 
 

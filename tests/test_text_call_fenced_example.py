@@ -82,3 +82,28 @@ def test_a_call_presented_as_what_one_would_write_is_the_reply(before: str, afte
     content = before + fenced("json") + after
     found = find_text_tool_calls(content, NAMES)
     assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("before", [
+    "Let me save that. For example:\n",
+    "I'll save it. Example:\n",
+    "Got it, Ana. I'm noting your name. e.g.\n",
+])
+def test_a_call_the_model_says_it_stores_just_before_an_example_word_runs(before: str) -> None:
+    # The model said it stores the fact; the word after cannot make the call it meant a sample.
+    found = find_text_tool_calls(before + fenced("json"), NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append"]
+    assert [c.name for c in calls_ending_thinking(before + fenced("json"), NAMES).calls] == [
+        "core_memory_append"]
+
+
+@pytest.mark.parametrize("before", [
+    "Let me save that.\n\nFor example:\n",  # another paragraph presents the form
+    "Saved! You can call tools in JSON. For example:\n",
+    "I can save facts for you. For example:\n",
+])
+def test_an_example_word_after_another_paragraph_or_no_store_still_shows_the_form(
+        before: str) -> None:
+    content = before + fenced("json")
+    found = find_text_tool_calls(content, NAMES)
+    assert (found.calls, found.rest) == ([], content)
