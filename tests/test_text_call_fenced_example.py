@@ -107,3 +107,11 @@ def test_an_example_word_after_another_paragraph_or_no_store_still_shows_the_for
     content = before + fenced("json")
     found = find_text_tool_calls(content, NAMES)
     assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("body", [f"<tool_call>\n{CALL}\n</tool_call>",
+                                  f"```xml\n<tool_call>\n{CALL}\n</tool_call>\n```"])
+def test_call_tags_after_an_example_word_run_as_the_tokens_of_a_call(body: str) -> None:
+    # Only a fence of JSON is read as prose showing code; the tags are written to call.
+    found = find_text_tool_calls("For example:\n" + body, NAMES)
+    assert ([c.name for c in found.calls], found.rest) == (["core_memory_append"], "For example:")
