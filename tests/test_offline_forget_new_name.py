@@ -44,3 +44,13 @@ def test_a_capitalised_word_of_a_thing_held_is_still_a_remark() -> None:
 ])
 def test_a_number_or_another_s_is_no_one_s_new_name(held: tuple[str, ...], said: str) -> None:
     assert core_after(*held, said) == []
+
+
+@pytest.mark.parametrize("word", ["London", "Paris", "Porto", "Yes", "Thanks", "Sorry",
+                                  "Nope", "Late", "January", "Christmas", "Google", "Hers",
+                                  "Mum", "Z.", "Lost", "Expired", "Outdated", "Hopeless"])
+def test_an_ordinary_capitalised_word_is_no_new_name(word: str) -> None:
+    # each was stored as the new name ("User's boss is London", "User's sister is Thanks")
+    assert core_after("My boss is Ann.", f"Forget my boss. It's {word}") == []
+    assert core_after("My sister is Ana.", f"Forget my sister, it's {word}") == []
+    assert core_after("My sister is Ana.", f"Scratch that. It's {word}") == []

@@ -11,7 +11,9 @@ Pure functions over strings.
 
 from __future__ import annotations
 
-__all__ = ["is_first_name", "names_no_one", "pronoun_of_name"]
+from tiermem.memory.text.relations import relation_of
+
+__all__ = ["is_first_name", "names_another", "names_no_one", "pronoun_of_name"]
 
 #: Lower case, as a word is compared folded: those most often a man's, most often a woman's,
 #: and those either's ("Sam", "Alex", "Andrea").
@@ -45,14 +47,43 @@ _NO_ONES_WORDS = """
     difficult hard easy complex serious true false wrong right correct obvious mine yours
     ours theirs me you him her them us it that this there here later soon now never always
     tomorrow today tonight yesterday tbd tba tbc
+    yes yeah yep yup no nope nah thanks thank thx ta cheers sorry please hello hi hey bye
+    goodbye oops well sure maybe late early lost broken stolen expired outdated obsolete
+    tired moved ended sadly really his hers its
 """
 _NO_ONES_NAMES = frozenset(_NO_ONES_WORDS.split())
+#: Capitalised words that name something other than a person: a month, a holiday, a
+#: place or a firm ("It's London." of a boss held as Ann was stored as her new name).
+_OTHER_WORDS = """
+    january february march april june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter xmas
+    london paris berlin rome madrid lisbon porto dublin leeds york manchester liverpool
+    bristol glasgow edinburgh cardiff belfast oxford cambridge birmingham brighton
+    amsterdam brussels vienna prague warsaw moscow tokyo beijing delhi mumbai boston
+    chicago seattle toronto vancouver england scotland wales ireland france spain portugal
+    italy germany canada mexico brazil india china japan australia europe america
+    google apple amazon microsoft facebook meta netflix tesla
+"""
+_OTHER_NAMES = frozenset(_OTHER_WORDS.split())
+#: How a word that is no name often ends: a state ("Outdated"), a manner ("Actually") or
+#: a quality ("Hopeless", "Famous", "Unusable").
+_NO_ONES_ENDINGS = ("ed", "ally", "tely", "ful", "less", "ous", "able", "ible", "ing", "ness")
 
 
 def names_no_one(word: str) -> bool:
     """Whether ``word`` ("Complicated"), capitalised alone, more likely stresses a remark
-    than names someone."""
-    return word.casefold() in _NO_ONES_NAMES
+    than names someone: so too a word ending as an adjective does ("Expired")."""
+    folded = word.casefold().rstrip(".")
+    return not is_first_name(folded) and (folded in _NO_ONES_NAMES or (
+        len(folded) > 5 and folded.endswith(_NO_ONES_ENDINGS)))
+
+
+def names_another(word: str) -> bool:
+    """Whether ``word``, capitalised alone, names what is no one's name: a day, a month, a
+    place, a firm, someone's relation ("Mum"), or only a letter ("Z")."""
+    folded = word.casefold().rstrip(".")
+    return not is_first_name(folded) and (
+        folded in _OTHER_NAMES or len(folded) < 2 or relation_of(folded) is not None)
 
 
 def is_first_name(word: str) -> bool:

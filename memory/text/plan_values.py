@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import THANKS
-from tiermem.memory.text.given_names import is_first_name, names_no_one
+from tiermem.memory.text.given_names import is_first_name, names_another, names_no_one
 from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.relations import relation_of
 
@@ -347,7 +347,7 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     if (_ONE_CAPITAL.match(value) and _CHANGE_SAID.search(remark) is None
             and not is_first_name(value)
             and (relation_of(thing.split()[-1]) is None or names_no_one(value)
-                 or not value.isalpha())):
+                 or names_another(value) or not value.isalpha())):
         # and with no word of the change: "Forget my boss, it's Complicated." of a boss
         # held as Ann stored "User's boss is Complicated", where "it's Maria now" of a
         # sister held as Ana tells her new name, as does "it's Eva", a first name, and

@@ -11,7 +11,7 @@ import re
 from tiermem.memory.text.forget_beside import other_meant
 from tiermem.memory.text.forget_requests import CLAUSE_BREAK, forgets_the_last
 from tiermem.memory.text.fragments import meant_alone
-from tiermem.memory.text.given_names import is_first_name, names_no_one
+from tiermem.memory.text.given_names import is_first_name, names_another, names_no_one
 from tiermem.memory.text.joined_requests import ITS_REMARK
 from tiermem.memory.text.named_as import said_as_owned
 from tiermem.memory.text.plan_values import keeps_it, value_kind
@@ -78,7 +78,7 @@ def _names_a_person(value: str) -> bool:
     words = value[titled.end() if titled else 0:].split()
     return bool(words) and all(word[:1].isupper() for word in words) and (
         titled is not None or is_first_name(words[0])
-        or (len(words) == 1 and words[0].isalpha()))
+        or (len(words) == 1 and words[0].isalpha() and not names_another(words[0])))
 
 
 def _no_value(value: str) -> bool:
