@@ -59,6 +59,10 @@ def test_another_thing_named_after_a_hedge_goes_too(said: str) -> None:
     ("My PIN is 1234.", "Forget my PIN, I meant to say 4321.", "User's PIN is 4321"),
     ("My PIN is 1234.", "Forget my PIN. I meant to type 4321.", "User's PIN is 4321"),
     ("My PIN is 1234.", "Forget my PIN; I meant 4321.", "User's PIN is 4321"),
+    # a short close after the value meant: the PIN went and 4321 was lost
+    ("My PIN is 1234.", "Forget my PIN, I meant 4321, thanks.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. I meant 4321, sorry.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN, I meant 4321, not 1234, thanks.", "User's PIN is 4321"),
     # a value of several words
     ("My address is 3 Pine St.", "Forget my address, I meant 7 Glass Street.",
      "User's address is 7 Glass Street"),

@@ -97,25 +97,27 @@ _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess
 #: was "User: I mean it".
 _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:meant?\s+it|insist)"
                        rf"|(?:{_APOS}m|\s+am)\s+serious)\W*$", _I)
-#: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
-#: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
-#: that opens with no number or email is no value ("I meant to do it 2 days ago"), and words
-#: after it are of it only as names are ("7 Glass Street, Leeds", not "4321 but typed 1234").
-_MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
-                    rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
-                    r"(?P<value>[^\s,;]*[\d@][^\s,;]*(?:,?\s+(?-i:[A-Z0-9])[^\s,;]*)*?)"
-                    r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?\W*$", _I)
-#: Another thing of the user's named, bare, as the one meant to forget ("I meant my
-#: brother", "Sorry, I meant to say my PIN", "I mean my husband, not my wife").
-#: "my brother's car" is a thing of its own, but "my brother's name" is the brother held;
-#: "my brother Tom" is the brother, and "my brother too" another thing to forget as well.
-_OWN_WORD = r"[a-z]+(?:-[a-z]+)*"
 #: A short close after the thing meant, no more of it ("..., thanks", "... and I'm done",
 #: ", too bad"): read as of it, the sister named first went and "User's brother, thanks"
 #: was stored.
 _SIGNED_OFF = (rf"(?:(?:\s*,\s*|\s+)(?:and\s+)?(?:please|pls|{THANKS}|sorry|my\s+bad|too\s+bad"
                rf"|ok(?:ay)?|that{_APOS}s\s+(?:it|all)|i\s+(?:think|guess)"
                rf"|i(?:{_APOS}m|\s+am)\s+(?:done|sure|certain|positive)(?:\s+now)?))")
+#: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
+#: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
+#: that opens with no number or email is no value ("I meant to do it 2 days ago"), and words
+#: after it are of it only as names are ("7 Glass Street, Leeds", not "4321 but typed 1234");
+#: a short close after it (", thanks") is no part of it, and read as one the value was lost.
+_MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
+                    rf"|(?:{_APOS}ve|\s+have)?\s+changed\s+it\s+to)\s+"
+                    r"(?P<value>[^\s,;]*[\d@][^\s,;]*(?:,?\s+(?-i:[A-Z0-9])[^\s,;]*)*?)"
+                    r"(?:\s+now)?(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+[^;]*?)?"
+                    rf"{_SIGNED_OFF}*\W*$", _I)
+#: Another thing of the user's named, bare, as the one meant to forget ("I meant my
+#: brother", "Sorry, I meant to say my PIN", "I mean my husband, not my wife").
+#: "my brother's car" is a thing of its own, but "my brother's name" is the brother held;
+#: "my brother Tom" is the brother, and "my brother too" another thing to forget as well.
+_OWN_WORD = r"[a-z]+(?:-[a-z]+)*"
 _OTHER_MEANT = (
     r"(?:(?:sorry|oops|no)\W+)?i\s+(?:meant(?:\s+to\s+(?:say|type|write|put))?|mean)\s+"
     rf"(?P<whose>(?:my|our)\s+{_OWN_WORD}(?:{_APOS}s\s+(?!name\b){_OWN_WORD})?)"
