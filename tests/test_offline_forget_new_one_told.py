@@ -33,6 +33,11 @@ def test_the_new_one_told_is_kept(held: str, said: str, now: list[str]) -> None:
     ("My email is a@b.com.", "Forget my email. The new one is in York."),
     ("My boss is Ann.", "Forget my boss. The new one is in York."),
     ("My PIN is 1234.", "Forget my PIN. The new one will come by post."),
+    # a number is no email address: "User's email is 4321" was stored
+    ("My email is a@b.com.", "Forget my email. The new one is 4321."),
+    ("My email is a@b.com.", "Forget my email, the new one will be 4321."),
+    ("My email is a@b.com.", "Forget my email. It's 4321."),
+    ("My email address is a@b.com.", "Forget my email address. The new one is 4321."),
 ])
 def test_what_is_no_new_one_is_not_kept_as_one(held: str, said: str) -> None:
     assert core_after(held, said) == []
@@ -41,3 +46,8 @@ def test_what_is_no_new_one_is_not_kept_as_one(held: str, said: str) -> None:
 def test_what_a_thing_forgotten_is_like_is_no_fact() -> None:
     # "It's like User's dad's" was stored as a fact of nothing
     assert core_after("My car is a Honda.", "Forget my car. It's like my dad's.") == []
+
+
+def test_a_new_email_address_is_kept() -> None:
+    assert core_after("My email is a@b.com.", "Forget my email. The new one is c@d.com.") == [
+        "User's email is c@d.com"]

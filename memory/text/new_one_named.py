@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.forget_openings import THANKS
 from tiermem.memory.text.named_lists import things_listed
-from tiermem.memory.text.plan_values import value_kind
+from tiermem.memory.text.plan_values import no_email, value_kind
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.secret_names import names_a_secret
 
@@ -80,7 +80,7 @@ def _fits(words: list[str], value: str) -> bool:
     one is Tom's" stored "User's PIN is Tom's", and "... is Eva" "User's PIN is Eva"."""
     placed = _PLACED.match(value)
     kind = value_kind(value[placed.end():] if placed else value)
-    if kind is None or re.search(rf"{_APOS}s?$", value):
+    if kind is None or re.search(rf"{_APOS}s?$", value) or no_email(" ".join(words), value):
         return False
     if placed is not None:
         # "the new one is in York" places a place ("User's address is in York" was lost

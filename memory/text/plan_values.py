@@ -16,8 +16,9 @@ from tiermem.memory.text.named_lists import owned_already, things_listed
 from tiermem.memory.text.relations import relation_of
 
 __all__ = ["as_held", "gives_a_value", "held_of",
-           "keeps_it", "name_held", "new_contact_in", "new_value_in", "remembered_value",
-           "spelled_as_held", "time_held", "told_of", "value_kind", "value_told"]
+           "keeps_it", "name_held", "new_contact_in", "new_value_in", "no_email",
+           "remembered_value", "spelled_as_held", "time_held", "told_of", "value_kind",
+           "value_told"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -128,6 +129,16 @@ _CHANGE_SAID = re.compile(r"\b(?:now|instead|actually|these\s+days)\b", _I)
 _ONE_CAPITAL = re.compile(r"^[A-Z][a-z'’-]*$")
 #: A word on the thing, not a value, that a capital would pass for one ("it's OK", "it's TMI").
 _NO_VALUE = re.compile(r"^(?:ok(?:ay)?|fine|alright|tmi|not|no|none|nothing|gone|over)\b", _I)
+
+
+#: What names an email address ("my email", "my work e-mail address").
+_AN_EMAIL = re.compile(r"\be-?mail(?:\s+address)?$", _I)
+
+
+def no_email(thing: str, value: str) -> bool:
+    """Whether ``value`` ("4321") is no email address, of the one ``thing`` names ("my
+    email"): "Forget my email. It's 4321." stored "User's email is 4321"."""
+    return _AN_EMAIL.search(thing.strip()) is not None and "@" not in value
 
 
 def value_kind(value: str) -> str | None:
@@ -333,7 +344,7 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     said = held_of(thing, held)
     kinds = {kind for _, kind in said if kind is not None}
     value = _WHAT_FOR.sub("", new_one)
-    if value_kind(value) not in (kinds or {"code", "name"}):
+    if value_kind(value) not in (kinds or {"code", "name"}) or no_email(thing, value):
         return None
     if relation_of(thing.split()[-1]) is not None and (
             value_kind(value) != "name" or re.search(rf"{_APOS}s?$", value)):
