@@ -155,6 +155,25 @@ def test_the_relation_meant_goes_however_it_is_said(said: str) -> None:
         "User's sister is Ana"]
 
 
+_SIBLINGS = ("My sister is Ana.", "My brother is Tom.")
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # read as one, the sister went and "User's brother and I'm moving to Leeds" was stored
+    (_SIBLINGS, "Forget my sister. I meant my brother and I'm moving to Leeds.",
+     ["User is moving to Leeds", "User's sister is Ana"]),
+    (_SIBLINGS, "Forget my sister, I meant my brother and I'm moving to Leeds.",
+     ["User is moving to Leeds", "User's sister is Ana"]),
+    (_SIBLINGS, "Forget my sister. I meant my brother, and I live in Leeds.",
+     ["User lives in Leeds", "User's sister is Ana"]),
+    (("My PIN is 1234.",), "Forget my PIN, I meant 4321 and I live in Leeds.",
+     ["User lives in Leeds", "User's PIN is 4321"]),
+])
+def test_what_is_said_after_what_was_meant_is_a_statement(held: tuple[str, ...], said: str,
+                                                          now: list[str]) -> None:
+    assert core_after(*held, said) == now
+
+
 def test_the_husband_meant_goes_and_the_wife_stays() -> None:
     assert core_after("My wife is Eva.", "My husband is Max.",
                       "Forget my wife. I meant my husband.") == ["User's wife is Eva"]

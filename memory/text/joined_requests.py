@@ -52,6 +52,30 @@ def _of_a_secret(request: str) -> bool:
     return any(names_a_secret(words, at) for at in range(len(words)))
 
 
+#: Where a statement of the speaker's own may follow what was meant ("I meant my brother
+#: and I'm moving to Leeds"), and where what was meant is said.
+_SAID_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)(?=i(?:{_APOS}(?:m|ve|ll|d))?\s+\w)",
+                         _I)
+_MEANT_AT = re.compile(r"\bi\s+meant?\b", _I)
+
+
+def _meant_apart(sentence: str, after_request: bool) -> list[str]:
+    """``sentence`` split where the speaker says something of their own after what was
+    meant instead of what a request named ("I meant my brother and I'm moving to Leeds.",
+    "Forget my sister, I meant 4321 and I live in Leeds."), before or in it: read as one,
+    "User's brother and I'm moving to Leeds" was stored, and the sister named first went.
+    A short close ("and I'm done") is still of what was meant."""
+    meant = _MEANT_AT.search(sentence)
+    if meant is None or means_instead(sentence[meant.start():]) or not (
+            after_request or FORGET_NAMED.match(sentence.strip()) is not None):
+        return [sentence]
+    for said in _SAID_AFTER.finditer(sentence, meant.end()):
+        if means_instead(sentence[meant.start():said.start()]):
+            rest = sentence[said.end():]
+            return [sentence[:said.start()].rstrip(" ,;") + ".", rest[:1].upper() + rest[1:]]
+    return [sentence]
+
+
 def plans_joined(sentences: list[str]) -> list[str]:
     """``sentences`` with a plan for what a request named ("Forget my password; I will send
     you a new one.") joined to the request, as if said after a comma: alone, it was stored
@@ -63,7 +87,9 @@ def plans_joined(sentences: list[str]) -> list[str]:
     ("Forget my PIN. It's old."), stored alone as "It's old", and what a secret is the same
     as ("Forget my PIN. It's the same as my locker code."), or any thing is."""
     out: list[str] = []
-    for sentence in sentences:
+    parts = [part for at, whole in enumerate(sentences) for part in _meant_apart(
+        whole, at > 0 and FORGET_NAMED.match(sentences[at - 1].strip()) is not None)]
+    for sentence in parts:
         joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
                 means_instead(sentence) or insists(sentence) or restated(joined) != joined
