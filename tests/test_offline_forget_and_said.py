@@ -168,6 +168,10 @@ _SIBLINGS = ("My sister is Ana.", "My brother is Tom.")
      ["User lives in Leeds", "User's sister is Ana"]),
     (("My PIN is 1234.",), "Forget my PIN, I meant 4321 and I live in Leeds.",
      ["User lives in Leeds", "User's PIN is 4321"]),
+    # "I mean" before why the PIN goes: "User: I mean my card is lost" was stored
+    (("My PIN is 1234.",), "Forget my PIN. I mean my card is lost.", ["User's card is lost"]),
+    (("My PIN is 1234.",), "Forget my PIN, I mean my card is lost.", ["User's card is lost"]),
+    (("My PIN is 1234.",), "Forget my PIN. I mean, my card is lost.", ["User's card is lost"]),
 ])
 def test_what_is_said_after_what_was_meant_is_a_statement(held: tuple[str, ...], said: str,
                                                           now: list[str]) -> None:

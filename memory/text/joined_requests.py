@@ -57,6 +57,10 @@ def _of_a_secret(request: str) -> bool:
 _SAID_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)(?=i(?:{_APOS}(?:m|ve|ll|d))?\s+\w)",
                          _I)
 _MEANT_AT = re.compile(r"\bi\s+meant?\b", _I)
+#: "I mean" before a statement of the speaker's own ("I mean my card is lost"), after a
+#: request to forget: why it is asked, as "My card is lost." says; "User: I mean my card
+#: is lost" was stored.
+_I_MEAN = re.compile(r"(?:^|(?<=[,;])|(?<=\s))\s*i\s+mean\b[\s,:]*(?=(?:my|our|i|we)\b)", _I)
 
 
 def _meant_apart(sentence: str, after_request: bool) -> list[str]:
@@ -66,14 +70,24 @@ def _meant_apart(sentence: str, after_request: bool) -> list[str]:
     "User's brother and I'm moving to Leeds" was stored, and the sister named first went.
     A short close ("and I'm done") is still of what was meant."""
     meant = _MEANT_AT.search(sentence)
+    request = FORGET_NAMED.match(sentence.strip()) is not None
     if meant is None or means_instead(sentence[meant.start():]) or not (
-            after_request or FORGET_NAMED.match(sentence.strip()) is not None):
+            after_request or request):
         return [sentence]
+    if (request and (hedge := _I_MEAN.search(sentence)) is not None and hedge.start() > 0
+            and restated(sentence) == sentence):
+        # "Forget my PIN, I mean my card is lost.": not said again of the PIN ("I mean my
+        # PIN is old"), nor another thing meant ("I mean my password")
+        return [sentence[:hedge.start()].rstrip(" ,;") + ".", _opened(sentence[hedge.end():])]
     for said in _SAID_AFTER.finditer(sentence, meant.end()):
         if means_instead(sentence[meant.start():said.start()]):
-            rest = sentence[said.end():]
-            return [sentence[:said.start()].rstrip(" ,;") + ".", rest[:1].upper() + rest[1:]]
+            return [sentence[:said.start()].rstrip(" ,;") + ".", _opened(sentence[said.end():])]
     return [sentence]
+
+
+def _opened(sentence: str) -> str:
+    """``sentence`` with a capital, as a sentence of its own opens."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def plans_joined(sentences: list[str]) -> list[str]:
@@ -102,6 +116,9 @@ def plans_joined(sentences: list[str]) -> list[str]:
         elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
                 and PLAN_INSTEAD.match(sentence) and of_what_goes(out[-1], sentence)):
             out[-1] = f"{out[-1].strip().rstrip(' .!;')}; {sentence.strip()}"
+        elif (out and FORGET_NAMED.match(out[-1].strip()) is not None
+                and (hedge := _I_MEAN.match(sentence)) is not None):
+            out.append(_opened(sentence[hedge.end():]))
         else:
             out.append(sentence)
     return out
