@@ -224,9 +224,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if (is_question(sentence) or keeps_what_is_held(sentence, current)
                 or keeps_nothing_held(sentence, current)):
             continue  # "Keep my PIN" of a PIN held changes nothing, and of none keeps none
-        # "I'm 30. I meant 31.": the one number just told is the slip
+        # "I'm 30. I meant 31.": the one number this message told is the slip; after
+        # "I'm 30. Tom is 40." it could be either
         correction = correction_of(sentence) or number_meant(
-            sentence, [part for fact in just_told or [] for part in clauses_of(fact)])
+            sentence, [part for fact in new for part in clauses_of(fact)]
+            if just_told else [])
         if correction is not None:
             facts = held()
             target = target_of(correction, list(facts), [p for f in new for p in clauses_of(f)],

@@ -70,6 +70,17 @@ def test_a_number_meant_of_no_one_number_asks(memory: HierarchicalMemory, said: 
     assert "Corrected" not in chat(memory, said)[-1]
 
 
+@pytest.mark.parametrize(("said", "kept"), [
+    # the last statement's number was taken, though the reply said nothing was corrected
+    ("I'm 30. Tom is 40. I meant 31.", ["Tom is 40", "User is 30"]),
+    ("I'm 30. My PIN is 1234. I meant 31.", ["User is 30", "User's PIN is 1234"])])
+def test_a_number_meant_after_two_numbers_told_keeps_both(
+        memory: HierarchicalMemory, said: str, kept: list[str]) -> None:
+    reply = chat(memory, said)[-1]
+    assert sorted(core_of(memory)) == kept
+    assert "I can't tell which word \"31\" corrects" in reply
+
+
 def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -> None:
     reply = chat(memory, "I use pgBouncer and I live in Lyon.", "No, pgcat.")[-1]
     assert len(core_of(memory)) == 2
