@@ -229,6 +229,13 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("No wait.", []), ("Hold on.", []), ("Wait a second.", []), ("Hold on a sec!", []),
     ("Hmm, hang on a minute.", []),
     ("Wait for me at the station.", ["User: Wait for me at the station"]),
+    # A slip noticed, what it was unsaid: "That's wrong", "User's mistake" was stored.
+    ("No wait, that's wrong.", []), ("Sorry, that's wrong.", []),
+    ("Hold on, that's incorrect.", []), ("That was a typo.", []), ("Sorry, my mistake.", []),
+    ("No wait, I'm wrong.", []), ("That's not correct.", []),
+    ("It's wrong to lie.", ["It's wrong to lie"]),
+    ("I was wrong about Tom.", ["User was wrong about Tom"]),
+    ("My mistake was trusting Tom.", ["User's mistake was trusting Tom"]),
     # Said with more, or of the speaker's life, it is one.
     ("I'm back from vacation.", ["User is back from vacation"]),
     ("I'm done with the migration.", ["User is done with the migration"]),

@@ -124,6 +124,11 @@ _ASIDE = re.compile(
     # "No wait.", "Hold on a sec": a slip noticed, before saying what it was
     r"|^(?:(?:no|oh|hmm+|um+|uh+)\W+)*(?:wait|h(?:old|ang)\s+on)(?:\s+(?:a|one)\s+"
     r"(?:sec(?:ond)?|minute|moment|mo))?\W*$"
+    # "No wait, that's wrong.", "Sorry, my mistake": a slip noticed, what it was unsaid
+    r"|^(?:(?:no|nope|oh|oops|w?hoops|sorry|hmm+|um+|uh+|wait|h(?:old|ang)\s+on)\W+)*"
+    r"(?:(?:that|this|it)(?:['’]s|\s+(?:is|was))\s+(?:(?:all|so|totally|completely)\s+)?"
+    r"(?:wrong|incorrect|not\s+(?:right|correct)|an?\s+(?:typo|mistake|slip))"
+    r"|my\s+(?:mistake|bad)|i(?:['’]m|\s+(?:am|was))\s+(?:wrong|mistaken))\W*$"
     # "I meant it": insisting on what was said, which it only points at
     r"|^(?:(?:no|oh|well)\W+)*i\s+(?:(?:really|truly|honestly)\s+)?meant?\s+it"
     r"(?:,?\s+(?:really|seriously))?\W*$"
