@@ -30,7 +30,10 @@ def _after_pin(said: str) -> tuple[str, list[str]]:
                                   "Keep my PIN on file.", "Keep my PIN in mind.",
                                   "Remember my PIN forever.", "Keep my PIN code.",
                                   "Keep my new PIN.", "Keep my PIN number safe.",
-                                  "Remember my new PIN."])
+                                  "Remember my new PIN.",
+                                  # stored "Hold on to User's PIN" beside the PIN
+                                  "Hold on to my PIN.", "Hang onto my PIN.",
+                                  "Keep hold of my PIN, please.", "Hold on to my PIN safe."])
 def test_keeping_a_thing_held_changes_nothing_and_says_so(said: str) -> None:
     # each was stored as itself ("Keep User's PIN safe", "not to forget User's PIN")
     assert _after_pin(said) == (KEPT_NOTE, ["User's PIN is 1234"])
@@ -38,7 +41,9 @@ def test_keeping_a_thing_held_changes_nothing_and_says_so(said: str) -> None:
 
 @pytest.mark.parametrize("said", ["Keep my address.", "Keep my address, please.",
                                   # stored "Keep User's address handy"
-                                  "Keep my address handy."])
+                                  "Keep my address handy.",
+                                  # stored "Hold on to User's address"
+                                  "Hold on to my address.", "Please hang on to my address."])
 def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
     # stored "Keep User's address"
     reply, core = _after_pin(said)
@@ -47,7 +52,8 @@ def test_keeping_a_thing_not_held_keeps_nothing_and_says_so(said: str) -> None:
 
 
 @pytest.mark.parametrize("said", ["Keep my seat.", "Keep my answers brief.", "Keep my dog inside.",
-                                  "Keep my PIN 4321.", "Keep my new car.", "Keep my word."])
+                                  "Keep my PIN 4321.", "Keep my new car.", "Keep my word.",
+                                  "Hold on to my hand.", "Hold on to my seat."])
 def test_keeping_what_is_no_detail_is_not_answered_as_nothing_held(said: str) -> None:
     # each was answered "I hold nothing about your seat (answers brief, PIN forever)"
     reply, core = _after_pin(said)

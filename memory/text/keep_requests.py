@@ -1,6 +1,7 @@
 """Requests to keep a thing, or not to share it, worded otherwise than "Keep my PIN": "Keep my
 PIN safe" (or "... handy", "... forever", "... on file"), "Remember not to forget my PIN",
-"Make sure to keep my PIN" and "Make sure you remember my PIN" ask what "Keep my PIN" asks,
+"Make sure to keep my PIN", "Make sure you remember my PIN" and "Hold on to my PIN" (of a
+thing held, a secret or a detail; "Hold on to my hand" is left as said) ask what "Keep my PIN" asks,
 and are said again as it (``as_keep_request``), as "Keep my PIN code" and "Keep my new PIN"
 are of the PIN held; read as statements, each was stored as itself ("Keep User's PIN
 safe"). Of a thing neither held nor a secret, "Remember to keep my receipts" is a task, and
@@ -67,6 +68,9 @@ _KEPT_WAIT = re.compile(
     r"^\W*(?:please\s+)?(?:keep|remember|(?:don['’]?t|do\s+not|never)\s+forget)\s+"
     + _NAMED + r"\s*(?:[,;:\u2013\u2014]|\s-)\s*(?:no\b[\s,]*)?wait\b[\s,.!]*"
     r"(?:(?:it['’]s|it\s+is)\s+(?P<value>[^,;]*\w[^,;]*$))?" + _END, _I)
+#: "Hold on to", "hang onto", "keep hold of": "keep" in other words ("Hold on to my PIN").
+_HOLD_ON_TO = re.compile(r"^\W*(?:please\s+)?(?:h(?:old|ang)\s+on\s*to|keep\s+hold\s+of)"
+                         r"\s+(?=(?:my|our)\b)", _I)
 #: Asking that a thing not be shared ("Don't share my PIN", "Never share my address").
 _DO_NOT = re.compile(
     r"^\W*(?:please\s+)?(?:don['’]?t|do\s+not|never)(?:\s+ever)?\s+(?P<request>\w.*)$", _I)
@@ -78,6 +82,8 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
     "I don't want my PIN shared."); any other sentence as it is."""
     if sentence.strip().endswith("?"):
         return sentence  # "Remember my name?"
+    if (hold := _HOLD_ON_TO.match(sentence.strip())) is not None:
+        return _held_on_to(sentence, "Keep " + sentence.strip()[hold.end():], held)
     if (wait := _KEPT_WAIT.match(sentence.strip())) is not None:
         if (value := wait["value"]) is None:
             return f"Keep {wait['named']}."
@@ -105,6 +111,20 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
         return f"Keep {_as_held(bare['named'], held)}."
     if negated and (share := _NOT_TO_SHARE.match(request)) is not None:
         return _unshared(share["named"])
+    return sentence
+
+
+def _held_on_to(sentence: str, keep: str, held: Iterable[str]) -> str:
+    """``sentence``, asking to hold on to a thing, said as ``keep``, the request to keep
+    it, when that asks to keep something held, a secret or a detail of the user's ("Hold on
+    to my PIN."); else as it is ("Hold on to my hand.")."""
+    held = list(held)
+    told = as_keep_request(keep, held)
+    named = _KEEP.match(told) or _KEPT_SAFE.match(told)
+    if told != keep or (named is not None and (
+            _held_or_detail(named["named"], held)
+            or _a_secret_or_detail(named["named"].split(None, 1)[1]))):
+        return told
     return sentence
 
 
