@@ -26,6 +26,10 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("My PIN is 1234.", "Sorry, it's 4321.", "User's PIN is 1234", "4321"),
     ("My PIN is 1234.", "Wait, it's 4321.", "User's PIN is 1234", "4321"),
     ("I live in Lisbon.", "Hold on, it's Porto.", "User lives in Lisbon", "Porto"),
+    # a word with a digit in it is meant too: "It's hunter3" was stored beside hunter2
+    ("My password is hunter2.", "Sorry, it's hunter3.", "User's password is hunter2",
+     "hunter3"),
+    ("My username is bob.", "Oops, it's bob99.", "User's username is bob", "bob99"),
     # a slip noticed before the word meant: the generic reply, the word dropped unsaid
     *((said, f"{cue}, {meant}.", fact, meant) for cue in ("No wait", "Hold on", "Whoops")
       for said, fact, meant in (("I'm 30.", "User is 30", "31"),

@@ -180,8 +180,10 @@ _MEANT_IT = re.compile(
 _NOT_MEANT_IT = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|noon|midnight"
                            r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|ok(?:ay)?|fine|alright"
                            r"|tmi|none|nothing|gone|over)$", re.IGNORECASE)
-#: A name or a number: capitalized words or ones that hold a digit ("Porto", "4321").
-_MEANT_IT_VALUE = re.compile(r"^(?:[A-Z\d][\w'’.@/-]*)(?:\s+[A-Z\d][\w'’.@/-]*)*$")
+#: A name or a number: capitalized words or ones that hold a digit ("Porto", "4321",
+#: "hunter3").
+_VALUE_WORD = r"(?:[A-Z\d][\w'’.@/-]*|[\w'’.@/-]*\d[\w'’.@/-]*)"
+_MEANT_IT_VALUE = re.compile(rf"^{_VALUE_WORD}(?:\s+{_VALUE_WORD})*$")
 #: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
 #: meant that I live in Portland", "I meant Bob is on call") or name what it corrects ("not
 #: Seattle", "rather than", "instead of"), not a slip's word alone.
