@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import email.utils
 import math
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -214,10 +215,16 @@ _QUOTA_HINT = ("waiting does not lift it: add credit or raise the account's plan
 
 def _quota_used_up(body: Any) -> bool:
     """Whether a 429 says the account's quota is used up (OpenAI's "insufficient_quota", as
-    its code or type), which no wait lifts, rather than that requests came too fast."""
-    inner = body.get("error", body) if isinstance(body, Mapping) else None
-    return isinstance(inner, Mapping) and "insufficient_quota" in (inner.get("code"),
-                                                                   inner.get("type"))
+    its code or type, or quoted in the message of a proxy handing OpenAI's error on, as
+    LiteLLM's "litellm.RateLimitError: ... 'code': 'insufficient_quota'"), which no wait
+    lifts, rather than that requests came too fast. The words "exceeded your current quota"
+    alone tell nothing: Google's Gemini says them of its limits per minute."""
+    inner = body.get("error", body) if isinstance(body, Mapping) else body
+    if isinstance(inner, Mapping):
+        if "insufficient_quota" in (inner.get("code"), inner.get("type")):
+            return True
+        inner = inner.get("message")
+    return isinstance(inner, str) and re.search(r"\binsufficient_quota\b", inner) is not None
 
 
 def _gateway_hint(url: str) -> str:

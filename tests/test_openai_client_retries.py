@@ -78,6 +78,38 @@ def test_a_quota_used_up_is_not_sent_again_nor_told_to_wait(
     assert info.value.hint is not None and "add credit" in info.value.hint
 
 
+#: OpenAI's refusal for an account out of credit, as a LiteLLM proxy hands it on: in its text.
+_PROXIED_QUOTA = ("litellm.RateLimitError: RateLimitError: OpenAIException - Error code: 429 - "
+                  "{'error': {'message': 'You exceeded your current quota, please check your "
+                  "plan and billing details.', 'type': 'insufficient_quota', 'param': None, "
+                  "'code': 'insufficient_quota'}}")
+
+
+def test_a_quota_used_up_behind_a_proxy_is_not_sent_again(
+        server: FakeOpenAIServer, sleeps: list[float]) -> None:
+    server.enqueue_error(429, {"error": {"message": _PROXIED_QUOTA, "type": None,
+                                         "param": None, "code": "429"}})
+    server.enqueue_reply("ok")
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert sleeps == [] and len(server.requests) == 1 and not info.value.retryable
+    assert "the account's quota is used up (HTTP 429)" in str(info.value)
+
+
+def test_a_limit_per_minute_worded_as_a_quota_exceeded_is_waited_out(
+        server: FakeOpenAIServer, sleeps: list[float]) -> None:
+    # Gemini's limit per minute says "exceeded your current quota" too, but lifts in seconds.
+    server.enqueue_error(429, {"error": {
+        "code": 429, "status": "RESOURCE_EXHAUSTED",
+        "message": "You exceeded your current quota, please check your plan and billing "
+                   "details. * Quota exceeded for metric: generativelanguage.googleapis.com/"
+                   "generate_content_free_tier_requests, limit: 15"}},
+        headers={"Retry-After": "12"})
+    server.enqueue_reply("ok")
+    assert make_client(server, sleeps).complete(MESSAGES, TOOLS).content == "ok"
+    assert sleeps == [12.0]
+
+
 def test_server_errors_retry_with_backoff_then_give_up(
     server: FakeOpenAIServer, sleeps: list[float]
 ) -> None:
