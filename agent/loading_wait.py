@@ -74,8 +74,9 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
 
 def too_busy(error: ProviderError) -> bool:
     """Whether ``error`` refused a request the server (or a proxy) had no room for: a rate
-    limit, or a busy server; the waits after it come out of ``RATE_LIMIT_BUDGET``."""
-    return error.status_code == 429 or error.busy
+    limit, or a busy server; the waits after it come out of ``RATE_LIMIT_BUDGET``. A 429 no
+    wait lifts (an account out of credit) is not sent again anyway, and is none."""
+    return error.retryable and (error.status_code == 429 or error.busy)
 
 
 def _add(error: ProviderError, said: str) -> None:

@@ -221,3 +221,14 @@ def test_a_busy_server_s_refusals_and_rate_limits_share_the_minute(
         server.enqueue_error(status, body, headers={"Retry-After": "25"})
     sleeps, _, errors = refusals(server, 1)
     assert sleeps == [25.0, 25.0, 10.0] and "busy server are spent" in errors[0]
+
+
+def test_a_quota_used_up_after_the_minute_is_spent_is_not_told_to_wait_for_it(
+        server: FakeOpenAIServer) -> None:
+    for _ in range(4):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    server.enqueue_error(429, {"error": {"message": "You exceeded your current quota.",
+                                         "code": "insufficient_quota"}})
+    _, _, errors = refusals(server, 2)
+    assert "the account's quota is used up" in errors[1]
+    assert "are spent" not in errors[1] and "until a minute passes" not in errors[1]
