@@ -9,8 +9,9 @@ eval's next turn) gets the client's short backoff only, not another minute (but 
 server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's wait in all for
 the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
-or 504, whose server behind may still be down, nor a 429, maybe a proxy's); its error says
-the minute was spent. Each loading wait is told as it starts, so that a chat waiting a
+or 504, whose server behind may still be down, nor a 429, maybe a proxy's), or a minute
+passes with no loading wait (a server restarted an hour later loads its model afresh); its
+error says the minute was spent. Each loading wait is told as it starts, so that a chat waiting a
 minute does not look hung.
 
 Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
@@ -68,7 +69,8 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
     the waits a model loads in."""
     if error.retry_wait is not None:
         _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
-                    f"on earlier requests it refused alike")
+                    f"on earlier requests it refused alike, and are given again once a minute "
+                    f"passes without them or it answers")
     return error
 
 
@@ -93,7 +95,10 @@ class LoadingWaits:
         self.notice = notice
         self.budget = budget
         self.clock = clock
+        #: Seconds waited for a loading model since the server last answered, and when
+        #: (``clock``) the latest of those waits ends.
         self.spent = 0.0
+        self.spent_until = 0.0
         #: Seconds waited after rate limits since the server last answered, and when
         #: (``clock``) the latest of those waits ends.
         self.limited = 0.0
@@ -103,11 +108,15 @@ class LoadingWaits:
 
     def begin(self, asked_cap: float) -> bool:
         """A request begins: whether it finds the budget spent, in which case the waits its
-        server asks for may total ``asked_cap`` seconds for it, and no more."""
+        server asks for may total ``asked_cap`` seconds for it, and no more. A minute with
+        no wait for a loading model, or for a rate limit, gives those waits afresh."""
+        now = self.clock()
+        if now - self.spent_until >= self.budget:
+            self.spent = 0.0  # the server may have been restarted, its model loading again
+        if now - self.limited_until >= RATE_LIMIT_BUDGET:
+            self.limited = 0.0  # a minute with no wait for a rate limit: it may have lifted
         self.asked_left = asked_cap if self.spent_out else 0.0
         self.request_left = self.budget
-        if self.clock() - self.limited_until >= RATE_LIMIT_BUDGET:
-            self.limited = 0.0  # a minute with no wait for a rate limit: it may have lifted
         return self.spent_out
 
     def asked(self, seconds: float, asked: float, status: int | None) -> float | None:
@@ -181,6 +190,7 @@ class LoadingWaits:
             return None
         self.request_left -= seconds
         self.spent += seconds
+        self.spent_until = self.clock() + seconds
         if self.notice is not None:
             self.notice(waiting_text(seconds))
         return seconds

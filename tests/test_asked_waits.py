@@ -232,3 +232,25 @@ def test_a_quota_used_up_after_the_minute_is_spent_is_not_told_to_wait_for_it(
     _, _, errors = refusals(server, 2)
     assert "the account's quota is used up" in errors[1]
     assert "are spent" not in errors[1] and "until a minute passes" not in errors[1]
+
+
+def test_a_quiet_minute_gives_a_loading_model_its_minute_again(
+        server: FakeOpenAIServer) -> None:
+    # A llama-server that spent the loading minute, then, restarted a minute and more later
+    # with no request in between, loading its model again for 30 s.
+    for _ in range(4 + 4 + 2):
+        server.enqueue_error(503, LOADING)
+    server.enqueue_reply("Noted.")
+    clock = Clock()
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=clock.sleep, clock=clock)
+    with pytest.raises(ProviderError):
+        llm.complete([{"role": "user", "content": "hi"}], [])
+    clock.now += 59.0  # not yet a minute since the last wait ended: the short backoff
+    with pytest.raises(ProviderError) as info:
+        llm.complete([{"role": "user", "content": "hi"}], [])
+    assert "given again once a minute passes without them" in str(info.value)
+    assert clock.sleeps[:3] == [10.0, 20.0, 30.0] and max(clock.sleeps[3:]) <= 2.0
+    clock.now += 3600.0
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    assert clock.sleeps[-2:] == [10.0, 20.0]
