@@ -73,8 +73,10 @@ class Exchange:
     finish_reason: str | None = None
     prompt_tokens: int | None = None
     seconds: float = 0.0
-    #: A refusal's body as the server sent it: decoded JSON, else its text.
+    #: A refusal's body as the server sent it: decoded JSON, else its text, and its headers
+    #: (a proxy's marks, as LiteLLM's ``x-litellm-`` ones).
     body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -94,7 +96,7 @@ class Exchange:
         the chat reads it; None for an answer, or a refusal that names none."""
         if self.status is None or self.ok:
             return None
-        return server_fault(self.status, self.body, model, url)
+        return server_fault(self.status, self.body, model, url, self.headers)
 
 
 def error_text(answer: Answer) -> str:
@@ -118,7 +120,8 @@ def read_completion(answer: Answer) -> Exchange:
                         seconds=answer.seconds)
     if not answer.ok:
         return Exchange(answer.status, error_text(answer), seconds=answer.seconds,
-                        body=answer.text if answer.body is None else answer.body)
+                        body=answer.text if answer.body is None else answer.body,
+                        headers=answer.headers)
     body = _mapping(answer.body)
     choices = body.get("choices")
     choice = _mapping(choices[0] if isinstance(choices, list) and choices else None)

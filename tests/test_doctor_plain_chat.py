@@ -160,6 +160,22 @@ def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServ
         "list` shows, then run `tiermem doctor` again; the server lists fake-model"]
 
 
+def test_a_litellm_proxy_s_try_pulling_known_by_its_headers_names_the_model_behind_it(
+        server: FakeOpenAIServer) -> None:
+    # The Ollama behind a LiteLLM proxy lacks the model the proxy maps --model to; only the
+    # proxy's headers tell the error is handed on.
+    body = {"error": {"message": "model 'qwen2.5:7b' not found, try pulling it first",
+                      "type": None, "param": None, "code": None}}
+    server.responder = lambda request: FakeResponse(
+        status=404, body=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "x-litellm-call-id": "2a8d6603"})
+    report = run_doctor(server.base_url, "qwen3:4b")
+    assert not report.works and "qwen3:4b" not in advice(report)
+    assert advice(report).startswith(
+        "pull model 'qwen2.5:7b' on the Ollama behind the proxy (`ollama pull qwen2.5:7b` "
+        "there)")
+
+
 def test_ollama_s_own_error_shape_from_another_port_gets_the_advice_for_any_server(
         server: FakeOpenAIServer) -> None:
     # The error as its text alone, with no type: Ollama's own API shape, but a proxy or
