@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
+from leak_helpers import read_paths_showing
 
 from tests.test_chat_history import run_chat
 from tests.test_repl import make_repl
@@ -46,7 +47,9 @@ def test_a_forget_request_between_marks_of_no_width_matches_the_message_sent_wit
         repl, out = make_repl(memory)
         assert repl.run_piped([typed, f"/forget {erase}{typed}"]) == 0
         assert f"{'erased' if erase else 'forgotten'}: 1 fact" in out.getvalue()
-        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
+        assert memory.facts() == [] and memory.recall_search("PIN", k=5).hits == []
+        if erase:
+            assert read_paths_showing(memory, "8675309") == []
 
 
 @pytest.mark.parametrize("option", ["\u2060--erase", "\u200b --erase", "--\u200berase",
@@ -61,7 +64,7 @@ def test_an_erase_option_beside_a_mark_of_no_width_erases(option: str) -> None:
         said = out.getvalue()
         assert "erased: 1 fact" in said and "nothing forgotten" not in said
         assert "erased: 0 facts, 0 passages, 0 messages forgotten before" in said
-        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
+        assert memory.facts() == [] and read_paths_showing(memory, "8675309") == []
 
 
 def test_a_command_name_or_history_clear_beside_a_mark_of_no_width_runs() -> None:
@@ -73,4 +76,4 @@ def test_a_command_name_or_history_clear_beside_a_mark_of_no_width_runs() -> Non
         said = out.getvalue()
         assert "erased: 1 fact" in said and "erased 0 lines of prompt history" in said
         assert "unknown command" not in said and "usage" not in said
-        assert "8675309" not in " ".join(f.text for f in memory.facts() if not f.forgotten)
+        assert memory.facts() == [] and read_paths_showing(memory, "8675309") == []
