@@ -69,6 +69,9 @@ class ForgetFailedError(TiermemError):
     forgotten, and the request should be made again."""
 
 
+#: The options of /forget.
+_FORGET_OPTIONS = ("--erase", "--erase-forgotten")
+
 #: The slash commands that take no argument.
 _NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 
@@ -138,8 +141,11 @@ class SlashCommands(SearchCommands):
                     self.say("the privacy policy is not in it: a snapshot holds the memory, so "
                              "an agent restored from it elsewhere needs the policy file "
                              "(policy.yaml) copied into its home")
-            elif name == "/forget":
-                self.forget(arg, text)
+            elif name == "/forget" or name.startswith("/forget--"):
+                # "/forget\u2060--erase X" shows as "/forget--erase X": refused as a request
+                # to erase, not called an unknown command.
+                spaced = name == "/forget"
+                self.forget(arg if spaced else f"{name[len('/forget'):]} {arg}", text, spaced)
             elif name == "/policy":
                 self.policy(arg)
             elif name == "/history":
@@ -181,18 +187,29 @@ class SlashCommands(SearchCommands):
             return 0
         return int(bool(lines) and unpadded(lines[-1]) == unpadded(text))
 
-    def forget(self, request: str, line: str) -> None:
+    def forget(self, request: str, line: str, spaced: bool = True) -> None:
         # "/FORGET --ERASE X", typed with caps lock on, erases, as "\u2060--erase X" does: a
         # mark that shows nothing is no reason to forget "--erase X" instead of erasing X.
         first, rest = first_word(unpadded(request))
         first = unmarked(first).lower()
         memory = self.agent.memory
-        if first != "--erase-forgotten" or rest.strip():
+        # "--erase\u2060my PIN" (or "/forget\u2060--erase"), the option joined to what
+        # is next to it, would forget "--erasemy PIN" and keep the PIN; so it is refused.
+        glued = first.startswith("--erase") and first not in _FORGET_OPTIONS
+        if glued or first != "--erase-forgotten" or rest.strip():
             # The line quotes what is forgotten, or meant to be: it leaves the up-arrow
             # history, whether the request is made or refused as a usage error.
             memory.prompt_history.forget([line])
             if isinstance(self.session_history, SessionHistory):  # --no-history keeps it here
                 self.session_history.forget([line])
+        if not spaced or glued:
+            self.chat.usage(
+                "usage: /forget --erase-forgotten, with a space after /forget (nothing erased)"
+                if first == "--erase-forgotten" else
+                "usage: /forget --erase TEXT, with a space on each side of --erase (nothing "
+                "forgotten)" if first.startswith("--erase") else
+                "usage: /forget [--erase] TEXT, with a space after /forget (nothing forgotten)")
+            return
         if first == "--erase-forgotten":
             if rest.strip():  # not text to forget: the whole request would be audited as one
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")

@@ -11,7 +11,7 @@ import pytest
 from leak_helpers import read_paths_showing
 
 from tests.test_chat_history import run_chat
-from tests.test_repl import make_repl
+from tests.test_repl import errors_of, make_repl
 from tiermem.agent.chat_history import chat_history
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -77,3 +77,22 @@ def test_a_command_name_or_history_clear_beside_a_mark_of_no_width_runs() -> Non
         assert "erased: 1 fact" in said and "erased 0 lines of prompt history" in said
         assert "unknown command" not in said and "usage" not in said
         assert memory.facts() == [] and read_paths_showing(memory, "8675309") == []
+
+
+@pytest.mark.parametrize(("line", "usage"), [
+    ("/forget --erase\u2060my PIN is 8675309", "usage: /forget --erase TEXT, with a space on"),
+    ("/forget --erase\u200bmy PIN is 8675309", "usage: /forget --erase TEXT, with a space on"),
+    ("/forget\u2060--erase my PIN is 8675309", "usage: /forget --erase TEXT, with a space on"),
+    ("/forget\ufeff--ERASE-FORGOTTEN", "usage: /forget --erase-forgotten, with a space after"),
+    ("/forget\u200b--erase\u2060my PIN is 8675309", "usage: /forget --erase TEXT, with a")])
+def test_a_forget_option_joined_by_a_mark_of_no_width_is_refused_naming_it(
+        line: str, usage: str) -> None:
+    # It shows as "--erasemy PIN" or "/forget--erase": read as a plain forget of
+    # "--erasemy PIN is 8675309", or called an unknown command, an erasure was asked and
+    # nothing said that the option was not read.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, out = make_repl(memory)
+        assert repl.run_piped(["my PIN is 8675309", line]) == 1
+        assert usage in errors_of(repl) and "unknown command" not in errors_of(repl)
+        assert "forgotten:" not in out.getvalue() and "nothing forgotten (" not in out.getvalue()
+        assert [f.text for f in memory.facts()] == ["User's PIN is 8675309"]
