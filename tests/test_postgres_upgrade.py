@@ -23,7 +23,7 @@ from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
-from tiermem.memory.store.postgres.schema_times import TIMES_IN_SECONDS
+from tiermem.memory.store.postgres.schema_search import WORDS_ACROSS_MARKS
 from tiermem.memory.store.postgres.writer_lock import changes_channel
 
 
@@ -35,9 +35,9 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # The newest migration converts times stored in milliseconds and changes no table: its
-    # record gone undoes it (run again, it finds nothing left to convert).
-    assert MIGRATIONS[-1][1] == TIMES_IN_SECONDS, "set back what the newest one does"
+    # The newest migration indexes the words a mark of no width splits as they look too,
+    # and changes no table: its record gone undoes it (run again, it finds nothing to do).
+    assert MIGRATIONS[-1][1] == WORDS_ACROSS_MARKS, "set back what the newest one does"
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 
-_NO_WIDTH = "\ufeff\u200b-\u200d\u2060"
-_PADDING = re.compile(rf"^[\s{_NO_WIDTH}]+|[\s{_NO_WIDTH}]+$")
-_MARKS = re.compile(f"[{_NO_WIDTH}]")
+#: The marks of no width, as a class of a regular expression holds them.
+NO_WIDTH = "\ufeff\u200b-\u200d\u2060"
+_PADDING = re.compile(rf"^[\s{NO_WIDTH}]+|[\s{NO_WIDTH}]+$")
+_MARKS = re.compile(f"[{NO_WIDTH}]")
 
 
 def unpadded(line: str) -> str:

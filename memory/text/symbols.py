@@ -13,11 +13,23 @@ stand-in word between spaces, ``sym`` + its code point in hex + ``x`` ("🥜"
 leaves alone. memory/store/sqlite/schema_search.py calls it from SQL
 (memory/store/sqlite/connection.py registers it), and a query's terms include the
 stand-ins of its symbols (memory/search/lexical.py). Stored texts are unchanged.
+
+A mark of no width within a word (memory/text/padding.py: "867\u20605309") splits it
+for the tokenizer, yet shows nothing: the word as it looks ("8675309") is added after
+the text, so exact matching, which reads texts without such marks
+(memory/ops/forget_select.py), finds the text by the words it looks up.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+from tiermem.memory.text.padding import NO_WIDTH, unmarked
+
+#: A mark of no width between two characters of a word (a piece without whitespace).
+_WITHIN = re.compile(f"[^{NO_WIDTH}][{NO_WIDTH}]+[^{NO_WIDTH}]")
+_ANY_MARK = re.compile(f"[{NO_WIDTH}]")
 
 #: The name under which SQL calls ``indexed_text``.
 SQL_FUNCTION = "tiermem_fts_text"
@@ -34,4 +46,9 @@ def indexed_text(text: str | None) -> str | None:
     """What the full-text index reads for ``text``: each symbol replaced by its stand-in."""
     if text is None or text.isascii():
         return text
-    return "".join(f" sym{ord(c):x}x " if unicodedata.category(c) == "So" else c for c in text)
+    indexed = "".join(f" sym{ord(c):x}x " if unicodedata.category(c) == "So" else c
+                      for c in text)
+    if _ANY_MARK.search(indexed) is None:
+        return indexed
+    joined = [unmarked(piece) for piece in indexed.split() if _WITHIN.search(piece)]
+    return " ".join([indexed, *joined]) if joined else indexed

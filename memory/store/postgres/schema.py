@@ -22,6 +22,7 @@ from tiermem.memory.store.postgres.schema_search import (
     LEXEME_STATS,
     OUTSIDE_THE_STORE,
     RECALL_CONTEXT,
+    WORDS_ACROSS_MARKS,
 )
 from tiermem.memory.store.postgres.schema_tables import (
     ERASED_ID_MARKS,
@@ -65,6 +66,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("recall's messages forgotten or deleted by another program hand their context on",
      OUTSIDE_THE_STORE),
     ("times stored in milliseconds converted to seconds", TIMES_IN_SECONDS),
+    ("a word split by a mark of no width indexed as it looks too", WORDS_ACROSS_MARKS),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

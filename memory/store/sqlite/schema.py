@@ -29,6 +29,7 @@ from tiermem.memory.store.sqlite.schema_search import (
     TEXT_INDEXES_PER_TRANSACTION,
     indexed_through_function,
     tombstones,
+    words_across_marks,
 )
 from tiermem.memory.store.sqlite.schema_tables import (
     ERASED_ID_MARKS,
@@ -130,6 +131,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Older versions took any clock, and one in milliseconds stored times the live API
     # refuses to copy (memory/store/millisecond_times.py).
     Migration(21, "times stored in milliseconds converted to seconds", times_in_seconds),
+    Migration(22, "a word split by a mark of no width indexed as it looks too",
+              words_across_marks),
 )
 
 #: The user_version of a database with every migration run.

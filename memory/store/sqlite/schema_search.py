@@ -9,7 +9,10 @@ messages with the text of the message before them as context.
 
 from __future__ import annotations
 
-from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
+import sqlite3
+
+from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY, REWRITES_KEY
+from tiermem.memory.text.padding import NO_WIDTH
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 
 
@@ -316,3 +319,21 @@ ARCHIVAL_REWRITES = f"""
     CREATE TRIGGER passages_rewritten_forget AFTER UPDATE OF forgotten_at ON passages
     BEGIN {_COUNT_REWRITE} END;
 """
+
+
+def words_across_marks(conn: sqlite3.Connection) -> None:
+    """Migration 22: the full-text index holds a word split by a mark of no width
+    ("867\u20605309") also as it looks ("8675309", memory/text/symbols.py). A table with
+    such a text has its index written again: FTS5 must be given the words a row was
+    indexed with to take it out, so no row may keep the words of the older reading."""
+    for table, column in (("facts", "text"), ("passages", "text"), ("messages", "content")):
+        if conn.execute(f"SELECT 1 FROM {table} WHERE forgotten_at IS NULL AND {column}"
+                        " GLOB ? LIMIT 1", (f"*[{NO_WIDTH}]*",)).fetchone() is None:
+            continue
+        conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('delete-all')")
+        conn.execute(APPENDED_INTO_INDEX[table])
+        # A process holding the index's words in memory reads them again.
+        key = {"messages": REWRITES_KEY, "passages": ARCHIVAL_REWRITES_KEY}.get(table)
+        if key is not None:
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO "
+                         "UPDATE SET value = CAST(value AS INTEGER) + 1", (key,))
