@@ -15,6 +15,8 @@ from tiermem.memory.text.clauses import clauses_of
     ["Ana is User's sister", "Tom is User's brother"],
     ["Tom is a doctor", "Ana is a nurse"],
     ["User's dog is Rex", "User's cat is Tom"],
+    ["User is a teacher", "User lives in Rome"],
+    ["User's dog is Rex", "Tom's cat is Felix"],
 ])
 def test_a_comma_before_a_capital_joins_statements(parts: list[str]) -> None:
     assert clauses_of(", ".join(parts)) == parts
@@ -24,6 +26,10 @@ def test_a_comma_before_a_capital_joins_statements(parts: list[str]) -> None:
     "User lives in Berlin, Germany", "User's favourite cities are Paris, Rome and Oslo",
     "User's sister, Ana, is a nurse", "User's brother lives in Paris, Texas",
     "User is not tired, User is hungry",  # a denial and what holds instead: one statement
+    # neither the speaker nor a first name opens the part after: it may lean on the one
+    # before for what it says
+    "User likes Queen, Blur is okay too", "User's favourite band is Queen, Muse is second",
+    "User's PIN is 1234, Locker is 5678", "User's school was Eton, Tom's was Harrow",
 ])
 def test_a_comma_before_what_states_nothing_joins_none(fact: str) -> None:
     assert clauses_of(fact) == [fact]
@@ -32,3 +38,7 @@ def test_a_comma_before_what_states_nothing_joins_none(fact: str) -> None:
 def test_each_fact_joined_by_a_comma_is_stored() -> None:
     assert core_after("Ana is my sister, Tom is my brother, Sam is my friend.") == [
         "Ana is User's sister", "Sam is User's friend", "Tom is User's brother"]
+
+
+def test_what_leans_on_the_part_before_is_stored_with_it() -> None:
+    assert core_after("I like Queen, Blur is okay too.") == ["User likes Queen, Blur is okay too"]

@@ -31,6 +31,7 @@ from itertools import pairwise
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.fragments import qualifies
+from tiermem.memory.text.given_names import is_first_name
 from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.own_subjects import (
     POINTS_BACK,
@@ -86,6 +87,12 @@ _DETERMINED = re.compile(
 #: A denial, which a comma joins to what is said instead ("User is not vegan, User is
 #: vegetarian"): one statement, as a correction is read whole.
 _DENIED = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", _I)
+#: Who opens a statement a comma alone joins: the speaker, or someone by first name ("...,
+#: Tom is User's brother"). Another capital may open what leans on the part before ("User
+#: likes Queen, Blur is okay too", "..., Muse is second"), as may one's without the thing
+#: ("User's school was Eton, Tom's was Harrow").
+_BEING = frozenset({"is", "are", "was", "were", "has", "had"})
+_COMMA_SUBJECT = re.compile(rf"^(?P<word>[^\W\d_][\w-]*)(?P<owns>{_APOS}s)?\s+(?P<next>\S+)")
 #: A part with a subject of its own may still lean on the part before it for what it says
 #: ("... and User likes it too", "... and User lives there too", "... and User loves mine"):
 #: cut off, "User lives there too" says nowhere.
@@ -179,6 +186,16 @@ def _quoted_by_speaker(inner: re.Match[str]) -> list[str] | None:
     return [part[:1].upper() + part[1:] for part in parts]
 
 
+def _comma_joins(before: str, own: str) -> bool:
+    """Whether a comma alone joins ``own`` to the statement ``before`` it as "and" would:
+    not after a denial, which a comma joins to what holds instead ("User is not tired,
+    User is hungry"), and only when ``own`` opens with the speaker or a first name."""
+    head = _COMMA_SUBJECT.match(own)
+    return (_DENIED.search(before) is None and head is not None
+            and (head["word"] == "User" or is_first_name(head["word"]))
+            and not (head["owns"] and head["next"].casefold() in _BEING))
+
+
 def clauses_of(fact: str) -> list[str]:
     """The statements a compound fact joins ("The production region is eu-west-1 and the
     staging region is us-east-2"), each opening with a capital; ``[fact]`` when it joins
@@ -213,7 +230,7 @@ def clauses_of(fact: str) -> list[str]:
             parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
                 and not undone and not leans
-                and not (joint.strip() == "," and _DENIED.search(parts[-1]))):
+                and (joint.strip() != "," or _comma_joins(parts[-1], own))):
             parts.append(own)
         else:
             parts[-1] += joint + piece
