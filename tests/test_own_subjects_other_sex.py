@@ -14,11 +14,15 @@ _KEPT = ["Tom is User's brother and she is User's colleague",
          "User's brother lives in Rome and she works at Google",
          "Ana is tall and he is a doctor",
          "Tom's wife lives in Rome and he works at Google",
-         "Tom is tall and her car is red"]
+         "Tom is tall and her car is red",
+         # the speaker, or one of a sex, is never an "it"
+         "User lives in Rome and it is sunny", "Tom lives in Rome and it is sunny",
+         "User is tall and its colour is red"]
 # told of the subject before: the pronoun may be them
 _TOLD = {"User's sister lives in Rome and she works at Google": "User's sister",
          "Tom's wife lives in Rome and she works at Google": "Tom's wife",
-         "Sam is tall and she is a doctor": "Sam"}
+         "Sam is tall and she is a doctor": "Sam",
+         "User's car is a Tesla and it is red": "User's car"}
 
 
 @pytest.mark.parametrize("fact", [*_KEPT, *_TOLD])
@@ -32,3 +36,7 @@ def test_she_after_a_brother_is_never_him() -> None:
     held = core_after("Ana is my sister.", "Tom is my brother and she is my colleague.")
     assert "Tom is User's colleague" not in held
     assert "Ana is User's sister" in held
+
+
+def test_it_after_the_speaker_is_never_the_speaker() -> None:
+    assert core_after("I live in Rome and it is sunny.") == ["User lives in Rome and it is sunny"]

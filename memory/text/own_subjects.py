@@ -133,12 +133,15 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
 
 def _of_the_other_sex(owner: str, pronoun: str) -> bool:
     """Whether ``owner`` ("Tom", "User's brother", "Tom's wife") is, by the last relation
-    it says or else by a common first name, never ``pronoun`` ("she", "her")."""
+    it says or else by a common first name, never ``pronoun`` ("she", "her"); nor is the
+    speaker or one of a sex ever an "it" ("User lives in Rome and it is sunny")."""
     words = [_POSSESSIVE.sub("", word).casefold() for word in owner.split()]
     relations = [relation for word in words if (relation := relation_of(word)) is not None]
     sex = pronoun_of_relation(relations[-1]) if relations else (
         pronoun_of_name(words[0]) if words else None)
-    said = {"his": "he", "her": "she"}.get(pronoun, pronoun)
+    said = {"his": "he", "her": "she", "its": "it"}.get(pronoun, pronoun)
+    if said == "it":
+        return sex is not None or words == ["user"]
     return said in ("he", "she") and sex not in (None, said)
 
 
