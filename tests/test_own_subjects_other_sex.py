@@ -17,7 +17,10 @@ _KEPT = ["Tom is User's brother and she is User's colleague",
          "Tom is tall and her car is red",
          # the speaker, or one of a sex, is never an "it"
          "User lives in Rome and it is sunny", "Tom lives in Rome and it is sunny",
-         "User is tall and its colour is red"]
+         "User is tall and its colour is red",
+         # the speaker says "I": a "she" or "her" after them is someone else
+         "User lives in Rome and she is a nurse", "User loves Ana and her smile is lovely",
+         "User likes Ana and she is kind"]
 # told of the subject before: the pronoun may be them
 _TOLD = {"User's sister lives in Rome and she works at Google": "User's sister",
          "Tom's wife lives in Rome and she works at Google": "Tom's wife",

@@ -131,17 +131,20 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
     return f"{owner} {verb} {piece[stated.end():]}"
 
 
-def _of_the_other_sex(owner: str, pronoun: str) -> bool:
+def _never_the_pronoun(owner: str, pronoun: str) -> bool:
     """Whether ``owner`` ("Tom", "User's brother", "Tom's wife") is, by the last relation
-    it says or else by a common first name, never ``pronoun`` ("she", "her"); nor is the
-    speaker or one of a sex ever an "it" ("User lives in Rome and it is sunny")."""
+    it says or else by a common first name, never ``pronoun`` ("she", "her"); nor is one of
+    a sex ever an "it", nor the speaker, who says "I", ever a "she" or "it" ("User lives in
+    Rome and she is a nurse")."""
     words = [_POSSESSIVE.sub("", word).casefold() for word in owner.split()]
+    if words == ["user"]:
+        return True
     relations = [relation for word in words if (relation := relation_of(word)) is not None]
     sex = pronoun_of_relation(relations[-1]) if relations else (
         pronoun_of_name(words[0]) if words else None)
     said = {"his": "he", "her": "she", "its": "it"}.get(pronoun, pronoun)
     if said == "it":
-        return sex is not None or words == ["user"]
+        return sex is not None
     return said in ("he", "she") and sex not in (None, said)
 
 
@@ -168,7 +171,7 @@ def own_subject(piece: str, before: str) -> str | None:
         return piece if back is not None else None
     if back is not None:
         pronoun = back["pronoun"].casefold()
-        if _of_the_other_sex(owner, pronoun):
+        if _never_the_pronoun(owner, pronoun):
             return None  # "Tom is User's brother and she ...": she is not Tom
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
         return joined + piece[back.end():]
