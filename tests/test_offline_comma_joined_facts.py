@@ -42,3 +42,20 @@ def test_each_fact_joined_by_a_comma_is_stored() -> None:
 
 def test_what_leans_on_the_part_before_is_stored_with_it() -> None:
     assert core_after("I like Queen, Blur is okay too.") == ["User likes Queen, Blur is okay too"]
+
+
+#: What a comma joins before "he", "she" or "his", as told: each apart when the pronoun may
+#: be the subject before it; kept as said when it is neither Tom nor the speaker.
+_TOLD_AFTER_A_COMMA = {
+    "Ana is my sister, she is a nurse.": ["Ana is User's sister", "Ana is a nurse"],
+    "Tom is my brother, his wife is Ana.": ["Tom is User's brother", "Tom's wife is Ana"],
+    "My sister is Ana, she lives in Rome.": ["User's sister is Ana",
+                                             "User's sister lives in Rome"],
+    "Tom is my brother, she is a nurse.": ["Tom is User's brother, she is a nurse"],
+    "I live in Rome, she is a nurse.": ["User lives in Rome, she is a nurse"],
+}
+
+
+@pytest.mark.parametrize("said", _TOLD_AFTER_A_COMMA)
+def test_a_comma_before_he_or_she_joins_statements(said: str) -> None:
+    assert core_after(said) == sorted(_TOLD_AFTER_A_COMMA[said])

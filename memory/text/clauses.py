@@ -59,8 +59,10 @@ _APOS = "['’]"
 
 #: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B", and a comma
 #: before a capital, "Ana is User's sister, Tom is User's brother" (not "Berlin, Germany":
-#: a part after it that states nothing stays with the one before).
-_CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+|,\s+(?=(?-i:[A-Z])))", re.IGNORECASE)
+#: a part after it that states nothing stays with the one before), or before "he" or "she"
+#: ("Ana is User's sister, she is a nurse").
+_CLAUSE_JOIN = re.compile(
+    r"(,?\s+(?:and|but)\s+|;\s+|,\s+(?=(?-i:[A-Z]|(?:he|she|his|her)\s)))", re.IGNORECASE)
 
 #: A part whose subject a determiner opens, followed by a verb of a closed list, in any
 #: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
