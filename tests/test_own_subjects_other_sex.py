@@ -20,12 +20,15 @@ _KEPT = ["Tom is User's brother and she is User's colleague",
          "User is tall and its colour is red",
          # the speaker says "I": a "she" or "her" after them is someone else
          "User lives in Rome and she is a nurse", "User loves Ana and her smile is lovely",
-         "User likes Ana and she is kind"]
+         "User likes Ana and she is kind",
+         # a subject named after its verb: she is not Tom
+         "User's boss is Tom and she is strict", "User's boss is Ana and he is strict"]
 # told of the subject before: the pronoun may be them
 _TOLD = {"User's sister lives in Rome and she works at Google": "User's sister",
          "Tom's wife lives in Rome and she works at Google": "Tom's wife",
          "Sam is tall and she is a doctor": "Sam",
-         "User's car is a Tesla and it is red": "User's car"}
+         "User's car is a Tesla and it is red": "User's car",
+         "User's boss is Ana and she is strict": "User's boss"}
 
 
 @pytest.mark.parametrize("fact", [*_KEPT, *_TOLD])

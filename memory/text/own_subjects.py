@@ -39,6 +39,10 @@ STATEMENT = re.compile(
 _REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
+_SEXED = frozenset({"he", "she", "his", "her"})
+#: A subject named by the part before ("User's boss is Tom"), whose first name may say
+#: whether a pronoun after is them.
+_NAMED_AS = re.compile(r"\s(?:is|was)\s+(?P<name>[A-Z][a-z]+)\W*$")
 #: A subject that is a name ("User's boss's name", "His name"): a part after it is about
 #: whoever bears the name, never the name itself ("... and she works remotely").
 _NAME_OF = re.compile(rf"^(?:(?P<pronoun>his|her|their|its)|(?P<bearer>.+?){_APOS}s)\s+name$",
@@ -171,8 +175,13 @@ def own_subject(piece: str, before: str) -> str | None:
         return piece if back is not None else None
     if back is not None:
         pronoun = back["pronoun"].casefold()
-        if _never_the_pronoun(owner, pronoun):
-            return None  # "Tom is User's brother and she ...": she is not Tom
+        named = _NAMED_AS.search(before)
+        if _never_the_pronoun(owner, pronoun) or (
+                named is not None and pronoun in _SEXED
+                and _never_the_pronoun(named["name"], pronoun)):
+            # "Tom is User's brother and she ...", "User's boss is Tom and she ...": she
+            # is not Tom
+            return None
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
         return joined + piece[back.end():]
     if shared is None or POINTS_BACK.search(piece) or _RELATIVE.search(before):
