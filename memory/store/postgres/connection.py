@@ -45,11 +45,21 @@ from tiermem.memory.store.postgres.schema import (
 def public_dsn(dsn: str) -> str:
     """``dsn`` without its passwords (or tiermem's settings), for messages and the chat's
     banner: the login's, and ``sslpassword``, which unlocks the client's SSL key, also
-    those a ``dbname`` written as a DSN of its own holds (``dbname=postgresql://u:PW@h``)."""
+    those a ``dbname`` written as a DSN of its own holds (``dbname=postgresql://u:PW@h``).
+    A port hidden as a possible password is said to be, wherever it is shown."""
+    shown = _public_conninfo(dsn)
+    if shown is None:
+        return "the PostgreSQL database given"
+    return shown + hidden_port_note(dsn)
+
+
+def _public_conninfo(dsn: str) -> str | None:
+    """``public_dsn`` as a connection string, with no word of a port hidden, to build on;
+    None when libpq cannot read ``dsn``."""
     try:
         parts = conninfo_to_dict(libpq_dsn(dsn))
     except psycopg.ProgrammingError:
-        return "the PostgreSQL database given"
+        return None
     for secret in ("password", "sslpassword"):
         parts.pop(secret, None)
     shown = make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
@@ -100,7 +110,7 @@ def connect(dsn: str) -> psycopg.Connection:
     except psycopg.OperationalError as exc:
         # libpq's words may name a part of a password it cut short (its host, as "@" ends it).
         raise StoreUnreachableError(without_password(
-            f"cannot connect to PostgreSQL at {public_dsn(dsn)}{hidden_port_note(dsn)}: "
+            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
             f"{first_line(exc)}", dsn)
             + f"; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
@@ -224,11 +234,12 @@ def _upgrade_refused(conn: psycopg.Connection, exc: pg_errors.InsufficientPrivil
                           f"`tiermem upgrade --agent {shlex.quote(agent)} --store DSN` once, "
                           f"DSN connecting as a superuser")
     # The DSN given, as the owner and without the password of this role's login.
-    as_owner = make_conninfo(public_dsn(server), user=owner)
+    as_owner = make_conninfo(_public_conninfo(server) or "", user=owner)
     return StoreError(
         f"{upgrading}; an upgrade changes tiermem's tables, which only their owner may do, "
         f"and they belong to role {owner}, not {role}: run `tiermem upgrade --agent "
-        f"{shlex.quote(agent)} --store {shlex.quote(as_owner)}` once (adding {owner}'s "
+        f"{shlex.quote(agent)} --store {shlex.quote(as_owner)}`{hidden_port_note(server)} "
+        f"once (adding {owner}'s "
         f"password to that DSN if its login needs one), then this role writes again with "
         f"the rights it has")
 
