@@ -283,9 +283,12 @@ def without_passwords(text: str, locations: Iterable[str]) -> str:
 
 def _hidden_where_it_stands(text: str, form: str) -> str:
     """``text`` with ``form`` shown as ``***`` where a DSN or a message about one holds a
-    password or port: after a ":", ``password=``, ``port``, or a quoted option."""
-    return re.sub(rf"(:|(?:password|port)\s*=\s*'?|port '?|(?:after|option|parameter:) \")"
+    password or port: after a ":", ``password=``, ``port``, or a quoted option; and as a
+    word before an "@", a host's start when libpq ends the password at an "@" it holds
+    (postgresql://u:ab@cd@h: ``host=cd@h``)."""
+    text = re.sub(rf"(:|(?:password|port)\s*=\s*'?|port '?|(?:after|option|parameter:) \")"
                   rf"{re.escape(form)}(?=[@'&\s\"/?,]|$)", lambda m: m.group(1) + "***", text)
+    return re.sub(rf"(?<![^\s='\"(,]){re.escape(form)}(?=@)", "***", text)
 
 
 def _left_shown(location: str) -> bool:
