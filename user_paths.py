@@ -126,12 +126,12 @@ def unknown_home(path: str | os.PathLike[str]) -> str | None:
 
 def home_elsewhere(path: str | os.PathLike[str]) -> str | None:
     """Why ``path`` (``./~/h``, the directory ``~`` here) names no place to create, when it
-    is not there while the home's ``~/h`` is; else None (also when HOME is empty or
-    relative, as ``~/h`` then names no home)."""
+    is not there while the home's ``~/h`` is; else None (also for ``./~/h`` when HOME is
+    empty or relative, as ``~/h`` then names no home; ``~bob/h`` names bob's all the same)."""
     given = Path(path)
     if os.fspath(path).startswith("~") or not given.parts or given.parts[0][:1] != "~":
         return None
-    if home_unusable() is not None:  # ~/h names no home then, so it is no choice to offer
+    if given.parts[0] == "~" and home_unusable() is not None:  # ~/h is then no choice
         return None
     here = given.absolute()
     try:

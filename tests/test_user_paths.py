@@ -271,6 +271,18 @@ def test_a_relative_home_variable_names_no_home(
     assert list(tmp_path.iterdir()) == []
 
 
+def _dot_slash_tilde_given(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: str,
+                           tilde: str, named: str) -> None:
+    """TIERMEM_HOME=./TILDE/h given in ``tmp_path`` with HOME=``home``, where TILDE/h
+    expands to ``tmp_path/named/h``, which exists."""
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / named / "h").mkdir(parents=True)
+    monkeypatch.setattr(Path, "expanduser", lambda self: tmp_path / named / Path(
+        *self.parts[1:]) if self.parts[:1] == (tilde,) else self)
+    monkeypatch.setenv("TIERMEM_HOME", f"./{tilde}/h")
+
+
 @pytest.mark.parametrize("home", ["rel", ""])
 def test_a_tilde_after_a_dot_slash_is_made_here_when_home_names_no_home(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: str) -> None:
@@ -278,10 +290,19 @@ def test_a_tilde_after_a_dot_slash_is_made_here_when_home_names_no_home(
     # home then, as ./rel/h (or /h) was read as the home's ~/h.
     from tiermem.agent.home import tiermem_home
 
-    monkeypatch.setenv("HOME", home)
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "rel" / "h").mkdir(parents=True)
-    monkeypatch.setattr(Path, "expanduser", lambda self: tmp_path / "rel" / Path(
-        *self.parts[1:]) if self.parts[:1] == ("~",) else self)
-    monkeypatch.setenv("TIERMEM_HOME", "./~/h")
+    _dot_slash_tilde_given(monkeypatch, tmp_path, home, "~", "rel")
     assert tiermem_home() == tmp_path / "~" / "h"
+
+
+@pytest.mark.parametrize("home", ["rel", ""])
+def test_a_users_home_after_a_dot_slash_is_offered_whatever_home_is(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: str) -> None:
+    # ~bob/h names bob's home whatever HOME is: before, with HOME=rel (or empty),
+    # TIERMEM_HOME=./~bob/h was not refused, and an empty home made here, not bob's.
+    from tiermem.user_paths import NoRootError, tiermem_root
+
+    _dot_slash_tilde_given(monkeypatch, tmp_path, home, "~bob", "bob")
+    with pytest.raises(NoRootError, match=r"\(the directory ~bob here\) does not exist, "
+                                          r"while ~bob/h \(.*/bob/h\) does; give ~bob/h "):
+        tiermem_root()
+    assert not (tmp_path / "~bob").exists()
