@@ -30,6 +30,10 @@ def memory() -> Iterator[HierarchicalMemory]:
     ("My password is hunter2.", "Sorry, it's hunter3.", "User's password is hunter2",
      "hunter3"),
     ("My username is bob.", "Oops, it's bob99.", "User's username is bob", "bob99"),
+    # said to be so now, or after "No," or "Actually,": "It's hunter3" was stored
+    *(("My password is hunter2.", slip, "User's password is hunter2", "hunter3")
+      for slip in ("Wait, it's hunter3 now.", "It's hunter3 now.", "It's now hunter3.",
+                   "No, it's hunter3.", "Actually, it's hunter3.", "Oops, it's hunter3 actually.")),
     # a slip noticed before the word meant: the generic reply, the word dropped unsaid
     *((said, f"{cue}, {meant}.", fact, meant) for cue in ("No wait", "Hold on", "Whoops")
       for said, fact, meant in (("I'm 30.", "User is 30", "31"),

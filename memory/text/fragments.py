@@ -169,11 +169,14 @@ _MEANT = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|h(?:old|ang)\s+on|um+|uh+|hmm+|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)\W*$",
     re.IGNORECASE | re.DOTALL)
-#: "It's X" after a slip noticed ("Sorry, it's 4321", "Wait, it's Porto"): X is what was
-#: meant, as in "Sorry, I meant 4321"; stored as said, "It's 4321" stood beside the PIN.
+#: "It's X" after a slip noticed ("Sorry, it's 4321", "Wait, it's Porto", "No, it's hunter3
+#: actually") or said to be so now ("It's hunter3 now"): X is what was meant, as in "Sorry,
+#: I meant 4321"; stored as said, "It's 4321" stood beside the PIN.
 _MEANT_IT = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|wait|h(?:old|ang)\s+on|my\s+bad|correction)\b[\s,:;!.–—-]*)+"
-    r"it(?:['’]s|\s+is)\s+(?P<meant>\S.*?)\W*$", re.IGNORECASE | re.DOTALL)
+    r"^\W*(?:(?:(?:sorry|oops|whoops|no|nope|oh|actually|wait|h(?:old|ang)\s+on"
+    r"|my\s+bad|correction)\b[\s,:;!.–—-]*)+|(?=it\S*\s+(?:is\s+)?now\s|.*\bnow\W*$))"
+    r"it(?:['’]s|\s+is)\s+(?:now\s+|actually\s+)?(?P<meant>\S.*?)"
+    r"(?:,?\s+(?:now|actually|instead))?\W*$", re.IGNORECASE | re.DOTALL)
 #: What "it's" is after a slip noticed when it says how things are, not what was meant:
 #: an hour or a day ("Sorry, it's 2am", "Wait, it's Monday") or a word on the thing ("Sorry,
 #: it's OK"); a word in small letters ("it's late") is none either.
