@@ -24,6 +24,19 @@ def test_a_title_before_a_name_stays() -> None:
     assert split_sentences("My dentist is Dr. Lee.") == ["My dentist is Dr. Lee."]
 
 
+@pytest.mark.parametrize("said", ["My address is 5 Elm St. No wait, I'm wrong.",
+                                  "My address is 5 Elm St. Sorry, that's wrong.",
+                                  "My address is 5 Elm St. Oops, that was a typo."])
+def test_a_slip_noticed_after_a_street_opens_a_sentence(said: str) -> None:
+    # cut nowhere, "User's address is 5 Elm St. No wait" (or the whole text) was stored
+    assert split_sentences(said)[0] == "My address is 5 Elm St."
+    assert core_after(said) == ["User's address is 5 Elm St."]
+
+
+def test_dr_no_stays_a_name() -> None:
+    assert split_sentences("Dr. No is my favourite film.") == ["Dr. No is my favourite film."]
+
+
 def test_a_new_home_keeps_the_phone_number() -> None:
     assert sorted(core_after(SAID, "I live in Lisbon.")) == [
         "User lives in Lisbon", "User's phone number is 555-1234"]

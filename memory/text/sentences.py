@@ -9,11 +9,11 @@ so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
 (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
 abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
 a sentence, but for a street's "St." or "Dr." before a word that opens one ("3 Pine St. My
-phone is ...", not "St. Louis", nor "and my PIN" or "but keep my PIN" in a request to
-forget or to remove); a few (etc., a.m., U.S.) end one only when a capitalised word
-follows. A unit's dot after a number ("300 ms.", "2 in.") ends one unless the measure goes
-on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x") is its own sentence, with
-the marker removed. Fragments without a letter or digit are dropped.
+phone is ...", "5 Elm St. No wait, ...", not "St. Louis" or "Dr. No", nor "and my PIN" or
+"but keep my PIN" in a request to forget or to remove); a few (etc., a.m., U.S.) end one
+only when a capitalised word follows. A unit's dot after a number ("300 ms.", "2 in.") ends
+one unless the measure goes on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x")
+is its own sentence, with the marker removed. Fragments without a letter or digit are dropped.
 
 ``machine_cue`` recognises machine text, which is never split: a line
 starting with a shell prompt ("$ ", "> "); a line starting with kubectl,
@@ -117,6 +117,10 @@ _SENTENCE_OPENERS = frozenset({
     "its", "it's", "they", "their", "the", "this", "that", "also", "and", "but", "please",
 })
 _NEXT_WORD = re.compile(r"\s*([^\W\d_]+(?:['’][^\W\d_]+)?)")
+#: A slip noticed, which opens a sentence of its own ("5 Elm St. No wait, ...", "... St.
+#: Sorry, that's wrong"), where "Dr. No" is a name.
+_SLIP_OPENING = re.compile(r"\s*(?:no|nope|sorry|oops|whoops|wait|actually|oh|h(?:old|ang)\s+on)"
+                           r"(?:\s*[,!:;–—]|\s+wait\b)", re.IGNORECASE)
 #: In a request to forget, a lower-case "and" or "but" before another thing of its list
 #: joins the street to the rest of the request: cut after "St.", "Forget my address 5 Glass
 #: St. and my PIN" stored "and my PIN" as the fact "User's PIN" and kept the PIN held. So
@@ -155,6 +159,8 @@ def _another_thing_to_forget(line: str, start: int, at: int) -> bool:
 
 def _opens_a_sentence(line: str, start: int, at: int) -> bool:
     following = _NEXT_WORD.match(line, at)
+    if _SLIP_OPENING.match(line, at) is not None:
+        return True
     if (following is None
             or following.group(1).casefold().replace("’", "'") not in _SENTENCE_OPENERS):
         return False
