@@ -62,7 +62,7 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
-    keeps_what_is_held,
+    keeps_the_last,
     left_for_another,
     names_what_to_forget,
     now_apart,
@@ -221,7 +221,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         said_before = previous
         previous, before, retired_before = sentence, dict(new), len(retired)
         held_before = dict(current)
-        if (is_question(sentence) or keeps_what_is_held(sentence, current)
+        if (is_question(sentence) or keeps_the_last(sentence, current)
                 or keeps_nothing_held(sentence, current)):
             continue  # "Keep my PIN" of a PIN held changes nothing, and of none keeps none
         # "I'm 30. I meant 31.": the one number this message told is the slip; after

@@ -21,12 +21,22 @@ def memory() -> Iterator[HierarchicalMemory]:
 
 
 @pytest.mark.parametrize("said", ["Never forget that.", "Never ever forget it!",
-                                  "Don't ever forget this.", "Please remember this."])
+                                  "Don't ever forget this.", "Please remember this.",
+                                  # each was stored as itself ("Keep that")
+                                  "Keep that.", "Hold on to that.", "Hang onto that.",
+                                  "Keep it, please.", "Save that.", "Keep hold of this."])
 def test_a_bare_request_to_keep_stores_nothing_and_says_so(memory: HierarchicalMemory,
                                                            said: str) -> None:
     replies = _chat(memory, "I'm vegan.", said)
     assert _core(memory) == {"User is vegan": "durable"}
     assert replies[-1] == KEPT_NOTE
+
+
+@pytest.mark.parametrize("said", ["Keep it down.", "Hold on to that thought.",
+                                  "Save it for later.", "Hold on to your hats."])
+def test_keeping_it_with_more_said_is_stored(memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, said)
+    assert list(_core(memory)) == [said.rstrip(".")]
 
 
 def test_never_forget_that_x_stores_x() -> None:

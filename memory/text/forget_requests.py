@@ -75,12 +75,14 @@ _BARE_FORGET = re.compile(
     r"(?:,?\s+please)?\W*$", _I)
 
 
-#: A request to keep that names nothing ("Never forget that.", "Remember this, please"):
-#: what was said is kept anyway, so it asks for nothing that could change.
+#: A request to keep that names nothing ("Never forget that.", "Remember this, please",
+#: "Keep that.", "Hold on to that."): what was said is kept anyway, so it asks for nothing
+#: that could change.
 _BARE_KEEP = re.compile(
     r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|and|just|also)\b[\s,]*)*"
     rf"(?:(?:(?:don{_APOS}?t|do\s+not)(?:\s+(?:you\s+)?ever)?|never(?:,?\s+ever)?)\s+"
-    r"(?:let\s+(?:me|us)\s+)?forget|remember|keep\s+in\s+mind)"
+    r"(?:let\s+(?:me|us)\s+)?forget|remember|keep(?:\s+(?:in\s+mind|hold\s+of))?|save|store"
+    r"|note(?:\s+down)?|h(?:old|ang)\s+on\s*to)"
     r"\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
 
 
