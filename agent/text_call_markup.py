@@ -304,6 +304,7 @@ def _written_wrong(content: str, names: frozenset[str],
             return found
         named = MISTRAL_WRITTEN.match(segment)
         name, arguments = (named.group(1), named.group(2)) if named else ("", segment)
+        named_apart = arguments[:1].isspace()
         if is_prose(segment, names):  # "[TOOL_CALLS] Done.", "[TOOL_CALLS]Noted (saved).": prose
             readable[-1] = False
             prose.append(segment)
@@ -311,8 +312,8 @@ def _written_wrong(content: str, names: frozenset[str],
         arguments = _MISTRAL_CALL_ID_ARGS.sub("", arguments.strip(), count=1).strip()
         # An offered name, or one written as a tool's is with arguments after it
         # ("[TOOL_CALLS]save_note (x)"): a call meant, answered to say what is wrong.
-        readable[-1] = offered_name(name, names) in names \
-            or bool(arguments and name_shaped(name, names))
+        readable[-1] = offered_name(name, names) in names or bool(arguments and name_shaped(
+            name, names, called=arguments.startswith(("[", "(", '"')) and not named_apart))
         try:
             value, end = _DECODER.raw_decode(arguments)
         except (ValueError, RecursionError):

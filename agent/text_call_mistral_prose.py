@@ -19,8 +19,9 @@ MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
-#: Words joined as a tool's name joins them: by underscores, or in camelCase.
-_JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]")
+#: Words joined as a tool's name joins them: by underscores, or in camelCase after a
+#: lowercase word ("saveNote"), not as a brand's name is ("iPhone", "JavaScript").
+_JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
 #: How the text before a marker ends when the marker begins a line or follows calls.
 _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
@@ -74,10 +75,10 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
 def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:
     """Whether ``word``, alone after a call marker, is prose: one ending a sentence
     (``Done.``) or, after Mistral's marker (``mistral``), a capitalised one (``Done``, not
-    ``Forget`` beside a tool ``forget``: ``name_shaped``), that begins no offered name,
-    with or without a namespace (``functions.`` does)."""
+    ``Forget`` beside a tool ``forget``), that begins no offered name, with or without a
+    namespace (``functions.`` does)."""
     return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None
-                                   and not name_shaped(word, names))) \
+                                   and not _near(word, names))) \
         and not any(f"{space}{name}".startswith(word)
                     for name in names for space in ("", *NAMESPACES))
 
@@ -97,11 +98,18 @@ def is_prose(segment: str, names: frozenset[str]) -> bool:
     return not name_shaped(name, names) and not after.startswith(("[", "(", '"'))
 
 
-def name_shaped(word: str, names: frozenset[str]) -> bool:
+def name_shaped(word: str, names: frozenset[str], *, called: bool = False) -> bool:
     """Whether ``word`` is written as a tool's name is: words joined by underscores or in
-    camelCase (``save_note``, ``saveNote``), or near an offered name (``send_mesage``,
-    ``Forget``). After a marker it begins a call the model meant, which runs to tell it the
-    name is wrong, not prose shown and never run."""
+    camelCase (``save_note``, ``saveNote``), or near an offered name when lowercase
+    (``send_mesage``) or ``called``, a bracket or quote straight after it (``Forget("x")``).
+    After a marker it begins a call the model meant, which runs to tell it the name is
+    wrong, not prose shown and never run. A capitalised word with a space after it begins a
+    sentence (``Forget it (no need)``, ``JavaScript is noted``) whatever tool it is near."""
     bare = offered_name(word, names)
     return bare in names or _JOINED_WORDS.search(word) is not None \
-        or bool(get_close_matches(bare.lower(), names, n=1, cutoff=0.85))
+        or ((called or word[:1].islower()) and _near(bare, names))
+
+
+def _near(word: str, names: frozenset[str]) -> bool:
+    """Whether ``word``, in any case, is near an offered name (``Forget``, ``forgt``)."""
+    return bool(get_close_matches(word.lower(), names, n=1, cutoff=0.85))

@@ -93,3 +93,33 @@ def test_the_agent_answers_a_wrong_name_after_a_call_as_unknown(
         ("core_memory_append", True), ("save_note", False), ("send_message", True)]
     assert "save_note" in result.tool_results[1].content
     assert result.reply == "Noted."
+
+
+@pytest.mark.parametrize("after", [
+    "Forget it (no need)", "Forget about it.", "Forget, it's gone", "FORGET it",
+    "JavaScript is noted", "iPhone (noted)", "YouTube link saved", "McDonald's is noted",
+])
+def test_a_capitalised_word_or_a_brand_then_prose_is_the_reply(after: str) -> None:
+    # A sentence's first word near a tool's name ("Forget" beside forget), or a brand's
+    # camelCase, is no call: answered as unknown, it would ask the model whether it meant
+    # to forget, when it said never mind.
+    names = [*NAMES, "forget"]
+    found = find_text_tool_calls(f"{CALL}[TOOL_CALLS]{after}", names)
+    assert ([(c.name, c.arguments) for c in found.calls], found.rest) == (
+        [("core_memory_append", '{"content": "x"}')], after)
+    alone = find_text_tool_calls(f"[TOOL_CALLS] {after}", names)
+    assert (alone.calls, alone.rest.removeprefix("[TOOL_CALLS] ")) == ([], after)
+
+
+def test_a_capitalised_name_near_an_offered_one_with_its_arguments_is_a_call() -> None:
+    found = find_text_tool_calls('[TOOL_CALLS]Forget("peanuts")', [*NAMES, "forget"])
+    assert [(c.name, c.arguments) for c in found.calls] == [("Forget", '("peanuts")')]
+
+
+def test_the_agent_shows_forget_it_after_a_call_and_runs_nothing_else(
+        server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(
+        server, '[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic to peanuts"}'
+                '[TOOL_CALLS]Forget it (no need)')
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "Forget it (no need)"
