@@ -10,9 +10,9 @@ server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's w
 the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
 or 504, whose server behind may still be down, nor a 429, maybe a proxy's), or a minute
-passes with no loading wait (a server restarted an hour later loads its model afresh); its
-error says the minute was spent. Each loading wait is told as it starts, so that a chat waiting a
-minute does not look hung.
+passes with no wait for it nor for a rate limit below (a server restarted an hour later loads
+its model afresh); its error says the minute was spent. Each loading wait is told as it
+starts, so that a chat waiting a minute does not look hung.
 
 Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
 busy") waits as asked, each wait capped as the client says. Such waits and the loading waits
@@ -24,10 +24,13 @@ than ``TOLD_OVER`` seconds is told as it starts; a wait of nothing is never told
 The waits after a rate limit (HTTP 429) or a busy server's refusal (Ollama's 503 "server
 busy"), its ``Retry-After``, else the short backoff, come out, too, of ``RATE_LIMIT_BUDGET``
 seconds a client spends on them until the server answers a request with anything but such a
-refusal, or a minute passes with none of those waits: a server or proxy that keeps refusing
-costs a minute in all, not a minute for each of a scenario's turns, and a chat left open gets
-the minute again for a 429 an hour later. Once they are spent, a request refused so is not
-sent again, and its error says so and when it will be.
+refusal, or a minute passes with none of those waits nor a loading model's: a server or proxy
+that keeps refusing is waited a minute, then refused at once until a quiet minute, not waited a
+minute for each of a scenario's turns, and a chat left open gets the minute again for a 429 an
+hour later. A wait of either kind holds both minutes spent, so a loading server and a
+rate-limiting proxy by turns are waited two minutes in all, not a minute of each by turns.
+Once they are spent, a request refused so is not sent again, and its error says so and when
+it will be.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
     if error.retry_wait is not None:
         _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
                     f"on earlier requests it refused alike, and are given again once a minute "
-                    f"passes without them or it answers")
+                    f"passes with no wait for it nor for a rate limit, or it answers")
     return error
 
 
@@ -109,11 +112,13 @@ class LoadingWaits:
     def begin(self, asked_cap: float) -> bool:
         """A request begins: whether it finds the budget spent, in which case the waits its
         server asks for may total ``asked_cap`` seconds for it, and no more. A minute with
-        no wait for a loading model, or for a rate limit, gives those waits afresh."""
-        now = self.clock()
-        if now - self.spent_until >= self.budget:
+        no wait for a loading model nor for a rate limit gives both waits afresh."""
+        # A wait of either kind keeps both spent: a loading server and a proxy's rate
+        # limits by turns would otherwise refill each other's minute without end.
+        quiet = self.clock() - max(self.spent_until, self.limited_until)
+        if quiet >= self.budget:
             self.spent = 0.0  # the server may have been restarted, its model loading again
-        if now - self.limited_until >= RATE_LIMIT_BUDGET:
+        if quiet >= RATE_LIMIT_BUDGET:
             self.limited = 0.0  # a minute with no wait for a rate limit: it may have lifted
         self.asked_left = asked_cap if self.spent_out else 0.0
         self.request_left = self.budget
@@ -157,7 +162,8 @@ class LoadingWaits:
             proxy = " (a proxy in front of the server may set the limit)"
             _add(error, f"the {RATE_LIMIT_BUDGET:.0f} s of waits this client gives rate limits "
                         f"and a busy server are spent, so a request refused so is not sent "
-                        f"again until a minute passes without such waits or one is answered"
+                        f"again until a minute passes with no wait for them nor for a loading "
+                        f"model, or one is answered"
                         + (proxy if error.status_code == 429 else ""))
         return spent_on_earlier(error) if spent_before else error
 

@@ -40,7 +40,8 @@ many attempts were made are explicit, documented and testable:
   minute passes without them, after which such a refusal is final; a server still loading
   its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
   longer, as it asks no wait itself, a minute in all until it answers again or a minute
-  passes without such waits (agent/loading_wait.py).
+  passes without such waits; a wait of either kind holds both minutes spent
+  (agent/loading_wait.py).
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent

@@ -135,7 +135,7 @@ def test_a_server_that_keeps_rate_limiting_costs_the_client_a_minute_not_one_a_r
     assert len(server.requests) == 4 + 5
     assert all("1 attempt)" in error and "rate limits and a busy server are spent" in error
                for error in errors[1:])
-    assert "until a minute passes without such waits" in errors[-1]
+    assert "until a minute passes with no wait for them" in errors[-1]
 
 
 def test_the_short_backoffs_after_rate_limits_take_from_the_minute_too(
@@ -249,8 +249,33 @@ def test_a_quiet_minute_gives_a_loading_model_its_minute_again(
     clock.now += 59.0  # not yet a minute since the last wait ended: the short backoff
     with pytest.raises(ProviderError) as info:
         llm.complete([{"role": "user", "content": "hi"}], [])
-    assert "given again once a minute passes without them" in str(info.value)
+    assert "given again once a minute passes with no wait for it" in str(info.value)
     assert clock.sleeps[:3] == [10.0, 20.0, 30.0] and max(clock.sleeps[3:]) <= 2.0
     clock.now += 3600.0
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
     assert clock.sleeps[-2:] == [10.0, 20.0]
+
+
+def test_a_loading_server_and_a_rate_limiting_proxy_by_turns_are_waited_two_minutes(
+        server: FakeOpenAIServer) -> None:
+    # Requests refused by turns: a llama-server loading its model, then a proxy's 429s. A
+    # wait of either kind keeps the other's minute spent, so neither comes back a minute on.
+    for _ in range(4):
+        server.enqueue_error(503, LOADING)
+    for _ in range(4):
+        server.enqueue_error(429, headers={"Retry-After": "20"})
+    for _ in range(4):
+        server.enqueue_error(503, LOADING)
+    server.enqueue_error(429, headers={"Retry-After": "20"})
+    clock = Clock()
+    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                       sleep=clock.sleep, clock=clock)
+    errors = []
+    for _ in range(4):
+        with pytest.raises(ProviderError) as info:
+            llm.complete([{"role": "user", "content": "hi"}], [])
+        errors.append(str(info.value))
+    assert clock.sleeps[:6] == [10.0, 20.0, 30.0, 20.0, 20.0, 20.0]
+    assert sum(clock.sleeps) < 120.0 + 3 * 2.0 and max(clock.sleeps[6:]) <= 2.0
+    assert "were spent on earlier requests" in errors[2]
+    assert llm.last_attempts == 1 and "rate limits and a busy server are spent" in errors[3]
