@@ -36,7 +36,7 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["provider_error", "retry_after_seconds"]
+__all__ = ["QUOTA_HINT", "provider_error", "quota_used_up", "retry_after_seconds"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -141,11 +141,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
                              attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
-    if status == 429 and _quota_used_up(body):
+    if status == 429 and quota_used_up(body):
         return ProviderError(
             f"{url} refused the request: the account's quota is used up (HTTP 429){said}",
             kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
-            hint=_QUOTA_HINT)
+            hint=QUOTA_HINT)
     if status == 429:
         kind = "rate_limit"
         text = (
@@ -209,11 +209,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
 
 
 #: What to do when the account's credit or plan, not the rate of requests, refused a request.
-_QUOTA_HINT = ("waiting does not lift it: add credit or raise the account's plan (its billing "
+QUOTA_HINT = ("waiting does not lift it: add credit or raise the account's plan (its billing "
                "page), or use another key or --base-url, then send it again")
 
 
-def _quota_used_up(body: Any) -> bool:
+def quota_used_up(body: Any) -> bool:
     """Whether a 429 says the account's quota is used up (OpenAI's "insufficient_quota", as
     its code or type, or quoted in the message of a proxy handing OpenAI's error on, as
     LiteLLM's "litellm.RateLimitError: ... 'code': 'insufficient_quota'"), which no wait

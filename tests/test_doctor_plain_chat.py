@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+import pytest
 import server_personalities as persona
 from fake_openai import FakeOpenAIServer, FakeResponse
 
@@ -193,3 +194,31 @@ def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> N
     report = run_doctor(server.base_url, server.model)
     assert not report.works
     assert "it ends in /v1" in advice(report) and "pull" not in advice(report)
+
+
+_QUOTA = "You exceeded your current quota, please check your plan and billing details."
+
+
+@pytest.mark.parametrize("body", [
+    {"error": {"message": _QUOTA, "type": "insufficient_quota", "code": "insufficient_quota"}},
+    # As a LiteLLM proxy hands OpenAI's refusal on: quoted in its message.
+    {"error": {"message": "litellm.RateLimitError: OpenAIException - Error code: 429 - "
+                          "{'error': {'message': '" + _QUOTA + "', 'type': "
+                          "'insufficient_quota', 'code': 'insufficient_quota'}}",
+               "type": None, "param": None, "code": "429"}}])
+def test_a_quota_used_up_is_advised_as_the_chat_hints_it(
+        server: FakeOpenAIServer, body: dict[str, Any]) -> None:
+    refusing(server, 429, body)
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and advice(report).startswith(
+        "the account's quota is used up (HTTP 429): waiting does not lift it: add credit")
+    assert advice(report).endswith("then run `tiermem doctor` again")
+
+
+def test_a_rate_limit_is_advised_to_run_the_doctor_again_later(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 429, {"error": {"message": "Rate limit reached for requests",
+                                     "type": "requests", "code": "rate_limit_exceeded"}})
+    report = run_doctor(server.base_url, server.model)
+    assert "rate-limiting requests (HTTP 429): run the doctor again in a minute" in advice(
+        report) and "add credit" not in advice(report)
