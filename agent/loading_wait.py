@@ -10,8 +10,8 @@ server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's w
 the request), until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
 or 504, whose server behind may still be down, nor a 429, maybe a proxy's), or a minute
-passes with no wait for it nor for a rate limit below (a server restarted an hour later loads
-its model afresh); its error says the minute was spent. Each loading wait is told as it
+passes with no such refusal nor a wait for a rate limit below (a server restarted an hour
+later loads its model afresh); its error says the minute was spent. Each loading wait is told as it
 starts, so that a chat waiting a minute does not look hung.
 
 Any other failure whose server sends ``Retry-After`` (a 429 rate limit, Ollama's 503 "server
@@ -73,7 +73,7 @@ def spent_on_earlier(error: ProviderError) -> ProviderError:
     if error.retry_wait is not None:
         _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
                     f"on earlier requests it refused alike, and are given again once a minute "
-                    f"passes with no wait for it nor for a rate limit, or it answers")
+                    f"passes with no such refusal nor a wait for a rate limit, or it answers")
     return error
 
 
@@ -182,7 +182,9 @@ class LoadingWaits:
         budget and told; once the budget is spent, None, for the short backoff (not told),
         unless the server ``asked`` for ``seconds`` (its ``Retry-After``), kept as far as the
         request's allowance left from ``begin`` holds. Either way it comes, too, out of the
-        ``budget`` seconds a request may wait in all, as the waits ``asked()`` grants do."""
+        ``budget`` seconds a request may wait in all, as the waits ``asked()`` grants do. A
+        refusal met with the short backoff is no quiet minute either: the model still loads."""
+        self.spent_until = max(self.spent_until, self.clock())
         left = self.budget - self.spent
         if left <= 0:
             if not asked or self.asked_left <= 0:

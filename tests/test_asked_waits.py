@@ -180,6 +180,13 @@ class Clock:
         self.now += seconds
 
 
+def clocked(server: FakeOpenAIServer) -> tuple[Clock, OpenAIClient]:
+    """A client of ``server`` that sleeps, and tells the time, by a ``Clock`` of its own."""
+    clock = Clock()
+    return clock, OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
+                               sleep=clock.sleep, clock=clock)
+
+
 def test_a_quiet_minute_gives_the_rate_limits_their_minute_again(
         server: FakeOpenAIServer) -> None:
     # A chat left open: its minute spent on a proxy's 429s, a request refused at once, then,
@@ -187,9 +194,7 @@ def test_a_quiet_minute_gives_the_rate_limits_their_minute_again(
     for _ in range(4 + 1 + 1 + 1):
         server.enqueue_error(429, headers={"Retry-After": "20"})
     server.enqueue_reply("Noted.")
-    clock = Clock()
-    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=clock.sleep, clock=clock)
+    clock, llm = clocked(server)
     for _ in range(2):
         with pytest.raises(ProviderError) as info:
             llm.complete([{"role": "user", "content": "hi"}], [])
@@ -241,15 +246,13 @@ def test_a_quiet_minute_gives_a_loading_model_its_minute_again(
     for _ in range(4 + 4 + 2):
         server.enqueue_error(503, LOADING)
     server.enqueue_reply("Noted.")
-    clock = Clock()
-    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=clock.sleep, clock=clock)
+    clock, llm = clocked(server)
     with pytest.raises(ProviderError):
         llm.complete([{"role": "user", "content": "hi"}], [])
     clock.now += 59.0  # not yet a minute since the last wait ended: the short backoff
     with pytest.raises(ProviderError) as info:
         llm.complete([{"role": "user", "content": "hi"}], [])
-    assert "given again once a minute passes with no wait for it" in str(info.value)
+    assert "given again once a minute passes with no such refusal" in str(info.value)
     assert clock.sleeps[:3] == [10.0, 20.0, 30.0] and max(clock.sleeps[3:]) <= 2.0
     clock.now += 3600.0
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
@@ -267,9 +270,7 @@ def test_a_loading_server_and_a_rate_limiting_proxy_by_turns_are_waited_two_minu
     for _ in range(4):
         server.enqueue_error(503, LOADING)
     server.enqueue_error(429, headers={"Retry-After": "20"})
-    clock = Clock()
-    llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
-                       sleep=clock.sleep, clock=clock)
+    clock, llm = clocked(server)
     errors = []
     for _ in range(4):
         with pytest.raises(ProviderError) as info:
@@ -279,3 +280,18 @@ def test_a_loading_server_and_a_rate_limiting_proxy_by_turns_are_waited_two_minu
     assert sum(clock.sleeps) < 120.0 + 3 * 2.0 and max(clock.sleeps[6:]) <= 2.0
     assert "were spent on earlier requests" in errors[2]
     assert llm.last_attempts == 1 and "rate limits and a busy server are spent" in errors[3]
+
+
+def test_a_model_still_loading_a_minute_on_gets_no_second_minute(
+        server: FakeOpenAIServer) -> None:
+    # A llama-server whose model takes minutes to load, asked every 20 s: its refusals a
+    # minute after the waits ended are no quiet minute, and get the short backoff still.
+    for _ in range(4 * 5):
+        server.enqueue_error(503, LOADING)
+    clock, llm = clocked(server)
+    for _ in range(5):
+        with pytest.raises(ProviderError) as info:
+            llm.complete([{"role": "user", "content": "hi"}], [])
+        clock.now += 20.0
+    assert clock.sleeps[:3] == [10.0, 20.0, 30.0] and max(clock.sleeps[3:]) <= 2.0
+    assert "were spent on earlier requests" in str(info.value)
