@@ -259,9 +259,6 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
         return ["the server is busy or overloaded (HTTP 503): run the doctor again shortly, "
                 "once fewer requests run on it; its log, or that of a proxy in front of it, "
                 "says why otherwise"]
-    if facts.plain_chat_status == 429:
-        return ["the server, or a proxy in front of it, is rate-limiting requests (HTTP 429): "
-                "run the doctor again in a minute, or check the account's limits"]
     if "within the timeout" in error:
         return [f"the server did not answer a short chat request within "
                 f"{facts.probe_timeout:g} s: a model still loading or a slow machine. Run the "

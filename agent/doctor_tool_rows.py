@@ -69,6 +69,11 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
     _first_token_row(prober, report)
 
 
+#: The doctor's advice for a probe refused with a 429 other than a quota used up.
+RATE_LIMITED = ("the server, or a proxy in front of it, is rate-limiting requests (HTTP 429): "
+                "run the doctor again in a minute, or check the account's limits")
+
+
 def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None) -> None:
     """The server setup fault ``exchange``'s refusal names, with its fix worded for the
     doctor, as the chat would say it."""
@@ -81,6 +86,11 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     elif exchange is not None and exchange.status == 429 and quota_used_up(exchange.body):
         report.findings.server_hint = hint_for(f"the account's quota is used up (HTTP 429): "
                                                f"{QUOTA_HINT}", "doctor")
+    elif exchange is not None and exchange.status == 429:
+        # A rate limit, maybe a proxy's, tells nothing of the setup, as a busy server does not.
+        report.findings.server_fault = "is rate-limiting requests (HTTP 429)"
+        report.findings.server_hint = RATE_LIMITED
+        report.findings.server_busy = True
 
 
 def _quote(text: str | None, limit: int = 70) -> str:

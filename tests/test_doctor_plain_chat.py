@@ -12,6 +12,7 @@ from fake_openai import FakeOpenAIServer, FakeResponse
 
 from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor import DoctorReport, run_doctor
+from tiermem.agent.doctor_tool_rows import RATE_LIMITED
 from tiermem.agent.server_setup import OLLAMA_BUSY_HINT
 
 
@@ -220,5 +221,20 @@ def test_a_rate_limit_is_advised_to_run_the_doctor_again_later(
     refusing(server, 429, {"error": {"message": "Rate limit reached for requests",
                                      "type": "requests", "code": "rate_limit_exceeded"}})
     report = run_doctor(server.base_url, server.model)
-    assert "rate-limiting requests (HTTP 429): run the doctor again in a minute" in advice(
-        report) and "add credit" not in advice(report)
+    assert report.advice == [RATE_LIMITED] and "is not known" in report.verdict
+
+
+def test_a_rate_limit_on_the_tool_probe_is_no_fault_of_the_tool_setup(
+        server: FakeOpenAIServer) -> None:
+    # The plain chat answered, then a proxy's limit per minute refused the probe with tools.
+    def limited(body: dict[str, Any], held: FakeResponse) -> None:
+        if body.get("tools"):
+            held.status, held.message = 429, None
+            held.body = json.dumps({"error": {"message": "Rate limit reached"}}).encode()
+
+    persona.capable_but(server, limited)
+    report = run_doctor(server.base_url, server.model)
+    assert report.verdict == (f"whether the memory agent works with {server.model} is not "
+                              f"known: the server was too busy to answer, which is no fault "
+                              f"of its setup")
+    assert report.advice == [RATE_LIMITED]
