@@ -22,13 +22,22 @@ _KEPT = ["Tom is User's brother and she is User's colleague",
          "User lives in Rome and she is a nurse", "User loves Ana and her smile is lovely",
          "User likes Ana and she is kind",
          # a subject named after its verb: she is not Tom
-         "User's boss is Tom and she is strict", "User's boss is Ana and he is strict"]
+         "User's boss is Tom and she is strict", "User's boss is Ana and he is strict",
+         # two are never a "he" or "she", nor is a thing of someone's
+         "Ana and Tom are User's neighbours and she is a teacher",
+         "Tom and User are friends and he lives in Rome",
+         "User's car is red and she is a nurse", "Tom's car is blue and his bike is red",
+         "User's brother's car is blue and his bike is red",
+         # a name after a relation that says no sex: he is not Ana
+         "User's friend Ana is a doctor and he works nights"]
 # told of the subject before: the pronoun may be them
 _TOLD = {"User's sister lives in Rome and she works at Google": "User's sister",
          "Tom's wife lives in Rome and she works at Google": "Tom's wife",
          "Sam is tall and she is a doctor": "Sam",
          "User's car is a Tesla and it is red": "User's car",
-         "User's boss is Ana and she is strict": "User's boss"}
+         "User's boss is Ana and she is strict": "User's boss",
+         "User's friend Ana is a doctor and she works nights": "User's friend Ana",
+         "User's cat is Luna and she is three": "User's cat"}
 
 
 @pytest.mark.parametrize("fact", [*_KEPT, *_TOLD])
@@ -46,3 +55,10 @@ def test_she_after_a_brother_is_never_him() -> None:
 
 def test_it_after_the_speaker_is_never_the_speaker() -> None:
     assert core_after("I live in Rome and it is sunny.") == ["User lives in Rome and it is sunny"]
+
+
+@pytest.mark.parametrize("said", ["Ana and Tom are my neighbours, she is a teacher.",
+                                  "My car is blue, his car is red.",
+                                  "My friend Ana is a doctor, he works nights."])
+def test_a_pronoun_after_a_comma_no_one_before_may_be_is_kept_with_it(said: str) -> None:
+    assert len(core_after(said)) == 1

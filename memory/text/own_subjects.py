@@ -137,16 +137,23 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
 
 def _never_the_pronoun(owner: str, pronoun: str) -> bool:
     """Whether ``owner`` ("Tom", "User's brother", "Tom's wife") is, by the last relation
-    it says or else by a common first name, never ``pronoun`` ("she", "her"); nor is one of
-    a sex ever an "it", nor the speaker, who says "I", ever a "she" or "it" ("User lives in
-    Rome and she is a nurse")."""
+    it says or else by a common first name after it, never ``pronoun`` ("she", "her"); nor
+    is one of a sex ever an "it", nor the speaker, who says "I", ever a "she" or "it" ("User
+    lives in Rome and she is a nurse"), nor two joined by "and", nor one's thing that names
+    no one ("User's car"), ever a "he" or "she"."""
     words = [_POSSESSIVE.sub("", word).casefold() for word in owner.split()]
     if words == ["user"]:
         return True
-    relations = [relation for word in words if (relation := relation_of(word)) is not None]
-    sex = pronoun_of_relation(relations[-1]) if relations else (
-        pronoun_of_name(words[0]) if words else None)
     said = {"his": "he", "her": "she", "its": "it"}.get(pronoun, pronoun)
+    kin = [at for at, word in enumerate(words) if relation_of(word) is not None]
+    owns_a_thing = (len(words) > 1 and _POSSESSIVE.search(owner.split()[-2]) is not None
+                    and kin[-1:] != [len(words) - 1])
+    if said in ("he", "she") and ("and" in words or owns_a_thing):
+        return True  # "Ana and Tom are ...", "User's car is ...": neither is a "she"
+    sex = pronoun_of_relation(relation_of(words[kin[-1]])) if kin else None
+    named = words[kin[-1] + 1:] if kin else words[:1]  # "User's friend Ana", "Tom"
+    if sex is None and named:
+        sex = pronoun_of_name(named[0])
     if said == "it":
         return sex is not None
     return said in ("he", "she") and sex not in (None, said)
