@@ -328,8 +328,9 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 part = next((kept for old in replaced if (kept := with_the_time_kept(
                     part, old) or as_denied(part, old)) is not None), part)
                 # "My wife works at Acme now" keeps the name "User's wife Ana ..." held
-                # "Tom works at Initech now" keeps whose he is, "Anna's husband Tom ..."
-                part = (with_the_name_kept(part, replaced, [*current, *new])
+                # "Tom works at Initech now" keeps whose he is, "Anna's husband Tom ...",
+                # unless the same sentence names her anew (", her name is Eva")
+                part = (with_the_name_kept(part, replaced, [*current, *new, *siblings])
                         or with_the_relation_kept(part, replaced) or part)
                 # "I work at Acme now" ends "Tom and User work at Globex", not Tom's job
                 shares = {share: {**current, **new}[facts[old][0]] for old in replaced
