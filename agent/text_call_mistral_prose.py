@@ -19,6 +19,8 @@ MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
+#: A capitalised word alone, which a reply that made no call says (``Forget``, ``Done!``).
+_LONE_WORD = re.compile(r"[A-Z][A-Za-z']*[.!?]?")
 #: Words joined as a tool's name joins them: by underscores, or in camelCase after a
 #: lowercase word ("saveNote"), not as a brand's name is ("iPhone", "JavaScript").
 _JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
@@ -62,12 +64,14 @@ def follows_calls(before: str) -> bool:
 
 def marked_prose(content: str, names: frozenset[str]) -> str:
     """``content`` without Mistral's marker when that begins a reply of nothing but one
-    sentence after it (``[TOOL_CALLS] Done.``): the model began a call and wrote prose.
-    One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names the marker."""
+    sentence after it (``[TOOL_CALLS] Done.``), or one capitalised word, a marker with
+    nothing after it or not (``[TOOL_CALLS]Forget[TOOL_CALLS]``), which made no call: the
+    model began a call and wrote prose. One the sentence goes on from (``[TOOL_CALLS] is
+    how Mistral...``) names the marker."""
     text = content.strip()
-    after = text[len(MISTRAL_CALLS):].strip()
-    if text.startswith(MISTRAL_CALLS) and text.count(MISTRAL_CALLS) == 1 \
-            and after[:1].isupper() and is_prose(after, names):
+    after = text[len(MISTRAL_CALLS):].removesuffix(MISTRAL_CALLS).strip()
+    if text.startswith(MISTRAL_CALLS) and MISTRAL_CALLS not in after and after[:1].isupper() \
+            and (_LONE_WORD.fullmatch(after) or is_prose(after, names)):
         return after
     return content
 

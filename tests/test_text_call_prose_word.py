@@ -10,7 +10,10 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import allergy_turn
 
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message"]
 CALL = '[TOOL_CALLS]core_memory_append[ARGS]{"content": "x"}'
@@ -123,3 +126,25 @@ def test_the_agent_shows_forget_it_after_a_call_and_runs_nothing_else(
                 '[TOOL_CALLS]Forget it (no need)')
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.reply == "Forget it (no need)"
+
+
+@pytest.mark.parametrize("content", [
+    "[TOOL_CALLS]Forget", "[TOOL_CALLS]Forgets", "[TOOL_CALLS]Forget\n",
+    "[TOOL_CALLS]Forget[TOOL_CALLS]", "[TOOL_CALLS]\nFORGET", "[TOOL_CALLS]Done[TOOL_CALLS]",
+])
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_capitalised_word_alone_that_made_no_call_is_the_reply(content: str,
+                                                                 cut: bool) -> None:
+    # No call came of it, so the marker is no reply: the word the model wrote is.
+    found = find_text_tool_calls(content, [*NAMES, "forget"], cut=cut)
+    said = content.replace("[TOOL_CALLS]", "").strip()
+    assert (found.calls, found.rest) == ([], said)
+
+
+def test_the_agent_shows_a_lone_word_after_the_marker_without_it(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply("[TOOL_CALLS]Forget[TOOL_CALLS]")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("Never mind.")
+    assert (result.tool_results, result.reply) == ([], "Forget")
