@@ -44,8 +44,10 @@ __all__ = ["END_OF_TURN", "FENCE", "NAMESPACES", "TextToolCalls", "call_sequence
            "spliced", "unreadable_call", "whole_without_arguments", "without_end_tokens"]
 
 #: A fenced block (```json ... ```, or labelled ``tool_calls``), to its end or, when the reply
-#: was cut inside it, to the end of the text; its label line may end in "\r\n".
-FENCE = re.compile(r"```[ \t]*(?:json|JSON|tool_calls?)?[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
+#: was cut inside it, to the end of the text; its label line may end in "\r\n", or go on
+#: to the JSON on the same line, as small models write one (```json [...]```).
+FENCE = re.compile(r"```[ \t]*(?:json|JSON|tool_calls?)?[ \t]*(?:\r?\n|(?=[\[{]))(.*?)(?:```|\Z)",
+                   re.DOTALL)
 _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 #: A JSON string, and an ellipsis where a value belongs: the form of a call shown with
 #: a placeholder (``{"content": ...}``, ``{...}``), not a call.

@@ -17,8 +17,8 @@ from it, the call arrives as plain content. These forms are recognised:
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
   positional values (``[NAME("value")]``) take the parameters the offered tool's schema
   declares, in order, when their count leaves no doubt;
-- a fenced block (```json ... ```, or labelled ``tool_calls``) holding such an object or
-  list, also written with
+- a fenced block (```json ... ```, or labelled ``tool_calls``, on one line or over
+  several) holding such an object or list, also written with
   Python's habits (a trailing comma, single quotes, ``True``/``None``: read as a literal,
   never run);
 - Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py);
