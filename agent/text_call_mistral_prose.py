@@ -19,11 +19,17 @@ MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
-#: A capitalised word alone, which a reply that made no call says (``Forget``, ``Done!``).
-_LONE_WORD = re.compile(r"[A-Z][A-Za-z']*[.!?]?")
+#: A capitalised word or a brand alone, which a reply that made no call says (``Forget``,
+#: ``Done!``, ``macOS``).
+_LONE_WORD = re.compile(r"(?:[A-Z]|[a-z]+[A-Z])[A-Za-z']*[.!?]?")
 #: Words joined as a tool's name joins them: by underscores, or in camelCase after a
-#: lowercase word ("saveNote"), not as a brand's name is ("iPhone", "JavaScript").
-_JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
+#: lowercase word, each capital beginning a word ("saveNote"), not as a brand's name is
+#: ("iPhone", "JavaScript", "macOS", "iPadOS").
+_JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|(?:^|\.)[a-z]{2}[a-z0-9]*(?:[A-Z][a-z0-9]+)+$")
+#: A brand's name, lowercase before its capitals ("macOS", "iPhone"), which may begin a
+#: sentence as a capitalised word does; after two lowercase letters, a name called with
+#: its arguments straight after it ("getURL(x)").
+_BRAND, _CALLED_CAMEL = re.compile(r"[a-z]+[A-Z]"), re.compile(r"(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
 #: How the text before a marker ends when the marker begins a line or follows calls.
 _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
@@ -64,14 +70,16 @@ def follows_calls(before: str) -> bool:
 
 def marked_prose(content: str, names: frozenset[str]) -> str:
     """``content`` without Mistral's marker when that begins a reply of nothing but one
-    sentence after it (``[TOOL_CALLS] Done.``), or one capitalised word, a marker with
-    nothing after it or not (``[TOOL_CALLS]Forget[TOOL_CALLS]``), which made no call: the
-    model began a call and wrote prose. One the sentence goes on from (``[TOOL_CALLS] is
-    how Mistral...``) names the marker."""
+    sentence after it (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]macOS noted``), or one
+    capitalised word or brand, a marker with nothing after it or not
+    (``[TOOL_CALLS]Forget[TOOL_CALLS]``), which made no call: the model began a call and
+    wrote prose. One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names
+    the marker."""
     text = content.strip()
     after = text[len(MISTRAL_CALLS):].removesuffix(MISTRAL_CALLS).strip()
-    if text.startswith(MISTRAL_CALLS) and MISTRAL_CALLS not in after and after[:1].isupper() \
-            and (_LONE_WORD.fullmatch(after) or is_prose(after, names)):
+    lone = _LONE_WORD.fullmatch(after) and not name_shaped(after.rstrip(".!?"), names)
+    if text.startswith(MISTRAL_CALLS) and MISTRAL_CALLS not in after \
+            and (after[:1].isupper() or _BRAND.match(after)) and (lone or is_prose(after, names)):
         return after
     return content
 
@@ -104,13 +112,15 @@ def is_prose(segment: str, names: frozenset[str]) -> bool:
 
 def name_shaped(word: str, names: frozenset[str], *, called: bool = False) -> bool:
     """Whether ``word`` is written as a tool's name is: words joined by underscores or in
-    camelCase (``save_note``, ``saveNote``), or near an offered name when lowercase
-    (``send_mesage``) or ``called``, a bracket or quote straight after it (``Forget("x")``).
+    camelCase (``save_note``, ``saveNote``; ``getURL`` only ``called``), or near an offered
+    name when lowercase (``send_mesage``) or ``called``, a bracket or quote straight after
+    it (``Forget("x")``). A brand before prose (``macOS noted``) is no name.
     After a marker it begins a call the model meant, which runs to tell it the name is
     wrong, not prose shown and never run. A capitalised word with a space after it begins a
     sentence (``Forget it (no need)``, ``JavaScript is noted``) whatever tool it is near."""
     bare = offered_name(word, names)
     return bare in names or _JOINED_WORDS.search(word) is not None \
+        or (called and _CALLED_CAMEL.search(word) is not None) \
         or ((called or word[:1].islower()) and _near(bare, names))
 
 

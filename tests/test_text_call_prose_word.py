@@ -148,3 +148,31 @@ def test_the_agent_shows_a_lone_word_after_the_marker_without_it(
         client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
         result = Agent(memory, client).step("Never mind.")
     assert (result.tool_results, result.reply) == ([], "Forget")
+
+
+@pytest.mark.parametrize("after", [
+    "macOS noted", "macOS is updated", "iOS is updated", "iPadOS (noted)",
+])
+def test_a_brand_lowercase_before_its_capitals_then_prose_is_the_reply(after: str) -> None:
+    # "macOS" is no tool's name written in camelCase, whose capitals each begin a word.
+    found = find_text_tool_calls(f"{CALL}[TOOL_CALLS]{after}", NAMES)
+    assert ([(c.name, c.arguments) for c in found.calls], found.rest) == (
+        [("core_memory_append", '{"content": "x"}')], after)
+    alone = find_text_tool_calls(f"[TOOL_CALLS]{after}", NAMES)
+    assert (alone.calls, alone.rest) == ([], after)
+
+
+@pytest.mark.parametrize("content", ["[TOOL_CALLS]macOS", "[TOOL_CALLS]iOS[TOOL_CALLS]"])
+def test_a_brand_alone_that_made_no_call_is_the_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert (found.calls, found.rest) == ([], content.replace("[TOOL_CALLS]", ""))
+
+
+@pytest.mark.parametrize(("after", "call"), [
+    ("macOS(x)", ("macOS", "(x)")), ('macOS[ARGS]{"a": 1}', ("macOS", '{"a": 1}')),
+    ("getURL(x)", ("getURL", "(x)")), ("saveNote x", ("saveNote", "x")),
+])
+def test_a_camel_case_name_with_its_arguments_stays_a_call(after: str,
+                                                          call: tuple[str, str]) -> None:
+    alone = find_text_tool_calls(f"[TOOL_CALLS]{after}", NAMES)
+    assert ([(c.name, c.arguments) for c in alone.calls], alone.rest) == ([call], "")
