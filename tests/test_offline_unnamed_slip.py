@@ -34,6 +34,9 @@ def memory() -> Iterator[HierarchicalMemory]:
     *(("My password is hunter2.", slip, "User's password is hunter2", "hunter3")
       for slip in ("Wait, it's hunter3 now.", "It's hunter3 now.", "It's now hunter3.",
                    "No, it's hunter3.", "Actually, it's hunter3.", "Oops, it's hunter3 actually.")),
+    # a word and a number apart: "It's hunter 3" was stored beside hunter2
+    ("My password is hunter2.", "No, it's hunter 3.", "User's password is hunter2", "hunter 3"),
+    ("My locker is room 4.", "Sorry, it's room 5.", "User's locker is room 4", "room 5"),
     # a slip noticed before the word meant: the generic reply, the word dropped unsaid
     *((said, f"{cue}, {meant}.", fact, meant) for cue in ("No wait", "Hold on", "Whoops")
       for said, fact, meant in (("I'm 30.", "User is 30", "31"),

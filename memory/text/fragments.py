@@ -186,7 +186,11 @@ _NOT_MEANT_IT = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|
 #: A name or a number: capitalized words or ones that hold a digit ("Porto", "4321",
 #: "hunter3").
 _VALUE_WORD = r"(?:[A-Z\d][\w'’.@/-]*|[\w'’.@/-]*\d[\w'’.@/-]*)"
-_MEANT_IT_VALUE = re.compile(rf"^{_VALUE_WORD}(?:\s+{_VALUE_WORD})*$")
+#: Or a word in small letters and a number after it ("hunter 3", "room 5"), a name said in
+#: two parts; not one that says where or when ("at 5", "in 2").
+_MEANT_IT_VALUE = re.compile(rf"^(?:{_VALUE_WORD}(?:\s+{_VALUE_WORD})*"
+                             r"|(?!(?:at|in|on|by|for|to|from|about|around|after|before|until"
+                             r"|till|under|over|past|like|just|only|not)\s)[a-z]+\s+\d+)$")
 #: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
 #: meant that I live in Portland", "I meant Bob is on call") or name what it corrects ("not
 #: Seattle", "rather than", "instead of"), not a slip's word alone.
