@@ -28,7 +28,7 @@ def test_the_new_one_said_next_is_the_thing(held: list[str], asked: str, said: s
 
 def test_only_the_message_just_before_names_it() -> None:
     assert core_after("My PIN is 1234.", "Forget my PIN.", "Thanks.",
-                      "My new PIN is 4321.") == ["User's new PIN is 4321"]
+                      "My new PIN is 4321.") == ["User's PIN is 4321"]
     assert core_after("My PIN is 1234.", "Forget my PIN.", "My new address is 9 Elm Road.") == [
         "User's new address is 9 Elm Road"]
 

@@ -8,18 +8,20 @@ import pytest
 from offline_helpers import core_after
 
 
-@pytest.mark.parametrize(("held", "said"), [
-    ("My password is hunter2.", "My new password is swordfish."),
-    ("My Wi-Fi password is hunter2.", "My new Wi-Fi password is swordfish."),
-    ("My phone is an iPhone.", "My new phone is a Pixel."),
-    ("My API key is sk-123.", "My new API key is rotated."),
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # a secret, one at a time, is stored as the secret itself
+    ("My password is hunter2.", "My new password is swordfish.", "User's password is swordfish"),
+    ("My Wi-Fi password is hunter2.", "My new Wi-Fi password is swordfish.",
+     "User's Wi-Fi password is swordfish"),
+    ("My API key is sk-123.", "My new API key is rotated.", "User's API key is rotated"),
+    ("My phone is an iPhone.", "My new phone is a Pixel.", "User's new phone is a Pixel"),
     # held one at a time
-    ("My boss is Ana.", "My new boss is Tom."),
-    ("My best friend is Ana.", "My new best friend is Tom."),
-    ("My job is at Acme.", "My new job is at Globex."),
+    ("My boss is Ana.", "My new boss is Tom.", "User's new boss is Tom"),
+    ("My best friend is Ana.", "My new best friend is Tom.", "User's new best friend is Tom"),
+    ("My job is at Acme.", "My new job is at Globex.", "User's new job is at Globex"),
 ])
-def test_the_new_one_replaces_the_one_held(held: str, said: str) -> None:
-    assert core_after(held, said) == ["User's " + said.removeprefix("My ").rstrip(".")]
+def test_the_new_one_replaces_the_one_held(held: str, said: str, kept: str) -> None:
+    assert core_after(held, said) == [kept]
 
 
 @pytest.mark.parametrize(("held", "said"), [

@@ -96,6 +96,7 @@ from tiermem.memory.text.person import (
     third_person,
 )
 from tiermem.memory.text.questions import is_question
+from tiermem.memory.text.secret_names import secret_said_plainly
 from tiermem.memory.text.sentences import (
     HAS_ALNUM,
     machine_cue,
@@ -287,6 +288,7 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     # "I got a dog named Rex" says what "I have a dog named Rex" does; earlier versions
     # quoted it, as ``earlier`` still reads.
     body = acquired_as_had(body) or body
+    body = secret_said_plainly(body) or body  # "My new password is X": the password
 
     if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
             or is_aside(body) or corrects_nothing(body) or denies_nothing_said(body)):

@@ -24,3 +24,25 @@ def names_a_secret(words: list[str], at: int) -> bool:
         return True
     kind = {"key": _SECRET_KEY_KIND, "phrase": _SECRET_PHRASE_KIND}.get(words[at].casefold())
     return kind is not None and at > 0 and kind.match(words[at - 1]) is not None
+
+
+#: A secret of the speaker's said as new or current ("My new password is hunter3") or as
+#: kept ("My password is still hunter2"): one value, a word, after it.
+_SECRET_SAID = re.compile(
+    r"^(?P<owner>my|our)\s+(?:(?P<new>new|current)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
+    r"\s+(?P<verb>is|['’]s)\s+(?:(?P<still>still)\s+)?(?P<value>[^\s,;]+?)(?P<end>[.!]*)$", _I)
+
+
+def secret_said_plainly(text: str) -> str | None:
+    """``text`` as the secret it tells is told plainly, or None: one held at a time, a new
+    or current password is the password ("My password is hunter3" of "My new password is
+    hunter3"), and one still held is held as it was ("My password is hunter2" of "My
+    password is still hunter2"), so a request to forget the password, or the value said
+    again, finds it."""
+    match = _SECRET_SAID.match(text.strip())
+    if match is None or not (match["new"] or match["still"]):
+        return None
+    words = match["thing"].split()
+    if not names_a_secret(words, len(words) - 1):
+        return None
+    return f'{match["owner"]} {match["thing"]} {match["verb"]} {match["value"]}{match["end"]}'

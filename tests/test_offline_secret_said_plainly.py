@@ -1,0 +1,54 @@
+"""A secret said as new ("My new password is hunter3") is the secret, stored as "User's
+password is hunter3", where "User's new password is hunter3" named another thing; said as
+still held ("My password is still hunter2"), it is the value held, which stays."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.secret_names import secret_said_plainly
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    ("My password is hunter2.", "My new password is hunter3.", "User's password is hunter3"),
+    ("My PIN is 1234.", "My new PIN is 4321.", "User's PIN is 4321"),
+    ("My API key is sk-1.", "My current API key is sk-2.", "User's API key is sk-2"),
+    # "User's password is still hunter2" took the place of the fact held
+    ("My password is hunter2.", "My password is still hunter2.", "User's password is hunter2"),
+    ("My PIN is 1234.", "My PIN is still 1234.", "User's PIN is 1234"),
+])
+def test_the_secret_is_held_as_told_plainly(held: str, said: str, kept: str) -> None:
+    assert core_after(held, said) == [kept]
+
+
+def test_still_held_keeps_the_fact_and_stores_nothing() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, "My password is hunter2.")
+        first = [fact.id for fact in memory.core]
+        chat(memory, "My password is still hunter2.")
+        assert [fact.id for fact in memory.core] == first
+
+
+def test_forget_my_password_finds_the_new_one() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, "My password is hunter2.", "My new password is hunter3.")
+        assert list(core_of(memory)) == ["User's password is hunter3"]
+        chat(memory, "Forget my password.")
+        assert not core_of(memory)
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("My new password is hunter3.", "My password is hunter3."),
+    ("My password is still hunter2", "My password is hunter2"),
+    ("my new Wi-Fi password is marlin", "my Wi-Fi password is marlin"),
+    # no secret, or no word of new or still: as said
+    ("My new car is red.", None),
+    ("My car is still red.", None),
+    ("My new house key is lost.", None),
+    ("My password is hunter2.", None),
+    ("My new password is hunter3 and my PIN is 1234.", None),
+])
+def test_secret_said_plainly(text: str, plain: str | None) -> None:
+    assert secret_said_plainly(text) == plain
