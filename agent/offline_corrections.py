@@ -6,7 +6,8 @@ the notes are read back from what the turn did: a fact appended that is a statem
 before (one the turn retired, or one the message itself stated) with the slip corrected.
 When no such fact was appended, the turn changed nothing the slip is in, so core as it
 stands says why: no fact says it, or more than one does and nothing said which. What was
-meant said alone ("Sorry, I meant Portland") names no slip, so the note asks for it.
+meant said alone ("Sorry, I meant Portland") names no slip, so the note asks for it; what
+something is not said alone ("Sorry, it's not 4321") states nothing, and the note says so.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tiermem.memory.text.forget_beside import means_instead
 from tiermem.memory.text.forget_requests import forget_opening, forgets_the_last
 from tiermem.memory.text.fragments import (
     corrects_nothing,
+    denied_alone,
     meant_alone,
     meant_mine,
     no_then,
@@ -79,6 +81,13 @@ def _unnamed_slip(meant: str, told: list[str]) -> str:
             f'nothing; say what it corrects: "I meant {meant}, not ...".')
 
 
+def _denied_alone(denied: str, told: list[str]) -> str:
+    """The note for what something is not said with nothing it is said of ("Sorry, it's
+    not 4321"): no fact states it, nor is one changed by it."""
+    kept = f' and kept "{told[0]}" as it is' if len(told) == 1 else ""
+    return f'(offline) "not {denied}" tells nothing that is so, so I stored nothing{kept}.'
+
+
 def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     """A note for each slip ``text``, the user's message, corrects, from the calls the turn
     made and core after them, as ``messages`` show them (module docstring)."""
@@ -101,6 +110,12 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
         if correction is None:
             bare = without_asides(sentence)
             alone = meant_alone(bare) or meant_mine(bare)
+            denied = denied_alone(bare)
+            if denied is not None:
+                told = (_parts(appended) if at and appended
+                        else told_last(recent_statements(messages), _parts(core)))
+                notes.append(_denied_alone(denied, told))
+                continue
             if alone is None and len(sentences) == 1 and not appended:
                 alone = no_then(sentence)
                 if alone is None or not (told := told_last(recent_statements(messages),

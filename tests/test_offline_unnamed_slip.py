@@ -125,3 +125,23 @@ def test_it_is_after_a_slip_noticed_may_say_how_things_are(memory: HierarchicalM
     reply = chat(memory, "My PIN is 1234.", remark)[-1]
     assert "corrects" not in reply
     assert "User's PIN is 1234" in core_of(memory)
+
+
+@pytest.mark.parametrize(("statement", "slip", "fact", "denied"), [
+    # "It's not 4321" was stored beside the PIN, "It's not Porto" beside the city
+    ("My PIN is 1234.", "Sorry, it's not 4321.", "User's PIN is 1234", "4321"),
+    ("I live in Lisbon.", "Wait, it's not Porto.", "User lives in Lisbon", "Porto"),
+    ("My password is hunter2.", "No, it isn't hunter3.", "User's password is hunter2", "hunter3"),
+])
+def test_a_denial_after_a_slip_stores_nothing_and_says_so(
+        memory: HierarchicalMemory, statement: str, slip: str, fact: str, denied: str) -> None:
+    reply = chat(memory, statement, slip)[-1]
+    assert list(core_of(memory)) == [fact]
+    assert reply == (f'(offline) "not {denied}" tells nothing that is so, so I stored nothing '
+                     f'and kept "{fact}" as it is.')
+
+
+@pytest.mark.parametrize("slip", ["Sorry, it's not OK.", "Wait, it's not Monday."])
+def test_a_denial_of_how_things_are_is_no_slip(memory: HierarchicalMemory, slip: str) -> None:
+    reply = chat(memory, "I'm tired.", slip)[-1]
+    assert "tells nothing" not in reply

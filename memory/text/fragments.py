@@ -43,7 +43,8 @@ memory/text/unsaid_denials.py's.
 
 ``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
 no "not Seattle" names a slip without the word it corrects, so it states nothing of its
-own; "I meant that I live in Portland" and "I meant Bob is on call" still do.
+own; "I meant that I live in Portland" and "I meant Bob is on call" still do. Nor does
+"Sorry, it's not 4321" (``denied_alone``), what something is not with nothing it is of.
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
 I moved to Porto" says "I moved to Porto", as "I'm sorry for the delay-I was sick", a dash
@@ -62,8 +63,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone", "meant_mine",
-           "no_then", "qualifies", "stops_short", "without_asides", "without_doubt"]
+__all__ = ["corrects_nothing", "denied_alone", "doubted", "is_aside", "is_heading", "meant_alone",
+           "meant_mine", "no_then", "qualifies", "stops_short", "without_asides", "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -177,6 +178,12 @@ _MEANT_IT = re.compile(
     r"|my\s+bad|correction)\b[\s,:;!.–—-]*)+|(?=it\S*\s+(?:is\s+)?now\s|.*\bnow\W*$))"
     r"it(?:['’]s|\s+is)\s+(?:now\s+|actually\s+)?(?P<meant>\S.*?)"
     r"(?:,?\s+(?:now|actually|instead))?\W*$", re.IGNORECASE | re.DOTALL)
+#: "It's not X" after a slip noticed ("Sorry, it's not 4321", "Wait, it isn't Porto"): what
+#: X is not, with nothing said of what is so; stored as said, "It's not 4321" denied nothing.
+_NOT_IT = re.compile(
+    r"^\W*(?:(?:sorry|oops|whoops|no|nope|oh|actually|wait|h(?:old|ang)\s+on|my\s+bad"
+    r"|correction)\b[\s,:;!.–—-]*)+it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
+    r"(?P<meant>\S.*?)\W*$", re.IGNORECASE | re.DOTALL)
 #: What "it's" is after a slip noticed when it says how things are, not what was meant:
 #: an hour or a day ("Sorry, it's 2am", "Wait, it's Monday") or a word on the thing ("Sorry,
 #: it's OK"); a word in small letters ("it's late") is none either.
@@ -265,7 +272,18 @@ def corrects_nothing(text: str) -> bool:
     """Whether ``text`` only says what was meant by a slip it does not name ("Sorry, I
     meant Portland"; module docstring): with no fact to correct, it states none; nor does
     a thing of the speaker's named bare ("I meant my brother"), stored as "User's brother"."""
-    return meant_alone(text) is not None or meant_mine(text) is not None
+    return (meant_alone(text) is not None or meant_mine(text) is not None
+            or denied_alone(text) is not None)
+
+
+def denied_alone(text: str) -> str | None:
+    """The value ``text`` says something is not after a slip noticed ("4321" of "Sorry,
+    it's not 4321"), naming nothing it is said of, or None: it states no fact."""
+    match = _NOT_IT.match(text.strip())
+    if (match is None or _NOT_MEANT_IT.match(match["meant"])
+            or not _MEANT_IT_VALUE.match(match["meant"])):
+        return None
+    return match["meant"]
 
 
 def meant_mine(text: str) -> str | None:
