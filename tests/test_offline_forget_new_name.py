@@ -54,3 +54,13 @@ def test_an_ordinary_capitalised_word_is_no_new_name(word: str) -> None:
     assert core_after("My boss is Ann.", f"Forget my boss. It's {word}") == []
     assert core_after("My sister is Ana.", f"Forget my sister, it's {word}") == []
     assert core_after("My sister is Ana.", f"Scratch that. It's {word}") == []
+
+
+@pytest.mark.parametrize("name", ["Alfred", "Mildred", "Winifred", "Sterling", "Irving",
+                                  "Mohammed", "Khaled"])
+def test_a_first_name_ending_as_a_state_is_still_a_new_name(name: str) -> None:
+    # each ends as "Expired" or "Hopeless" does, and was lost with the one it replaced
+    assert core_after("My boss is Ann.", f"Forget my boss. It's {name}.") == [
+        f"User's boss is {name}"]
+    assert core_after("My sister is Ana.", f"Scratch that. It's {name}.") == [
+        f"User's sister is {name}"]

@@ -68,6 +68,13 @@ _OTHER_NAMES = frozenset(_OTHER_WORDS.split())
 #: How a word that is no name often ends: a state ("Outdated"), a manner ("Actually") or
 #: a quality ("Hopeless", "Famous", "Unusable").
 _NO_ONES_ENDINGS = ("ed", "ally", "tely", "ful", "less", "ous", "able", "ible", "ing", "ness")
+#: First names that end as such a word does ("It's Alfred." of a boss held as Ann went
+#: unstored, as "It's Expired." rightly does).
+_NAMES_ALIKE_WORDS = """
+    alfred mildred winifred wilfred manfred siegfried mohammed muhammed mohamed khaled
+    rasheed waleed fareed hameed naveed majeed sterling irving channing
+"""
+_NAMES_ENDING_ALIKE = frozenset(_NAMES_ALIKE_WORDS.split())
 
 
 def names_no_one(word: str) -> bool:
@@ -75,7 +82,8 @@ def names_no_one(word: str) -> bool:
     than names someone: so too a word ending as an adjective does ("Expired")."""
     folded = word.casefold().rstrip(".")
     return not is_first_name(folded) and (folded in _NO_ONES_NAMES or (
-        len(folded) > 5 and folded.endswith(_NO_ONES_ENDINGS)))
+        len(folded) > 5 and folded.endswith(_NO_ONES_ENDINGS)
+        and folded not in _NAMES_ENDING_ALIKE))
 
 
 def names_another(word: str) -> bool:
