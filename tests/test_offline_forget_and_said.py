@@ -155,6 +155,21 @@ def test_the_relation_meant_goes_however_it_is_said(said: str) -> None:
         "User's sister is Ana"]
 
 
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # the PIN went, and "User's card number" (or "User's bank PIN") was stored beside the
+    # one meant
+    ("My card number is 4444.", "Forget my PIN, I mean my card number.", ["User's PIN is 1234"]),
+    ("My card number is 4444.", "Forget my PIN. I meant my card number.", ["User's PIN is 1234"]),
+    ("My bank PIN is 4444.", "Forget my PIN. I mean my bank PIN.", ["User's PIN is 1234"]),
+    # which of a kind is told: the PIN itself goes, as before
+    ("My card number is 4444.", "Forget my PIN, I meant my old PIN.",
+     ["User's card number is 4444"]),
+])
+def test_a_thing_of_two_words_meant_goes_in_place_of_the_one_named(held: str, said: str,
+                                                                  now: list[str]) -> None:
+    assert core_after("My PIN is 1234.", held, said) == now
+
+
 _SIBLINGS = ("My sister is Ana.", "My brother is Tom.")
 
 

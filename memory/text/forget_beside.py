@@ -118,9 +118,18 @@ _MEANT = re.compile(rf"^i(?:\s+meant(?:\s+to\s+(?:say|type|write|put))?"
 #: "my brother's car" is a thing of its own, but "my brother's name" is the brother held;
 #: "my brother Tom" is the brother, and "my brother too" another thing to forget as well.
 _OWN_WORD = r"[a-z]+(?:-[a-z]+)*"
+#: A second word of the thing meant, in lower case or an acronym ("my card number", "my
+#: bank PIN"): read as no thing meant, the PIN the request named went in its place. Not
+#: after a word that tells which of a kind ("my old PIN", "my little brother"), which no
+#: fact held names so.
+_SECOND_WORD = (r"(?<!\bold)(?<!\bnew)(?<!\bcurrent)(?<!\bprevious)(?<!\bformer)(?<!\bex)"
+                r"(?<!\blittle)(?<!\bbig)(?<!\bolder)(?<!\byounger)(?<!\belder)(?<!\bother)"
+                r"(?<!\bfirst)(?<!\bsecond)(?<!\breal)(?<!\busual)"
+                r"\s+(?!(?:too|also|as|instead|not|and|rather|please|pls|thanks|thank|thx"
+                r"|cheers|sorry|ok|okay|i|now|one|ones)\b)(?-i:[a-z]+(?:-[a-z]+)*|[A-Z]{2,})")
 _OTHER_MEANT = (
     r"(?:(?:sorry|oops|no)\W+)?i\s+(?:meant(?:\s+to\s+(?:say|type|write|put))?|mean)\s+"
-    rf"(?P<whose>(?:my|our)\s+{_OWN_WORD}(?:{_APOS}s\s+(?!name\b){_OWN_WORD})?)"
+    rf"(?P<whose>(?:my|our)\s+{_OWN_WORD}(?:{_APOS}s\s+(?!name\b){_OWN_WORD}|{_SECOND_WORD})?)"
     rf"(?:{_APOS}s\s+name)?(?:\s+(?-i:[A-Z][a-z]+))?"
     rf"(?P<more>(?:,?\s+and\s+(?:(?:my|our)\s+)?{_OWN_WORD})*)"
     r"(?P<too>\s+(?:too|as\s+well|also))?(?:,?\s+instead)?"
