@@ -170,6 +170,19 @@ def test_a_thing_of_two_words_meant_goes_in_place_of_the_one_named(held: str, sa
     assert core_after("My PIN is 1234.", held, said) == now
 
 
+@pytest.mark.parametrize("said", [
+    # the new password was kept in "User: I meant swordfish and I'm moving to Leeds", which
+    # no later "Forget my password." found
+    "Forget my password, I meant swordfish and I'm moving to Leeds.",
+    "Forget my password. I meant swordfish and I'm moving to Leeds.",
+    "Forget my password, I meant sword fish and I'm moving to Leeds.",
+])
+def test_words_meant_of_a_secret_stay_apart_from_a_statement_after(said: str) -> None:
+    assert core_after("My password is hunter2.", said) == ["User is moving to Leeds"]
+    assert core_after("My password is hunter2.", said, "Forget my password.") == [
+        "User is moving to Leeds"]
+
+
 _SIBLINGS = ("My sister is Ana.", "My brother is Tom.")
 
 

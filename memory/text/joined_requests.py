@@ -57,6 +57,10 @@ def _of_a_secret(request: str) -> bool:
 _SAID_AFTER = re.compile(rf"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)(?=i(?:{_APOS}(?:m|ve|ll|d))?\s+\w)",
                          _I)
 _MEANT_AT = re.compile(r"\bi\s+meant?\b", _I)
+#: A few words meant that no value's look tells ("I meant swordfish", "I meant four three
+#: two one"): before a statement of the speaker's own, read as one with it, the new
+#: password was kept in a quote no request to forget the password finds.
+_FEW_WORDS_MEANT = re.compile(r"^i\s+meant?\s+(?:[^\s,;]+\s*){1,4}$", _I)
 #: "I mean" before a statement of the speaker's own ("I mean my card is lost"), after a
 #: request to forget: why it is asked, as "My card is lost." says; "User: I mean my card
 #: is lost" was stored.
@@ -80,7 +84,8 @@ def _meant_apart(sentence: str, after_request: bool) -> list[str]:
         # PIN is old"), nor another thing meant ("I mean my password")
         return [sentence[:hedge.start()].rstrip(" ,;") + ".", _opened(sentence[hedge.end():])]
     for said in _SAID_AFTER.finditer(sentence, meant.end()):
-        if means_instead(sentence[meant.start():said.start()]):
+        if (means_instead(what := sentence[meant.start():said.start()])
+                or _FEW_WORDS_MEANT.match(what) is not None):
             return [sentence[:said.start()].rstrip(" ,;") + ".", _opened(sentence[said.end():])]
     return [sentence]
 
