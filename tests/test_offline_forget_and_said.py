@@ -183,6 +183,23 @@ def test_words_meant_of_a_secret_stay_apart_from_a_statement_after(said: str) ->
         "User is moving to Leeds"]
 
 
+@pytest.mark.parametrize(("said", "now"), [
+    # the request was stored in "User's card is lost, forget User's email", the email kept
+    ("My card is lost, forget my email too.", ["User's card is lost"]),
+    ("I'm moving to Leeds, so forget my email.", ["User is moving to Leeds"]),
+    ("Forget my PIN. I mean my card is lost, forget my email too.", ["User's card is lost"]),
+])
+def test_a_request_after_a_statement_in_one_sentence_still_forgets(said: str,
+                                                                   now: list[str]) -> None:
+    assert core_after("My PIN is 1234.", "My email is a@b.com.", said) == sorted(
+        now + ([] if "PIN" in said else ["User's PIN is 1234"]))
+
+
+@pytest.mark.parametrize("said", ["If I move, forget my email.", "My wife said, forget my email."])
+def test_a_request_on_a_condition_or_quoted_forgets_nothing(said: str) -> None:
+    assert "User's email is a@b.com" in core_after("My email is a@b.com.", said)
+
+
 _SIBLINGS = ("My sister is Ana.", "My brother is Tom.")
 
 

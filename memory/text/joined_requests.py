@@ -90,6 +90,29 @@ def _meant_apart(sentence: str, after_request: bool) -> list[str]:
     return [sentence]
 
 
+#: Where a statement may give way to a request to forget in the same sentence ("My card is
+#: lost, forget my email too.", "I moved to Faro, so forget my address."); "If I move,
+#: forget my address" asks only on a condition.
+_REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?", _I)
+_ON_A_CONDITION = re.compile(r"^\W*(?:if|when|whenever|unless|once|in\s+case|before|after)\b", _I)
+#: Words that quote someone else's request ("My wife said, forget my email").
+_QUOTING = re.compile(r"\b(?:said|says|say|told\s+\w+|asked|asks|wrote|writes|goes)\W*$", _I)
+
+
+def _request_apart(sentence: str) -> list[str]:
+    """``sentence`` split where a request to forget follows a statement: read as one, the
+    request was stored as part of a fact ("User's card is lost, forget User's email") and
+    the email kept."""
+    if FORGET_NAMED.match(sentence.strip()) is not None or _ON_A_CONDITION.match(sentence):
+        return [sentence]
+    for brk in _REQUEST_AFTER.finditer(sentence):
+        rest = sentence[brk.end():]
+        if (brk.start() > 0 and FORGET_NAMED.match(rest) is not None
+                and _QUOTING.search(sentence[:brk.start()]) is None):
+            return [sentence[:brk.start()].rstrip(" ,;") + ".", _opened(rest)]
+    return [sentence]
+
+
 def _opened(sentence: str) -> str:
     """``sentence`` with a capital, as a sentence of its own opens."""
     return sentence[:1].upper() + sentence[1:]
@@ -106,8 +129,9 @@ def plans_joined(sentences: list[str]) -> list[str]:
     ("Forget my PIN. It's old."), stored alone as "It's old", and what a secret is the same
     as ("Forget my PIN. It's the same as my locker code."), or any thing is."""
     out: list[str] = []
-    parts = [part for at, whole in enumerate(sentences) for part in _meant_apart(
-        whole, at > 0 and FORGET_NAMED.match(sentences[at - 1].strip()) is not None)]
+    parts = [apart for at, whole in enumerate(sentences) for part in _meant_apart(
+        whole, at > 0 and FORGET_NAMED.match(sentences[at - 1].strip()) is not None)
+        for apart in _request_apart(part)]
     for sentence in parts:
         joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
