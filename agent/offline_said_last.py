@@ -15,6 +15,7 @@ from tiermem.memory.text.cancelled_requests import cancelled_requests
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
+from tiermem.memory.text.joined_requests import asked_new_ones
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.said_again import (
     corrected_in_place,
@@ -82,6 +83,9 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
     for other in values_of_another_kind(taken_back_apart(split_sentences(text)), before):
         notes.append(f'(offline) "{other}" does not say what it is of (it is no value of the '
                      "kind taken back), so I did not store it; say it in full to store it.")
+    for asked in asked_new_ones(split_sentences(text)):
+        notes.append(f'(offline) You asked "{asked}?" rather than told it, so I did not keep it '
+                     "as the new one; say it plainly to keep it.")
     return notes
 
 

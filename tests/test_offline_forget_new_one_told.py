@@ -4,7 +4,9 @@ by where a place is ("The new one is in York."), is kept in the old one's place.
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import chat, core_after
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize(("held", "said", "now"), [
@@ -51,3 +53,17 @@ def test_what_a_thing_forgotten_is_like_is_no_fact() -> None:
 def test_a_new_email_address_is_kept() -> None:
     assert core_after("My email is a@b.com.", "Forget my email. The new one is c@d.com.") == [
         "User's email is c@d.com"]
+
+
+@pytest.mark.parametrize(("held", "said", "asked"), [
+    # the value asked was stored as the new one, and the reply quoted it back from memory
+    ("My sister is Ana.", "Forget my sister. It's Maria?", "Maria"),
+    ("My PIN is 1234.", "Forget my PIN. It's 4321?", "4321"),
+    ("My PIN is 1234.", "Forget my PIN. The new one is 4321?", "4321"),
+])
+def test_a_new_one_asked_is_not_kept_and_the_reply_says_so(held: str, said: str,
+                                                           asked: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, held, said)[-1]
+        assert sorted(f.text for f in memory.core) == []
+    assert f'You asked "{asked}?" rather than told it' in reply

@@ -20,7 +20,7 @@ from tiermem.memory.text.forget_openings import FORGET_NAMED
 from tiermem.memory.text.restated import restated
 from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["ITS_REMARK", "plans_joined"]
+__all__ = ["ITS_REMARK", "asked_new_ones", "plans_joined"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -151,3 +151,20 @@ def plans_joined(sentences: list[str]) -> list[str]:
         else:
             out.append(sentence)
     return out
+
+
+#: A new value asked after a request to forget ("Forget my PIN. It's 4321?"), no value told.
+_ASKED_NEW = re.compile(rf"^\W*(?:it(?:{_APOS}s|\s+is)|(?:the|my)\s+new\s+one\s+is)\s+"
+                        r"(?P<value>[^?]+?)\s*\?+\W*$", _I)
+
+
+def asked_new_ones(sentences: list[str]) -> list[str]:
+    """The values ``sentences`` ask of what a request in them forgets ("4321" of "Forget
+    my PIN. It's 4321?"), which are not kept as its new one."""
+    asked = []
+    for sentence in plans_joined(sentences):
+        opening = FORGET_NAMED.match(sentence.strip())
+        after = sentence.strip()[opening.end():].split(",", 1) if opening else []
+        if len(after) > 1 and (value := _ASKED_NEW.match(after[1])) is not None:
+            asked.append(value["value"])
+    return asked

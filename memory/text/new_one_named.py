@@ -54,8 +54,8 @@ def as_the_one_named(named: str, said: str) -> str:
     goes, so the new one is the PIN, and kept as "User's new PIN" it stood apart from it.
     A statement after it is said apart. Any other ``said`` is returned as it is."""
     new = _NEW_ONE_OF.match(said.strip())
-    if new is None or not _names_the_one(new, named):
-        return said
+    if new is None or not _names_the_one(new, named) or said.rstrip().endswith("?"):
+        return said  # asked ("The new one is 4321?"): no new one told
     more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
     value = re.sub(rf"^{_APOS}s\s+", " is ", new["value"])
     return f"{named[:1].upper()}{named[1:]}{value}.{more}"

@@ -336,7 +336,8 @@ def told_of(named: str, remark: str, held: Iterable[str]) -> tuple[str, str] | N
     when the value told is the one held ("it's 1234" of a PIN held as 1234): it tells which
     thing goes, and said anew it came straight back."""
     held = list(held)
-    new_one = value_told(remark)
+    # asked, not told ("It's 4321?"): stored, "User's PIN is 4321" answered the question
+    new_one = None if remark.rstrip().endswith("?") else value_told(remark)
     items = things_listed(named)
     thing = items[-1] if items else named
     if new_one is None or not owned_already(thing):
