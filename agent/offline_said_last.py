@@ -15,7 +15,7 @@ from tiermem.memory.text.cancelled_requests import cancelled_requests
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
-from tiermem.memory.text.joined_requests import asked_new_ones
+from tiermem.memory.text.joined_requests import asked_new_ones, other_names_told
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.said_again import (
     corrected_in_place,
@@ -86,6 +86,9 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
     for asked in asked_new_ones(split_sentences(text)):
         notes.append(f'(offline) You asked "{asked}?" rather than told it, so I did not keep it '
                      "as the new one; say it plainly to keep it.")
+    for other in other_names_told(split_sentences(text)):
+        notes.append(f'(offline) I did not keep "{other}" as the new one: it does not read as '
+                     "a name.")
     return notes
 
 

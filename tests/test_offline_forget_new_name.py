@@ -5,7 +5,9 @@ Zed."): any capitalised word alone is a name there, but one that stresses a rema
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import chat, core_after
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize(("held", "said", "now"), [
@@ -64,3 +66,15 @@ def test_a_first_name_ending_as_a_state_is_still_a_new_name(name: str) -> None:
         f"User's boss is {name}"]
     assert core_after("My sister is Ana.", f"Scratch that. It's {name}.") == [
         f"User's sister is {name}"]
+
+
+@pytest.mark.parametrize("word", ["London", "Paris", "Google"])
+def test_the_reply_says_a_word_that_names_no_one_was_not_kept(word: str) -> None:
+    # Ann went and the reply said only that: the word told as her successor went unmentioned
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My boss is Ann.", f"Forget my boss. It's {word}.")[-1]
+        assert [f.text for f in memory.core] == []
+    assert f'I did not keep "{word}" as the new one: it does not read as a name.' in reply
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        kept = chat(memory, "My boss is Ann.", "Forget my boss. It's Eva.")[-1]
+    assert "did not keep" not in kept

@@ -17,10 +17,12 @@ from tiermem.memory.text.forget_beside import (
     of_what_goes,
 )
 from tiermem.memory.text.forget_openings import FORGET_NAMED
+from tiermem.memory.text.given_names import names_another
+from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.restated import restated
 from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["ITS_REMARK", "asked_new_ones", "plans_joined"]
+__all__ = ["ITS_REMARK", "asked_new_ones", "other_names_told", "plans_joined"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -158,13 +160,32 @@ _ASKED_NEW = re.compile(rf"^\W*(?:it(?:{_APOS}s|\s+is)|(?:the|my)\s+new\s+one\s+
                         r"(?P<value>[^?]+?)\s*\?+\W*$", _I)
 
 
-def asked_new_ones(sentences: list[str]) -> list[str]:
-    """The values ``sentences`` ask of what a request in them forgets ("4321" of "Forget
-    my PIN. It's 4321?"), which are not kept as its new one."""
-    asked = []
+#: A capitalised word alone told as what a request forgets is ("Forget my boss. It's London.").
+_ITS_WORD = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?P<value>(?-i:[A-Z][a-z]+))\W*$", _I)
+
+
+def _requests_and_after(sentences: list[str]) -> list[tuple[str, str]]:
+    """Each request to forget in ``sentences``, what it names and what is said after it."""
+    pairs = []
     for sentence in plans_joined(sentences):
         opening = FORGET_NAMED.match(sentence.strip())
         after = sentence.strip()[opening.end():].split(",", 1) if opening else []
-        if len(after) > 1 and (value := _ASKED_NEW.match(after[1])) is not None:
-            asked.append(value["value"])
-    return asked
+        if len(after) > 1:
+            pairs.append((after[0], after[1]))
+    return pairs
+
+
+def asked_new_ones(sentences: list[str]) -> list[str]:
+    """The values ``sentences`` ask of what a request in them forgets ("4321" of "Forget
+    my PIN. It's 4321?"), which are not kept as its new one."""
+    return [value["value"] for _, after in _requests_and_after(sentences)
+            if (value := _ASKED_NEW.match(after)) is not None]
+
+
+def other_names_told(sentences: list[str]) -> list[str]:
+    """The words ``sentences`` tell as the new name of someone a request forgets that name
+    no one ("London" of "Forget my boss. It's London."), which are not kept as it."""
+    return [value["value"] for named, after in _requests_and_after(sentences)
+            if (value := _ITS_WORD.match(after)) is not None and named.split()
+            and relation_of(named.split()[-1].strip(" .!")) is not None
+            and names_another(value["value"])]
