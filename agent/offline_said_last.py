@@ -84,7 +84,8 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
         notes.append(f'(offline) "{other}" does not say what it is of (it is no value of the '
                      "kind taken back), so I did not store it; say it in full to store it.")
     for asked in asked_new_ones(split_sentences(text)):
-        notes.append(f'(offline) You asked "{asked}?" rather than told it, so I did not keep it '
+        said = f'"{asked}?"' if asked else "the new one"
+        notes.append(f"(offline) You asked {said} rather than told it, so I did not keep it "
                      "as the new one; say it plainly to keep it.")
     for other in other_names_told(split_sentences(text)):
         notes.append(f'(offline) I did not keep "{other}" as the new one: it does not read as '

@@ -57,13 +57,23 @@ def test_a_new_email_address_is_kept() -> None:
 
 @pytest.mark.parametrize(("held", "said", "asked"), [
     # the value asked was stored as the new one, and the reply quoted it back from memory
-    ("My sister is Ana.", "Forget my sister. It's Maria?", "Maria"),
-    ("My PIN is 1234.", "Forget my PIN. It's 4321?", "4321"),
-    ("My PIN is 1234.", "Forget my PIN. The new one is 4321?", "4321"),
+    ("My sister is Ana.", "Forget my sister. It's Maria?", '"Maria?"'),
+    # a secret's is not quoted back
+    ("My PIN is 1234.", "Forget my PIN. It's 4321?", "the new one"),
+    ("My PIN is 1234.", "Forget my PIN. The new one is 4321?", "the new one"),
 ])
 def test_a_new_one_asked_is_not_kept_and_the_reply_says_so(held: str, said: str,
                                                            asked: str) -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         reply = chat(memory, held, said)[-1]
         assert sorted(f.text for f in memory.core) == []
-    assert f'You asked "{asked}?" rather than told it' in reply
+    assert f"You asked {asked} rather than told it" in reply
+
+
+def test_a_secret_asked_is_not_quoted_back() -> None:
+    # "You asked "swordfish?" ..." repeated the password in the reply, and so in the log
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My password is hunter2.", "Forget my password. It's swordfish?")[-1]
+        assert [f.text for f in memory.core] == []
+    assert "You asked the new one rather than told it" in reply
+    assert "swordfish" not in reply

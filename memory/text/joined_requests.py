@@ -177,8 +177,10 @@ def _requests_and_after(sentences: list[str]) -> list[tuple[str, str]]:
 
 def asked_new_ones(sentences: list[str]) -> list[str]:
     """The values ``sentences`` ask of what a request in them forgets ("4321" of "Forget
-    my PIN. It's 4321?"), which are not kept as its new one."""
-    return [value["value"] for _, after in _requests_and_after(sentences)
+    my PIN. It's 4321?"), which are not kept as its new one; '' for a secret's, never to
+    be quoted back ("Forget my password. It's swordfish?")."""
+    return ["" if _of_a_secret(f"Forget {named}") else value["value"]
+            for named, after in _requests_and_after(sentences)
             if (value := _ASKED_NEW.match(after)) is not None]
 
 
