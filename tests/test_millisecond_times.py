@@ -227,7 +227,9 @@ def test_an_upgrade_leaves_every_row_of_a_memory_in_seconds_as_it_was(
     _execute(where, "UPDATE {p}facts SET created_at = 253402300799.0")
     _execute(where, "UPDATE {p}events SET created_at = -62135596800.0")
     before = _every_row(where)
-    assert _migrated(where) == (_SQLITE_BEFORE if backend == "sqlite" else _PG_BEFORE) + 1
+    # the migration to seconds and every one after it run
+    assert _migrated(where) == (sqlite_schema.SCHEMA_VERSION if backend == "sqlite"
+                                else pg_schema.SCHEMA_VERSION)
     assert _every_row(where) == before
 
 
@@ -252,7 +254,8 @@ def _upgraded_with_metadata(where: dict[str, Any], text: str) -> str:
     _in_every_column(where, repr(_MILLIS), readings=False)
     quoted = text.replace("'", "''").replace("{", "{{").replace("}", "}}")
     _execute(where, f"UPDATE {{p}}passages SET metadata = '{quoted}' WHERE text = '{_RUNBOOK}'")
-    assert _migrated(where) == (_PG_BEFORE if "store" in where else _SQLITE_BEFORE) + 1
+    assert _migrated(where) == (pg_schema.SCHEMA_VERSION if "store" in where
+                                else sqlite_schema.SCHEMA_VERSION)
     return _metadata(where)
 
 
