@@ -59,3 +59,20 @@ _TOLD_AFTER_A_COMMA = {
 @pytest.mark.parametrize("said", _TOLD_AFTER_A_COMMA)
 def test_a_comma_before_he_or_she_joins_statements(said: str) -> None:
     assert core_after(said) == sorted(_TOLD_AFTER_A_COMMA[said])
+
+
+#: A part after a comma that only shares the statement before it, as told: in full, as
+#: "and" tells it, never cut off as "User's son is".
+_SHARED_AFTER_A_COMMA = {
+    "I'm allergic to nuts, my son is too.": ["User is allergic to nuts",
+                                             "User's son is allergic to nuts"],
+    "I like tea, Tom does too.": ["Tom likes tea", "User likes tea"],
+    "I like tea, my wife does as well.": ["User likes tea", "User's wife likes tea"],
+    "My wife is vegan, I am too.": ["User is vegan", "User's wife is vegan"],
+    "I'm a nurse, my husband is too.": ["User is a nurse", "User's husband is a nurse"],
+}
+
+
+@pytest.mark.parametrize("said", _SHARED_AFTER_A_COMMA)
+def test_a_share_after_a_comma_is_told_in_full(said: str) -> None:
+    assert core_after(said) == sorted(_SHARED_AFTER_A_COMMA[said])

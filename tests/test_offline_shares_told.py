@@ -37,10 +37,11 @@ def test_a_share_of_two_readings_stores_only_the_statement() -> None:
         assert len(core_after(said)) == 1, (said, core_after(said))
 
 
-def test_a_share_naming_its_verb_is_left_as_it_was() -> None:
-    # "my wife is too" closing a sentence by a comma was never told in full; cut as a
-    # share of someone, it read "My wife is is vegan"
-    assert with_ellipses_filled(["I'm vegan, my wife is too."]) == ["I'm vegan, my wife is too."]
+def test_a_share_naming_its_verb_after_a_comma_is_told_in_full() -> None:
+    # "my wife is too" closing a sentence by a comma is told as "and my wife is too" is;
+    # cut as a share of someone, it read "My wife is is vegan"
+    assert with_ellipses_filled(["I'm vegan, my wife is too."]) == [
+        "I'm vegan", "My wife is vegan"]
 
 
 def test_the_reply_no_longer_says_the_share_was_dropped() -> None:

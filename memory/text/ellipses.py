@@ -75,9 +75,11 @@ _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{APOS}(?:m|ve)|me){TOO}"
            rf"{TOO}")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
 _ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_SHARED}){AFTER}", _I)
-#: A sentence that ends with one ("My wife is vegan and I am too").
-_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){AFTER}",
-                      _I | re.DOTALL)
+#: A sentence that ends with one ("My wife is vegan and I am too"), or a comma alone joins
+#: it: "I'm allergic to nuts, my son is too" is no "User's son is" cut from the rest.
+_CLOSING = re.compile(
+    rf"^(?P<before>.*?\w)\W*?(?:,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?:{_SHARED}){AFTER}",
+    _I | re.DOTALL)
 
 _VERB = rf"(?P<stem>{'|'.join(_VERBS)})"
 _REST = r"\s+(?P<rest>\S.*?)(?:\s+too)?\W*$"
