@@ -76,3 +76,21 @@ _SHARED_AFTER_A_COMMA = {
 @pytest.mark.parametrize("said", _SHARED_AFTER_A_COMMA)
 def test_a_share_after_a_comma_is_told_in_full(said: str) -> None:
     assert core_after(said) == sorted(_SHARED_AFTER_A_COMMA[said])
+
+
+@pytest.mark.parametrize(("said", "core"), [
+    ("I'm vegan, my husband is not.", ["User is vegan", "User's husband is not vegan"]),
+    ("I'm vegan, Tom is not.", ["Tom is not vegan", "User is vegan"]),
+])
+def test_a_denial_after_a_comma_is_no_sentence_cut_off(said: str, core: list[str]) -> None:
+    assert core_after(said) == core
+
+
+@pytest.mark.parametrize("said", ["Hi, my name is", "Well, my address is"])
+def test_a_statement_cut_off_after_a_greeting_is_still_none(said: str) -> None:
+    assert core_after(said) == []
+
+
+@pytest.mark.parametrize("said", ["I'm vegan, my name is", "I don't smoke, my name is."])
+def test_a_statement_cut_off_after_a_comma_is_not_stored(said: str) -> None:
+    assert all("name" not in fact for fact in core_after(said))

@@ -88,6 +88,11 @@ _PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it",
                        "i've", "we've", "you've", "they've", "i'd", "we'd", "i'll", "we'll"})
 #: Words after which a clause ends where it may: "I'm not vegan but my wife is".
 _SECOND_HALF = frozenset({"but", "and", "like", "as", "so", "though", "although"})
+#: A statement of the speaker's, then a comma before someone of theirs or a name, which
+#: joins a denial as "and" does: "I'm vegan, my husband is not" (not "..., my name is").
+_SAID_BEFORE_COMMA = re.compile(
+    r"^(?:i|i['’]m|my)\s+[^,]*[^\W_](?<!\bis)(?<!\bam)(?<!\bnot),\s+(?:my\s|(?-i:[A-Z][a-z]+\s))",
+    re.IGNORECASE)
 #: Longer sentences that end on such a word are nearly always complete: "Acme is the
 #: company my wife works for", "Spiders are the one thing my son is afraid of". What is
 #: typed cut off is short: "My name is", "I am allergic to", "The prod region is".
@@ -231,7 +236,8 @@ def stops_short(text: str) -> bool:
         return False
     before = words[:-1]
     if any(w in _CLAUSE_OPENERS or w in _SECOND_HALF for w in before) or any(
-            w in _PRONOUNS for w in before[1:]):
+            w in _PRONOUNS for w in before[1:]) or (
+            words[-1] == "not" and _SAID_BEFORE_COMMA.match(text)):
         return False
     # "someone to talk to": an infinitive's "to" leaves its preposition at the end.
     return words[-1] not in _PREPOSITIONS or "to" not in before
