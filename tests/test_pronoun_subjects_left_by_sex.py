@@ -1,7 +1,7 @@
-""""Andrea and Tom are my friends. She is a lawyer.": Tom, a man's name, is no "she", but
-that leaves Andrea, a name as often a man's, or a name no list knows, a "she" by nothing
-said of them. Read so, "Andrea is a lawyer" was stored; who "She" is is asked instead.
-One named whose name or relation says "she" is still her."""
+""""Keiko and Tom are my friends. She is a lawyer.": Tom, a man's name, is no "she", which
+leaves Keiko the only one she may be, as "I met Keiko. She is a lawyer." names her alone.
+Read so, "Keiko is a lawyer" is stored, as it is of Keiko named alone; asking who "She" is
+after the one sentence and not the other was a rule no one could guess."""
 
 from __future__ import annotations
 
@@ -9,22 +9,21 @@ import pytest
 from offline_helpers import reply_and_core
 
 
-@pytest.mark.parametrize(("said", "pronoun"), [
-    ("Andrea and Tom are my friends. She is a lawyer.", "She"),
-    ("Keiko and Tom are my friends. She is a lawyer.", "She"),
-    ("Tom and Keiko work at Acme. She is my colleague.", "She"),
-    ("Sam and Ana are my friends. He is a lawyer.", "He"),
-])
-def test_one_left_by_the_others_sex_is_not_assumed(said: str, pronoun: str) -> None:
-    reply, core = reply_and_core(said)
-    assert not [fact for fact in core if "lawyer" in fact or "colleague" in fact]
-    assert f'could not tell who "{pronoun}" is' in reply
-
-
 @pytest.mark.parametrize(("said", "told"), [
+    ("Andrea and Tom are my friends. She is a lawyer.", "Andrea is a lawyer"),
+    ("Keiko and Tom are my friends. She is a lawyer.", "Keiko is a lawyer"),
+    ("I met Keiko and Tom. She is a lawyer.", "Keiko is a lawyer"),
+    ("Tom and Keiko work at Acme. She is my colleague.", "Keiko is User's colleague"),
+    ("Sam and Ana are my friends. He is a lawyer.", "Sam is a lawyer"),
     ("Ana and Tom are my friends. She is a lawyer.", "Ana is a lawyer"),
     ("My sister and Tom work at Acme. She is a lawyer.", "User's sister is a lawyer"),
     ("I met Keiko. She is a lawyer.", "Keiko is a lawyer"),  # no one else named
 ])
-def test_one_the_pronoun_fits_is_still_named(said: str, told: str) -> None:
+def test_the_one_left_the_pronoun_fits_is_named(said: str, told: str) -> None:
     assert told in reply_and_core(said)[1]
+
+
+def test_two_left_the_pronoun_fits_are_still_asked_of() -> None:
+    reply, core = reply_and_core("Keiko and Yuki are my friends. She is a lawyer.")
+    assert not [fact for fact in core if "lawyer" in fact]
+    assert 'could not tell who "She" is' in reply

@@ -282,17 +282,14 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
                 sexed: bool = False) -> str | None:
     """The one person ``pronoun`` may be among all those ``sentences`` name ("Tom", "My
     wife"), none of ``not_them`` (places, those named beside it); None when unclear, or
-    when ``sexed`` and nothing says that one is a "he" or a "she", or when another was
-    left out as of the other sex and nothing, a relation or a name, says the one left is
-    of the pronoun's: a name either's ("Andrea") or one the list does not know is no "she"
-    by Tom beside it being a man."""
+    when ``sexed`` and nothing says that one is a "he" or a "she". One left when another
+    is of the other sex is the pronoun's as one named alone is: after "Keiko and Tom are
+    my friends", Tom being a man leaves only Keiko a "she", as "I met Keiko" does."""
     # All of them, not those of the latest sentence naming anyone: after "Tom works at
     # Globex. Priya is on call." the "he" of "He no longer works at Globex" may be Tom,
     # and read as Priya it left Tom's job held and stored a change no one said of her.
     fits: dict[str, tuple[str, bool]] = {}
     sexes: dict[str, str | None] = {}
-    named_sexes: dict[str, str | None] = {}
-    other_sex = False
     for sentence in sentences:
         for person, own, sex in _people(sentence):
             if person.casefold() in not_them or names_several(person):
@@ -302,17 +299,12 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
             # A name most often a man's is no "she" (a woman's no "he"), though it says too
             # little for ``sexed``: read as Tom, "Tom is tall. She's a doctor." stored
             # "Tom is a doctor".
-            by_name = pronoun_of_name(person.split()[0])
-            if sex not in (None, pronoun) or by_name not in (None, pronoun):
-                other_sex = True
-                continue
-            fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
-            named_sexes[person.casefold()] = sex or by_name
+            if sex in (None, pronoun) and pronoun_of_name(person.split()[0]) in (None, pronoun):
+                fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
     if len(fits) != 1:
         return None
     [(person, own)] = fits.values()
-    unsaid = (sexes if sexed else named_sexes if other_sex else {}).get(person.casefold(), "")
-    return person if own and unsaid is not None else None
+    return person if own and not (sexed and sexes.get(person.casefold()) is None) else None
 
 
 def _places(sentences: list[str]) -> set[str]:
