@@ -41,6 +41,8 @@ _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
                            r"(?:an? |one )?(?:\w+ )?(?:example|sample)"
                            r"|the (?:example|sample) above|(?:example|sample)(?: only)?\W*$)",
                            re.IGNORECASE)
+#: The sentence going on, in small letters or after a comma, on the line a fence closes.
+_SENTENCE_GOES_ON = re.compile(r"[ \t]*(?:[a-z]|[,;])")
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 #: Where a paragraph or another fence ends, and where a sentence does.
@@ -71,6 +73,15 @@ def shown_as_example(content: str, start: int, end: int) -> bool:
     led = bool(lead) and bool(_EXAMPLE.search(_CLAUSE_END.split(lead[-1])[-1])) \
         and not any(_STORING.search(text) for text in lead)
     return led or bool(_SAID_EXAMPLE.match(follow) and not _STORING.search(follow))
+
+
+def _quoted_inline(content: str, match: re.Match[str]) -> bool:
+    """Whether the fence ``match`` found is written on one line inside a sentence that goes
+    on after it ("```json {...}``` is the format", "Use ```json {...}``` to save"): a form
+    quoted in prose, not a call; "```json {...}``` Done." ends its call."""
+    one_line = "\n" not in content[match.start():match.start(1)]
+    return one_line and match.group(0).endswith("```") \
+        and _SENTENCE_GOES_ON.match(content, match.end()) is not None
 
 
 def without_call_wrapping(rest: str, content: str) -> str:
@@ -130,7 +141,8 @@ def fenced_calls(content: str, names: frozenset[str], cut: bool,
                                     held=held)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
             found = cut_call(match.group(1), names, marked=False)
-        if not marked and shown_as_example(content, match.start(), match.end()):
+        if not marked and (shown_as_example(content, match.start(), match.end())
+                           or _quoted_inline(content, match)):
             found = None  # "For example:\n```json\n{...}\n```" shows the form
         if found is not None:
             kept.append(content[position:match.start()])

@@ -38,6 +38,21 @@ def test_a_one_line_fence_shown_as_an_example_or_of_another_label_is_the_reply(
     assert (found.calls, found.rest) == ([], content)
 
 
+@pytest.mark.parametrize("content", [
+    f"```json {CALL}``` is the format", f"Use ```json {CALL}``` to save.",
+    f"The call ```json {CALL}``` stores it.", f"```json {CALL}```, which stores it, is one way",
+])
+def test_a_one_line_fence_inside_a_sentence_quotes_the_form(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("content", [f"```json {CALL}``` Done.", f"```json {CALL}```\nsaved"])
+def test_a_one_line_fence_before_a_new_sentence_or_line_runs(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append"]
+
+
 def test_the_agent_runs_a_one_line_fenced_call(server: FakeOpenAIServer) -> None:
     call = json.dumps([{"name": "core_memory_append",
                         "arguments": {"content": "Allergic to peanuts"}}])
