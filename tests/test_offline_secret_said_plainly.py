@@ -23,6 +23,13 @@ def test_the_secret_is_held_as_told_plainly(held: str, said: str, kept: str) -> 
     assert core_after(held, said) == [kept]
 
 
+@pytest.mark.parametrize("word", ["secret", "unknown", "safe", "unchanged"])
+def test_still_and_a_word_of_how_it_is_is_no_value(word: str) -> None:
+    # "User's password is secret" would tell a password that was never said
+    assert core_after("My password is hunter2.", f"My password is still {word}.") == [
+        "User's password is hunter2", f"User's password is still {word}"]
+
+
 def test_still_held_keeps_the_fact_and_stores_nothing() -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         chat(memory, "My password is hunter2.")

@@ -32,6 +32,10 @@ _SECRET_SAID = re.compile(
     r"^(?P<owner>my|our)\s+(?:(?P<new>new|current)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
     r"\s+(?P<verb>is|['’]s)\s+(?:(?P<still>still)\s+)?(?P<value>[^\s,;]+?)(?P<end>[.!]*)$", _I)
 
+#: Words that say how a secret is, not what it is ("My password is still secret").
+_HOW_IT_IS = re.compile(r"^(?:secret|private|safe|hidden|unknown|unchanged|the same|valid|active"
+                        r"|expired|set|unset|blank|empty|weak|strong|encrypted|shared|mine)$", _I)
+
 
 def secret_said_plainly(text: str) -> str | None:
     """``text`` as the secret it tells is told plainly, or None: one held at a time, a new
@@ -40,7 +44,8 @@ def secret_said_plainly(text: str) -> str | None:
     password is still hunter2"), so a request to forget the password, or the value said
     again, finds it."""
     match = _SECRET_SAID.match(text.strip())
-    if match is None or not (match["new"] or match["still"]):
+    if match is None or not (match["new"] or match["still"]) \
+            or (match["still"] and _HOW_IT_IS.match(match["value"])):
         return None
     words = match["thing"].split()
     if not names_a_secret(words, len(words) - 1):
