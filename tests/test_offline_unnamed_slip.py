@@ -127,6 +127,21 @@ def test_it_is_after_a_slip_noticed_may_say_how_things_are(memory: HierarchicalM
     assert "User's PIN is 1234" in core_of(memory)
 
 
+@pytest.mark.parametrize(("before", "said", "stored"), [
+    # a word and a number said to be so now, with no slip word: asked which word it corrects
+    ((), "It's day 3 now.", "It's day 3"),
+    (("I live in Lisbon.",), "It's day 3 now.", "It's day 3"),
+    # a word of how near before a number is no value: asked of "almost 5"
+    *(((), f"No, it's {near} 5.", f"It's {near} 5")
+      for near in ("almost", "nearly", "probably", "exactly", "roughly", "still", "already")),
+])
+def test_a_statement_of_a_word_and_a_number_is_stored(
+        memory: HierarchicalMemory, before: tuple[str, ...], said: str, stored: str) -> None:
+    reply = chat(memory, *before, said)[-1]
+    assert "corrects" not in reply
+    assert stored in core_of(memory)
+
+
 @pytest.mark.parametrize(("statement", "slip", "fact", "denied"), [
     # "It's not 4321" was stored beside the PIN, "It's not Porto" beside the city
     ("My PIN is 1234.", "Sorry, it's not 4321.", "User's PIN is 1234", "4321"),

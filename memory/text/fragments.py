@@ -179,8 +179,8 @@ _MEANT = re.compile(
 #: actually") or said to be so now ("It's hunter3 now"): X is what was meant, as in "Sorry,
 #: I meant 4321"; stored as said, "It's 4321" stood beside the PIN.
 _MEANT_IT = re.compile(
-    r"^\W*(?:(?:(?:sorry|oops|whoops|no|nope|oh|actually|wait|h(?:old|ang)\s+on"
-    r"|my\s+bad|correction)\b[\s,:;!.–—-]*)+|(?=it\S*\s+(?:is\s+)?now\s|.*\bnow\W*$))"
+    r"^\W*(?:(?P<slip>(?:(?:sorry|oops|whoops|no|nope|oh|actually|wait|h(?:old|ang)\s+on"
+    r"|my\s+bad|correction)\b[\s,:;!.–—-]*)+)|(?=it\S*\s+(?:is\s+)?now\s|.*\bnow\W*$))"
     r"it(?:['’]s|\s+is)\s+(?:now\s+|actually\s+)?(?P<meant>\S.*?)"
     r"(?:,?\s+(?:now|actually|instead))?\W*$", re.IGNORECASE | re.DOTALL)
 #: "It's not X" after a slip noticed ("Sorry, it's not 4321", "Wait, it isn't Porto"): what
@@ -198,11 +198,14 @@ _NOT_MEANT_IT = re.compile(r"^(?:\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\d{1,2}:\d{2}|
 #: A name or a number: capitalized words or ones that hold a digit ("Porto", "4321",
 #: "hunter3").
 _VALUE_WORD = r"(?:[A-Z\d][\w'’.@/-]*|[\w'’.@/-]*\d[\w'’.@/-]*)"
-#: Or a word in small letters and a number after it ("hunter 3", "room 5"), a name said in
-#: two parts; not one that says where or when ("at 5", "in 2").
-_MEANT_IT_VALUE = re.compile(rf"^(?:{_VALUE_WORD}(?:\s+{_VALUE_WORD})*"
-                             r"|(?!(?:at|in|on|by|for|to|from|about|around|after|before|until"
-                             r"|till|under|over|past|like|just|only|not)\s)[a-z]+\s+\d+)$")
+_MEANT_IT_VALUE = re.compile(rf"^{_VALUE_WORD}(?:\s+{_VALUE_WORD})*$")
+#: Or, after a slip noticed ("No, it's hunter 3"), a word in small letters and a number after
+#: it ("hunter 3", "room 5"), a name said in two parts; not one that says where, when or how
+#: near ("at 5", "in 2", "almost 5"); with no slip word, "It's day 3 now" tells how things are.
+_MEANT_IT_TWO_PARTS = re.compile(
+    r"^(?!(?:at|in|on|by|for|to|from|about|around|after|before|until|till|under|over|past"
+    r"|like|just|only|not|almost|nearly|maybe|perhaps|probably|possibly|exactly|roughly"
+    r"|approximately|still|also|already|even|due|up|down|again|back)\s)[a-z]+\s+\d+$")
 #: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
 #: meant that I live in Portland", "I meant Bob is on call") or name what it corrects ("not
 #: Seattle", "rather than", "instead of"), not a slip's word alone.
@@ -282,12 +285,17 @@ def corrects_nothing(text: str) -> bool:
             or denied_alone(text) is not None)
 
 
+def _value_meant(meant: str, *, slip: bool) -> bool:
+    """Whether ``meant``, what "it's" is, is a value that was meant, not how things are."""
+    return not _NOT_MEANT_IT.match(meant) and bool(
+        _MEANT_IT_VALUE.match(meant) or (slip and _MEANT_IT_TWO_PARTS.match(meant)))
+
+
 def denied_alone(text: str) -> str | None:
     """The value ``text`` says something is not after a slip noticed ("4321" of "Sorry,
     it's not 4321"), naming nothing it is said of, or None: it states no fact."""
     match = _NOT_IT.match(text.strip())
-    if (match is None or _NOT_MEANT_IT.match(match["meant"])
-            or not _MEANT_IT_VALUE.match(match["meant"])):
+    if match is None or not _value_meant(match["meant"], slip=True):
         return None
     return match["meant"]
 
@@ -305,8 +313,7 @@ def meant_alone(text: str) -> str | None:
     match = _MEANT.match(text.strip())
     if match is None:
         it = _MEANT_IT.match(text.strip())
-        if (it is None or _NOT_MEANT_IT.match(it["meant"])
-                or not _MEANT_IT_VALUE.match(it["meant"])):
+        if it is None or not _value_meant(it["meant"], slip=it["slip"] is not None):
             return None
         match = it
     words = [w.casefold().replace("’", "'") for w in _WORD.findall(match["meant"])]
