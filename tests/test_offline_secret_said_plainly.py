@@ -30,6 +30,25 @@ def test_still_and_a_word_of_how_it_is_is_no_value(word: str) -> None:
         "User's password is hunter2", f"User's password is still {word}"]
 
 
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # "User: I changed my password, it's still hunter2" kept the secret loose, and
+    # "Forget my password." left "User: I changed my it's still hunter2"
+    ("My password is hunter2.", "I changed my password, it's still hunter2.",
+     "User's password is hunter2"),
+    ("My PIN is 1234.", "I updated my PIN, it's still 1234.", "User's PIN is 1234"),
+    ("My password is hunter2.", "I changed my password, it's hunter3.",
+     "User's password is hunter3"),
+    ("My password is hunter2.", "I reset my password, it is now hunter3.",
+     "User's password is hunter3"),
+])
+def test_a_secret_said_changed_is_the_secret(held: str, said: str, kept: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        chat(memory, held, said)
+        assert sorted(core_of(memory)) == [kept]
+        chat(memory, f"Forget my {kept.split()[1]}.")
+        assert not core_of(memory)
+
+
 def test_still_held_keeps_the_fact_and_stores_nothing() -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         chat(memory, "My password is hunter2.")

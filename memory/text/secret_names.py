@@ -37,12 +37,25 @@ _HOW_IT_IS = re.compile(r"^(?:secret|private|safe|hidden|unknown|unchanged|the s
                         r"|expired|set|unset|blank|empty|weak|strong|encrypted|shared|mine)$", _I)
 
 
+#: A secret of the speaker's said changed, then its value ("I changed my password, it's still
+#: hunter2", "I reset my PIN, it's now 4321"): the secret told as "My password is ..." would.
+_CHANGED_THEN_SAID = re.compile(
+    r"^i\s+(?:just\s+)?(?:changed|updated|reset|renewed|rotated)\s+(?P<mine>my|our)\s+"
+    r"(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,;]\s*(?:and\s+|but\s+)?it(?:['’]s|\s+is)\s+"
+    r"(?:now\s+)?(?P<rest>[^\s,;]+(?:\s+[^\s,;]+)?)$", _I)
+
+
 def secret_said_plainly(text: str) -> str | None:
     """``text`` as the secret it tells is told plainly, or None: one held at a time, a new
     or current password is the password ("My password is hunter3" of "My new password is
     hunter3"), and one still held is held as it was ("My password is hunter2" of "My
-    password is still hunter2"), so a request to forget the password, or the value said
-    again, finds it."""
+    password is still hunter2"), and so is one said changed ("I changed my password, it's
+    still hunter2"), so a request to forget the password, or the value said again, finds it."""
+    changed = _CHANGED_THEN_SAID.match(text.strip())
+    if changed is not None:  # said as new: "my new password is ...", or as still held
+        rest = changed["rest"]
+        new = "" if rest.casefold().startswith("still ") else "new "
+        text = f'{changed["mine"]} {new}{changed["thing"]} is {rest}'
     match = _SECRET_SAID.match(text.strip())
     if match is None or not (match["new"] or match["still"]) \
             or (match["still"] and _HOW_IT_IS.match(match["value"])):
