@@ -49,6 +49,18 @@ def test_a_secret_said_changed_is_the_secret(held: str, said: str, kept: str) ->
         assert not core_of(memory)
 
 
+@pytest.mark.parametrize(("said", "kept"), [
+    ("My new password is strong.", "User's new password is strong"),
+    ("My new password is long.", "User's new password is long"),
+    ("My new password is weak.", "User's new password is weak"),
+    ("My current password is strong.", "User's current password is strong"),
+])
+def test_new_and_a_word_of_how_it_is_is_no_value(said: str, kept: str) -> None:
+    # "User's password is strong" would tell a password that was never said
+    assert kept in core_after("My password is hunter2.", said)
+    assert kept in core_after(said)
+
+
 def test_still_held_keeps_the_fact_and_stores_nothing() -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         chat(memory, "My password is hunter2.")

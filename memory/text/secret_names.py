@@ -32,9 +32,11 @@ _SECRET_SAID = re.compile(
     r"^(?P<owner>my|our)\s+(?:(?P<new>new|current)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
     r"\s+(?P<verb>is|['’]s)\s+(?:(?P<still>still)\s+)?(?P<value>[^\s,;]+?)(?P<end>[.!]*)$", _I)
 
-#: Words that say how a secret is, not what it is ("My password is still secret").
+#: Words that say how a secret is, not what it is ("My password is still secret", "My new
+#: password is strong").
 _HOW_IT_IS = re.compile(r"^(?:secret|private|safe|hidden|unknown|unchanged|the same|valid|active"
-                        r"|expired|set|unset|blank|empty|weak|strong|encrypted|shared|mine)$", _I)
+                        r"|expired|set|unset|blank|empty|weak|strong|encrypted|shared|mine"
+                        r"|long|longer|short|stronger|random|complex|simple)$", _I)
 
 
 #: A secret of the speaker's said changed, then its value ("I changed my password, it's still
@@ -46,7 +48,8 @@ _CHANGED_THEN_SAID = re.compile(
 
 
 def secret_said_plainly(text: str) -> str | None:
-    """``text`` as the secret it tells is told plainly, or None: one held at a time, a new
+    """``text`` as the secret it tells is told plainly, or None (and so when a word of how
+    it is follows, not a value: "My new password is strong"): one held at a time, a new
     or current password is the password ("My password is hunter3" of "My new password is
     hunter3"), and one still held is held as it was ("My password is hunter2" of "My
     password is still hunter2"), and so is one said changed ("I changed my password, it's
@@ -58,7 +61,7 @@ def secret_said_plainly(text: str) -> str | None:
         text = f'{changed["mine"]} {new}{changed["thing"]} is {rest}'
     match = _SECRET_SAID.match(text.strip())
     if match is None or not (match["new"] or match["still"]) \
-            or (match["still"] and _HOW_IT_IS.match(match["value"])):
+            or _HOW_IT_IS.match(match["value"]):
         return None
     words = match["thing"].split()
     if not names_a_secret(words, len(words) - 1):
