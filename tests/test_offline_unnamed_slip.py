@@ -37,6 +37,7 @@ def memory() -> Iterator[HierarchicalMemory]:
     # a word and a number apart: "It's hunter 3" was stored beside hunter2
     ("My password is hunter2.", "No, it's hunter 3.", "User's password is hunter2", "hunter 3"),
     ("My locker is room 4.", "Sorry, it's room 5.", "User's locker is room 4", "room 5"),
+    ("My password is hunter2.", "It's hunter 3 now.", "User's password is hunter2", "hunter 3"),
     # a slip noticed before the word meant: the generic reply, the word dropped unsaid
     *((said, f"{cue}, {meant}.", fact, meant) for cue in ("No wait", "Hold on", "Whoops")
       for said, fact, meant in (("I'm 30.", "User is 30", "31"),
@@ -131,6 +132,7 @@ def test_it_is_after_a_slip_noticed_may_say_how_things_are(memory: HierarchicalM
     # a word and a number said to be so now, with no slip word: asked which word it corrects
     ((), "It's day 3 now.", "It's day 3"),
     (("I live in Lisbon.",), "It's day 3 now.", "It's day 3"),
+    ((), "It's week 2 now.", "It's week 2"),
     # a word of how near before a number is no value: asked of "almost 5"
     *(((), f"No, it's {near} 5.", f"It's {near} 5")
       for near in ("almost", "nearly", "probably", "exactly", "roughly", "still", "already")),

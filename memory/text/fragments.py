@@ -201,7 +201,7 @@ _VALUE_WORD = r"(?:[A-Z\d][\w'’.@/-]*|[\w'’.@/-]*\d[\w'’.@/-]*)"
 _MEANT_IT_VALUE = re.compile(rf"^{_VALUE_WORD}(?:\s+{_VALUE_WORD})*$")
 #: Or, after a slip noticed ("No, it's hunter 3"), a word in small letters and a number after
 #: it ("hunter 3", "room 5"), a name said in two parts; not one that says where, when or how
-#: near ("at 5", "in 2", "almost 5"); with no slip word, "It's day 3 now" tells how things are.
+#: near ("at 5", "in 2", "almost 5").
 _MEANT_IT_TWO_PARTS = re.compile(
     r"^(?!(?:at|in|on|by|for|to|from|about|around|after|before|until|till|under|over|past"
     r"|like|just|only|not|almost|nearly|maybe|perhaps|probably|possibly|exactly|roughly"
@@ -285,10 +285,17 @@ def corrects_nothing(text: str) -> bool:
             or denied_alone(text) is not None)
 
 
+#: With no slip word, what counts how far things are ("It's day 3 now", "It's week 2 now")
+#: tells how things are; "It's hunter 3 now" or "It's room 5 now" is still a value meant.
+_COUNTED = re.compile(r"^(?:day|week|month|year|hour|minute|level|page|chapter|step|stage"
+                      r"|phase|part|round|season|episode|sprint|lap|grade)\s", re.IGNORECASE)
+
+
 def _value_meant(meant: str, *, slip: bool) -> bool:
     """Whether ``meant``, what "it's" is, is a value that was meant, not how things are."""
     return not _NOT_MEANT_IT.match(meant) and bool(
-        _MEANT_IT_VALUE.match(meant) or (slip and _MEANT_IT_TWO_PARTS.match(meant)))
+        _MEANT_IT_VALUE.match(meant)
+        or (_MEANT_IT_TWO_PARTS.match(meant) and (slip or not _COUNTED.match(meant))))
 
 
 def denied_alone(text: str) -> str | None:
