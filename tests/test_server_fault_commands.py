@@ -5,6 +5,7 @@ server."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -82,14 +83,25 @@ def test_a_model_the_server_cannot_start_stops_the_scenario_at_its_first_turn(
     assert "then run the scenario again" in err and "turns failed" not in err
 
 
+class _Shortest(random.Random):
+    """Backoffs with no jitter: each the shortest the client may choose."""
+
+    def random(self) -> float:
+        return 0.0
+
+
 def test_a_busy_server_costs_the_scenario_its_turns_and_says_what_to_do_once(
         server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from tiermem.agent.openai_client import OpenAIClient
 
     real = OpenAIClient.from_config.__func__  # type: ignore[attr-defined]
+    # The backoffs at their shortest (1.75 s a request, 40 s over the 23 turns) stay inside
+    # the minute a client gives a busy server, so every turn is sent again; at random, their
+    # sum (40-80 s) would spend it on a late turn or not, by chance.
     monkeypatch.setattr(OpenAIClient, "from_config", classmethod(
-        lambda cls, config, **kwargs: real(cls, config, sleep=lambda seconds: None, **kwargs)))
+        lambda cls, config, **kwargs: real(cls, config, sleep=lambda seconds: None,
+                                           rng=_Shortest(), **kwargs)))
     # Ollama's answer once its queue of pending requests is full: that passes as they end.
     body = json.dumps({"error": {"message": "server busy, please try again.  maximum pending "
                                             "requests exceeded"}}).encode()
