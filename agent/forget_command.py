@@ -54,7 +54,8 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL, config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import JudgeMissingError
-    from tiermem.memory.ops.forget import ForgetResult, forgot_before
+    from tiermem.memory.ops.forget import forgot_before
+    from tiermem.memory.ops.forget_result import ForgetResult
     from tiermem.memory.store.records import Forgotten
 
     conflict = request_conflict(args)

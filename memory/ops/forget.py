@@ -43,7 +43,6 @@ import dataclasses
 import hashlib
 import hmac
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -54,13 +53,13 @@ from tiermem.memory.ops.context_screen import ScreenedMemory, shown_with_context
 from tiermem.memory.ops.erase import (
     ERASURES_KEY,
     ErasedMemory,
-    ErasureReport,
     erasure_count,
     forget_reason,
     promise_erasure,
 )
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
+from tiermem.memory.ops.forget_result import ForgetResult
 from tiermem.memory.ops.forget_select import (
     EQUAL_TEXTS,
     OVER_THE_BOUND,
@@ -98,46 +97,6 @@ def clean_request(request: Any, fix: str = ", or erase an item by its id "
             f"{MAX_REQUEST_CHARS:,}, the longest a stored text can be, so no stored text "
             f"equals it; give the exact text of one item{fix}")
     return clean_text(request, "forget request", MAX_REQUEST_CHARS)
-
-
-@dataclass(frozen=True)
-class ForgetResult:
-    """How a request ended: ``outcome`` is ``matched`` (something was forgotten),
-    ``unmatched`` (nothing targeted), ``ambiguous`` or ``failed`` (nothing forgotten, and
-    ``detail`` says why); ``forgotten`` holds the ids per table, for an erasure."""
-
-    outcome: str
-    mode: str
-    forgotten: Forgotten
-    audit_id: int
-    detail: str = ""
-    candidates: int = 0
-    #: What physical erasure removed, when the request asked for it (``erase=True``).
-    erasure: ErasureReport | None = None
-    #: Of ``forgotten``, what the privacy policy shows the model, for a request it made
-    #: (``shown_only``; None otherwise): all its answer may count. An item forgotten with
-    #: one it was shown (a withheld fact learned from a shown message, a message taken only
-    #: for quoting such a fact) stays uncounted.
-    shown: Forgotten | None = None
-    #: The messages the facts forgotten were learned from (``Fact.source_message_id``) that
-    #: were not forgotten with them: they still say what the facts said, and conversation
-    #: search still finds it (forget them too, by their text, to have it gone).
-    sources_kept: tuple[int, ...] = ()
-
-    @property
-    def count(self) -> int:
-        """How many rows were forgotten (a fact and its passage count as two)."""
-        done = self.forgotten
-        return len(done.facts) + len(done.passages) + len(done.messages)
-
-    def to_dict(self) -> dict[str, Any]:
-        done = self.forgotten
-        return {"outcome": self.outcome, "mode": self.mode, "facts": list(done.facts),
-                "passages": list(done.passages), "messages": list(done.messages),
-                "audit_id": self.audit_id, "detail": self.detail,
-                "candidates": self.candidates,
-                "erasure": None if self.erasure is None else self.erasure.to_dict(),
-                "sources_kept": list(self.sources_kept)}
 
 
 class ForgettingMemory(ErasedMemory, RankedMemory, ScreenedMemory, Protocol):
