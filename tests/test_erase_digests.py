@@ -67,3 +67,52 @@ def test_the_erasure_reports_digest_cannot_be_checked_against_guesses() -> None:
     with make_memory() as other:  # in this process, two reports still compare
         again = other.erase(facts=[other.add_fact(PIN_FACT, "durable")], reason="asked")
     assert again.digest == report.digest
+
+
+def _checkable(memory: HierarchicalMemory, text: str) -> list[int]:
+    """The audit rows whose hash a guess of ``text`` checks against, as anyone holding the
+    database can compute it (the key is stored beside the hash)."""
+    digest = request_hash(memory, text)
+    return [r.id for r in memory.forget_requests() if r.request_hash == digest]
+
+
+def test_an_erase_request_that_matches_nothing_keeps_no_digest(where: dict[str, Any]) -> None:
+    with make_memory(**where) as memory:
+        memory.add_fact(PIN_FACT, "durable")
+        assert memory.forget(PIN_FACT, erase=True).outcome == "matched"
+        # Asked again once it is gone, or in words that match nothing stored: recorded,
+        # nothing changed, and its hash is no check of a guess at the PIN.
+        again = memory.forget(PIN_FACT, erase=True)
+        wrong = memory.forget("User's PIN: 8675309", erase=True)
+        assert (again.outcome, wrong.outcome) == ("unmatched", "unmatched")
+        assert not again.forgotten and again.erasure is None
+        assert len(memory.forget_requests()) == 3
+        assert _checkable(memory, PIN_FACT) == []
+        assert _checkable(memory, "User's PIN: 8675309") == []
+        # A request forgetting without erasing keeps its hash (it tells a request made
+        # again), until what it forgot is erased.
+        memory.add_fact("User's dog is Rex", "durable")
+        kept = memory.forget("User's dog is Rex")
+        assert _checkable(memory, "User's dog is Rex") == [kept.audit_id]
+
+
+def test_an_erasure_takes_the_digests_of_the_requests_asking_for_it(
+        where: dict[str, Any]) -> None:
+    with make_memory(**where) as memory:
+        memory.process_interaction("My PIN is 8675309.", "Noted.")
+        memory.add_fact("User's dog is Rex", "durable")
+        typo = memory.forget("My PIN is 8675309 please")          # matches nothing
+        forgot = memory.forget("My PIN is 8675309.")             # forgets, no erasure
+        dog = memory.forget("User's dog is Rex")
+        assert (typo.outcome, forgot.outcome, dog.outcome) == ("unmatched", "matched",
+                                                               "matched")
+        assert _checkable(memory, "My PIN is 8675309 please") == [typo.audit_id]
+        assert _checkable(memory, "My PIN is 8675309.") == [forgot.audit_id]
+        done = forgot.forgotten
+        memory.erase(facts=done.facts, passages=done.passages, messages=done.messages,
+                     reason="asked")
+        assert _checkable(memory, "My PIN is 8675309 please") == []
+        assert _checkable(memory, "My PIN is 8675309.") == []
+        # A request of something not erased keeps its hash.
+        assert _checkable(memory, "User's dog is Rex") == [dog.audit_id]
+        assert len(memory.forget_requests()) == 3

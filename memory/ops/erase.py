@@ -25,6 +25,11 @@ and the FAISS files are written again, so the content is in none of the files
 tiermem wrote. Inside a caller's transaction (a tool call in a turn) that last
 step waits for the outermost commit; a rollback undoes the whole erasure.
 
+The audit's hashes of the forget requests that forgot a row erased, or forgot nothing
+(a request mistyped or made again quotes what was erased as well), are replaced by
+random values in the same transaction: the key is stored beside them, so a short
+secret's hash is checked against every guess.
+
 The report holds counts and one digest of what was erased, never the content.
 
 A forget request that asks for an erasure (``forget(..., erase=True)``) forgets in
@@ -52,10 +57,11 @@ from tiermem.memory.ops.quoting import quoting_copies
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
-from tiermem.memory.store.records import ForgetRequest
+from tiermem.memory.store.records import ForgetRequest, Message, Passage
 from tiermem.memory.text.digest import digest_of_all, norm_hash
 from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.tiers.journal import Journal
+from tiermem.memory.types import Fact
 from tiermem.memory.validation import MAX_ID, clean_text, integral
 
 #: The setting that counts erasures, so layers above can tell that one happened.
@@ -179,6 +185,9 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         if fulfils is not None:
             conceal_requests(store, [fulfils])
             _set_pending(store, [i for i in pending_erasures(store) if i != fulfils])
+        if texts:
+            conceal_requests(store, _asking_for(store, gone_facts, gone_passages,
+                                                gone_messages))
         if erased:
             store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
             memory.purge.request()
@@ -241,6 +250,21 @@ class PurgeAfterErasure:
             self.pending = True
             self.not_reached = [f"the purge after the erasure failed ({exc}); free what the "
                                 f"error names, then close the memory or erase again"]
+
+
+def _asking_for(store: StorageBackend, facts: Iterable[Fact], passages: Iterable[Passage],
+                messages: Iterable[Message]) -> list[int]:
+    """The forget requests whose hash could check a guess at what an erasure took: those
+    that forgot a row of it (their text, in exact mode, is that row's), and those that
+    forgot nothing (a request mistyped, or made again once the row was gone, quotes it as
+    well; no later request is compared with their hashes)."""
+    taken = ({("f", r.id) for r in facts} | {("p", r.id) for r in passages}
+             | {("m", r.id) for r in messages})
+    return [request.id for request in store.forgetting.requests()
+            if not request.forgotten or taken & {
+                *(("f", i) for i in request.forgotten.facts),
+                *(("p", i) for i in request.forgotten.passages),
+                *(("m", i) for i in request.forgotten.messages)}]
 
 
 def conceal_requests(store: StorageBackend, audit_ids: Sequence[int]) -> None:

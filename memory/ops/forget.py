@@ -23,7 +23,9 @@ result names it (``ForgetResult.sources_kept``), for the user to forget it too.
 
 Every request, whatever its outcome, is one row of the audit: a keyed hash of
 its text (HMAC-SHA256 with the memory's ``store_id``; never the text, which
-quotes what is to be forgotten), the mode, the outcome and the ids forgotten.
+quotes what is to be forgotten), the mode, the outcome and the ids forgotten; a request
+that asks an erasure and forgets nothing keeps a random value instead, as an erasure
+leaves the requests it concerns (memory/ops/erase.py).
 Nothing of the audit enters search or recall. The request runs as one
 transaction: either everything chosen is forgotten and audited, or nothing is.
 
@@ -42,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import secrets
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -150,7 +153,8 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
                                                                    shown):
         raise ForgetRequestTooLongError(len(request), config.mode, MAX_JUDGED_REQUEST_CHARS)
     if judge is None and _asks_the_judge(memory, request, config, shown):
-        _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
+        _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"),
+               concealed=erase)
         raise JudgeMissingError(config.mode)
     with memory.store.transaction():
         selection = _select(memory, request, config, judge, shown)
@@ -160,7 +164,8 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
         if selection.outcome == "matched":
             forgotten, counted, kept = apply_forget(memory, selection.items,
                                                     counted is not None)
-        audit_id = _audit(memory, request, config.mode, selection, forgotten)
+        audit_id = _audit(memory, request, config.mode, selection, forgotten,
+                          concealed=erase and selection.outcome != "matched")
         if erase and selection.outcome == "matched":
             promise_erasure(memory.store, audit_id)
     return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
@@ -341,9 +346,12 @@ def shown_of(memory: ForgettingMemory, facts: Sequence[Fact], passage_ids: Seque
 
 
 def _audit(memory: ForgettingMemory, request: str, mode: str, selection: Selection,
-           forgotten: Forgotten | None = None) -> int:
+           forgotten: Forgotten | None = None, concealed: bool = False) -> int:
+    """Record the request; ``concealed`` (an erasure asked, nothing forgotten) with a
+    random value for its hash, as an erasure leaves the requests it fulfils."""
+    digest = secrets.token_hex(32) if concealed else request_hash(memory, request)
     with memory.store.transaction():
         return memory.store.forgetting.record(ForgetRequest(
-            created_at=memory.now(), request_hash=request_hash(memory, request), mode=mode,
+            created_at=memory.now(), request_hash=digest, mode=mode,
             outcome=selection.outcome, forgotten=forgotten or Forgotten(),
             detail=selection.detail))
