@@ -5,9 +5,8 @@ given waits a model takes to load: ``server_setup.LOADING_WAIT`` seconds before 
 attempt, twice that before the third, and so on, up to ``LOADING_BUDGET`` seconds in all
 (a longer ``Retry-After`` is cut to what is left).
 Once that much was spent with no answer in between, a later request (a scenario's or an
-eval's next turn) gets the client's short backoff only, not another minute (but the waits a
-server's ``Retry-After`` asks for, if it sends one, up to the cap of one 503's wait in all for
-the request), until the server
+eval's next turn) the server refuses so is not sent again, whatever wait its ``Retry-After``
+asks, until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
 or 504, whose server behind may still be down, nor a 429, maybe a proxy's), or a minute
 passes with no such refusal nor a wait for a rate limit below (a server restarted an hour
@@ -68,8 +67,7 @@ def _seconds(value: float) -> str:
 
 def spent_on_earlier(error: ProviderError) -> ProviderError:
     """``error``, for a request that began with the budget spent, saying so when it is a
-    loading model's: its attempts got the short backoff (or the server's ``Retry-After``), not
-    the waits a model loads in."""
+    loading model's: it was not sent again, nor waited for as a model loads."""
     if error.retry_wait is not None:
         _add(error, f"the {LOADING_BUDGET:.0f} s of waits a loading model is given were spent "
                     f"on earlier requests it refused alike, and are given again once a minute "
@@ -106,13 +104,12 @@ class LoadingWaits:
         #: (``clock``) the latest of those waits ends.
         self.limited = 0.0
         self.limited_until = 0.0
-        self.asked_left = 0.0
         self.request_left = 0.0
 
-    def begin(self, asked_cap: float) -> bool:
-        """A request begins: whether it finds the budget spent, in which case the waits its
-        server asks for may total ``asked_cap`` seconds for it, and no more. A minute with
-        no wait for a loading model nor for a rate limit gives both waits afresh."""
+    def begin(self) -> bool:
+        """A request begins: whether it finds the budget spent, in which case a loading
+        model's refusal ends it. A minute with no wait for a loading model nor for a rate
+        limit gives both waits afresh."""
         # A wait of either kind keeps both spent: a loading server and a proxy's rate
         # limits by turns would otherwise refill each other's minute without end.
         quiet = self.clock() - max(self.spent_until, self.limited_until)
@@ -120,7 +117,6 @@ class LoadingWaits:
             self.spent = 0.0  # the server may have been restarted, its model loading again
         if quiet >= RATE_LIMIT_BUDGET:
             self.limited = 0.0  # a minute with no wait for a rate limit: it may have lifted
-        self.asked_left = asked_cap if self.spent_out else 0.0
         self.request_left = self.budget
         return self.spent_out
 
@@ -177,23 +173,14 @@ class LoadingWaits:
         """Whether the budget is spent: a request that begins so gets no loading waits."""
         return self.spent >= self.budget
 
-    def take(self, seconds: float, *, asked: bool = False) -> float | None:
+    def take(self, seconds: float) -> float | None:
         """The wait for a loading model that begins, ``seconds`` cut to what is left of the
-        budget and told; once the budget is spent, None, for the short backoff (not told),
-        unless the server ``asked`` for ``seconds`` (its ``Retry-After``), kept as far as the
-        request's allowance left from ``begin`` holds. Either way it comes, too, out of the
+        budget and told; once the budget is spent, None: the short backoff (not told) for
+        the request that spent it, none for a later one. It comes, too, out of the
         ``budget`` seconds a request may wait in all, as the waits ``asked()`` grants do. A
-        refusal met with the short backoff is no quiet minute either: the model still loads."""
+        refusal met with no wait is no quiet minute either: the model still loads."""
         self.spent_until = max(self.spent_until, self.clock())
-        left = self.budget - self.spent
-        if left <= 0:
-            if not asked or self.asked_left <= 0:
-                return None
-            seconds = min(seconds, self.asked_left)
-            self.asked_left -= seconds
-        else:
-            seconds = min(seconds, left)
-        seconds = min(seconds, self.request_left)
+        seconds = min(seconds, self.budget - self.spent, self.request_left)
         if seconds <= 0:
             return None
         self.request_left -= seconds

@@ -40,8 +40,8 @@ many attempts were made are explicit, documented and testable:
   minute passes without them, after which such a refusal is final; a server still loading
   its model (llama.cpp's 503 "Loading model", agent/server_setup.py) is waited for
   longer, as it asks no wait itself, a minute in all until it answers again or a minute
-  passes without such waits; a wait of either kind holds both minutes spent
-  (agent/loading_wait.py).
+  passes without such waits, after which such a refusal of a later request is final; a wait
+  of either kind holds both minutes spent (agent/loading_wait.py).
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent
@@ -258,7 +258,7 @@ class OpenAIClient:
             request["tool_choice"] = "auto"
 
         attempts = self.max_retries + 1
-        spent_before = self.loading.begin(self.max_retry_after)
+        spent_before = self.loading.begin()
         for attempt in range(1, attempts + 1):
             self.last_attempts = attempt
             try:
@@ -310,8 +310,8 @@ class OpenAIClient:
     def _retry_delay(self, attempt: int, exc: Exception, error: ProviderError,
                      spent_before: bool) -> float | None:
         """The wait before attempt ``attempt + 1`` (agent/loading_wait.py): a loading model's,
-        cut to the budget left and none once it is spent (a request begun with it spent waits
-        as the server asks, if it asks, up to one 503's cap in all); else the server's
+        cut to the budget left and none once it is spent (None, no attempt more, for a
+        request begun with it spent, whatever the server asks); else the server's
         ``Retry-After``, up to a minute in all for the request; else the short backoff. After
         a 429 or a busy server's 503, None (no attempt more) once the client's minute for
         them is spent."""
@@ -322,8 +322,9 @@ class OpenAIClient:
                                              error.status_code)
         if error.retry_wait is not None:
             wait = min(error.retry_wait * attempt, self.max_retry_after)
-            taken = self.loading.take(wait if capped is None else capped,
-                                      asked=spent_before and capped is not None)
+            taken = self.loading.take(wait if capped is None else capped)
+            if taken is None and spent_before:
+                return None  # the minute was spent on earlier requests: refused at once
         elif asked is not None and capped is not None:
             taken = self.loading.asked(capped, asked, error.status_code)
         else:

@@ -1,5 +1,5 @@
 """A server still loading its model: the chat says it waits, Ctrl-C cancels the wait, and a
-server that stays loading costs later requests the short backoff only, not a minute each."""
+server that stays loading has later requests refused at once, not waited a minute each."""
 
 from __future__ import annotations
 
@@ -50,25 +50,24 @@ def test_each_wait_for_a_loading_model_is_told_as_it_starts(
     assert told == [waiting_text(10.0), "slept", waiting_text(20.0), "slept"]
 
 
-def test_a_server_that_stays_loading_costs_the_next_turn_the_short_backoff_only(
+def test_a_server_that_stays_loading_has_the_next_turn_refused_at_once(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     sleeps: list[float] = []
     llm = OpenAIClient("qwen3:4b", base_url=server.base_url, max_retries=3,
                        sleep=sleeps.append)
     agent = Agent(memory, llm)
-    loading(server, 8)
+    loading(server, 5)
     for said in ("first", "second"):
         with pytest.raises(ProviderError):
             agent.step(said)
-    assert len(server.requests) == 8
-    assert sleeps[:3] == [10.0, 20.0, 30.0] and max(sleeps[3:]) <= 2.0
+    assert len(server.requests) == 5 and sleeps == [10.0, 20.0, 30.0]
     # Once it answers, a later loading of its model is waited for again.
     server.enqueue_reply("Noted.")
     loading(server, 1)
     server.enqueue_reply("Noted again.")
     assert agent.step("third").reply == "Noted."
     assert agent.step("fourth").reply == "Noted again."
-    assert sleeps[6:] == [10.0]
+    assert sleeps[3:] == [10.0]
 
 
 SPENT = "the 60 s of waits a loading model is given were spent on earlier requests"
@@ -90,31 +89,32 @@ def two_requests_refused(
     return sleeps, told, errors
 
 
-def test_the_short_backoff_after_the_spent_minute_is_not_told_as_a_wait(
+def test_a_request_after_the_spent_minute_is_refused_at_once_and_waits_nothing(
         server: FakeOpenAIServer) -> None:
-    loading(server, 8)
+    loading(server, 5)
     sleeps, told, errors = two_requests_refused(server)
-    assert len(sleeps) == 6 and max(sleeps[3:]) <= 2.0
+    assert sleeps == [10.0, 20.0, 30.0] and len(server.requests) == 5
     assert told == [waiting_text(10.0), waiting_text(20.0), waiting_text(30.0)]
+    assert "(HTTP 503, 1 attempt)" in errors[1]
     # The second request's error says why it waited so little.
     assert SPENT not in errors[0] and SPENT in errors[1]
 
 
-@pytest.mark.parametrize(("asked", "first", "later"), [
-    # Cut to what is left of the minute, then, once it is spent, the waits the server asks,
-    # up to one 503's cap (30 s) in all for each later request, then the short backoff.
-    ("25", [25.0, 25.0, 10.0], [25.0, 5.0, None]),
+@pytest.mark.parametrize(("asked", "first"), [
+    # Cut to what is left of the minute; once it is spent, a later request is refused at
+    # once, whatever the server asks.
+    ("25", [25.0, 25.0, 10.0]),
     # Capped as for any 503; the first request's third attempt finds the minute spent and
-    # gets the short backoff (None here); a later request is never kept longer than 30 s.
-    ("600", [30.0, 30.0, None], [30.0, None, None]),
+    # gets the short backoff (None here).
+    ("600", [30.0, 30.0, None]),
 ])
-def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute_then_kept(
-        server: FakeOpenAIServer, asked: str, first: list[float | None],
-        later: list[float]) -> None:
-    for _ in range(8):
+def test_a_long_retry_after_is_cut_to_what_is_left_of_the_minute_then_not_waited(
+        server: FakeOpenAIServer, asked: str, first: list[float | None]) -> None:
+    for _ in range(5):
         server.enqueue_error(503, LOADING, headers={"Retry-After": asked})
     sleeps, told, errors = two_requests_refused(server)
-    assert [None if s <= 2.0 else s for s in sleeps] == first + later
+    assert [None if s <= 2.0 else s for s in sleeps] == first
+    assert len(server.requests) == 5 and "(HTTP 503, 1 attempt)" in errors[1]
     assert told == [waiting_text(s) for s in sleeps if s > 2.0]
     assert SPENT not in errors[0] and SPENT in errors[1]
 
@@ -221,12 +221,14 @@ def test_a_refusal_from_the_loaded_server_gives_a_later_loading_its_waits_afresh
 def test_a_gateway_s_502_is_no_answer_from_the_server_behind_it(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     agent, sleeps = waited_out(server, memory)
-    loading(server, 1)
     server.enqueue_error(502, {"error": {"message": "Bad Gateway"}})
-    loading(server, 2)
-    with pytest.raises(ProviderError):
+    loading(server, 1)
+    with pytest.raises(ProviderError) as info:
         agent.step("second")
-    assert len(server.requests) == 8 and len(sleeps) == 3 and max(sleeps) <= 2.0
+    # The 502 is sent again after the short backoff; the loading that follows, its minute
+    # still spent, is refused at once.
+    assert len(server.requests) == 6 and len(sleeps) == 1 and max(sleeps) <= 2.0
+    assert SPENT in str(info.value)
 
 
 def test_a_model_judged_forget_in_the_chat_says_ctrl_c_stops_it_not_the_turn(
