@@ -20,7 +20,7 @@ from tiermem.agent.doctor_probes import (
 from tiermem.agent.doctor_report import TOOLS_SHOWN_MARGIN, DoctorReport, Status
 from tiermem.agent.http_json import StreamStart
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
-from tiermem.agent.sdk_errors import QUOTA_HINT, quota_used_up
+from tiermem.agent.sdk_errors import used_up
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
     offered_parameters,
@@ -83,9 +83,9 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
         report.findings.server_fault = fault.says
         report.findings.server_hint = hint_for(fault.hint, "doctor")
         report.findings.server_busy = fault.busy
-    elif exchange is not None and exchange.status == 429 and quota_used_up(exchange.body):
-        report.findings.server_hint = hint_for(f"the account's quota is used up (HTTP 429): "
-                                               f"{QUOTA_HINT}", "doctor")
+    elif exchange is not None and exchange.status == 429 and (
+            spent := used_up(exchange.body)) is not None:
+        report.findings.server_hint = hint_for(f"{spent[0]} (HTTP 429): {spent[1]}", "doctor")
     elif exchange is not None and exchange.status == 429:
         # A rate limit, maybe a proxy's, tells nothing of the setup, as a busy server does not.
         report.findings.server_fault = "is rate-limiting requests (HTTP 429)"

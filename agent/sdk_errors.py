@@ -36,7 +36,7 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["QUOTA_HINT", "provider_error", "quota_used_up", "retry_after_seconds"]
+__all__ = ["BUDGET_HINT", "QUOTA_HINT", "provider_error", "retry_after_seconds", "used_up"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -141,11 +141,12 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
                              attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
-    if status == 429 and quota_used_up(body):
+    spent = used_up(body) if status == 429 else None
+    if spent is not None:
         return ProviderError(
-            f"{url} refused the request: the account's quota is used up (HTTP 429){said}",
+            f"{url} refused the request: {spent[0]} (HTTP 429){said}",
             kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
-            hint=QUOTA_HINT)
+            hint=spent[1])
     if status == 429:
         kind = "rate_limit"
         text = (
@@ -211,6 +212,36 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
 #: What to do when the account's credit or plan, not the rate of requests, refused a request.
 QUOTA_HINT = ("waiting does not lift it: add credit or raise the account's plan (its billing "
                "page), or use another key or --base-url, then send it again")
+
+
+#: What to do when a proxy's spending budget (LiteLLM's of a key, its user or team, or a
+#: model) refused a request.
+BUDGET_HINT = ("waiting a minute does not lift it: the budget is given again when its period "
+               "ends (a LiteLLM proxy's budget_duration); ask the proxy's admin to raise it, or "
+               "use another key or --base-url, then send it again")
+
+#: LiteLLM's words for a budget spent: "Budget has been exceeded! Key=... Current cost: ...",
+#: "ExceededBudget: End User=... over budget", "... exceeded budget for model=...", and its
+#: router's "No deployments available - crossed budget: Exceeded budget for deployment ...".
+_BUDGET_SPENT = re.compile(r"budget has been exceeded|\bexceededbudget\b|\bexceeded budget\b"
+                           r"|\bcrossed budget\b", re.IGNORECASE)
+
+
+def used_up(body: Any) -> tuple[str, str] | None:
+    """What a 429's ``body`` says is used up, and what to do, when no wait lifts it: the
+    account's quota (``quota_used_up``), or a proxy's spending budget (its error's type or
+    code "budget_exceeded", or LiteLLM's words for it); None for a limit on the rate of
+    requests, which a wait lifts."""
+    if quota_used_up(body):
+        return "the account's quota is used up", QUOTA_HINT
+    inner = body.get("error", body) if isinstance(body, Mapping) else body
+    if isinstance(inner, Mapping):
+        if "budget_exceeded" in (inner.get("code"), inner.get("type")):
+            return "the proxy's spending budget is used up", BUDGET_HINT
+        inner = inner.get("message")
+    if isinstance(inner, str) and _BUDGET_SPENT.search(inner):
+        return "the proxy's spending budget is used up", BUDGET_HINT
+    return None
 
 
 def quota_used_up(body: Any) -> bool:

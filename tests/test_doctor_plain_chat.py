@@ -216,6 +216,17 @@ def test_a_quota_used_up_is_advised_as_the_chat_hints_it(
     assert advice(report).endswith("then run `tiermem doctor` again")
 
 
+def test_a_proxy_s_budget_spent_is_advised_as_the_chat_hints_it(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 429, {"error": {"message": "Budget has been exceeded! Key=k Current cost: "
+                                                "2.0, Max budget: 1.0",
+                                     "type": "budget_exceeded", "param": None, "code": "429"}})
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and advice(report).startswith(
+        "the proxy's spending budget is used up (HTTP 429): waiting a minute does not lift it")
+    assert advice(report).endswith("then run `tiermem doctor` again")
+
+
 def test_a_rate_limit_is_advised_to_run_the_doctor_again_later(
         server: FakeOpenAIServer) -> None:
     refusing(server, 429, {"error": {"message": "Rate limit reached for requests",

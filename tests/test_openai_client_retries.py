@@ -66,16 +66,24 @@ def test_rate_limit_that_persists_gives_up(server: FakeOpenAIServer, sleeps: lis
 def test_a_quota_used_up_is_not_sent_again_nor_told_to_wait(
         server: FakeOpenAIServer, sleeps: list[float], field: str) -> None:
     # OpenAI's 429 for an account out of credit: no wait lifts it, so none is spent on it.
-    server.enqueue_error(429, {"error": {
+    hint = refused_at_once(server, sleeps, {"error": {
         "message": "You exceeded your current quota, please check your plan and billing "
-                   "details.", field: "insufficient_quota"}}, headers={"Retry-After": "20"})
+                   "details.", field: "insufficient_quota"}}, "the account's quota is used up")
+    assert "add credit" in hint
+
+
+def refused_at_once(server: FakeOpenAIServer, sleeps: list[float], body: dict[str, Any],
+                    said: str) -> str:
+    """The hint of the error a request ends with when ``server`` refuses it with a 429 of
+    ``body`` asking a wait: ``said``, with no attempt more and no advice to wait."""
+    server.enqueue_error(429, body, headers={"Retry-After": "20"})
     server.enqueue_reply("ok")
     with pytest.raises(ProviderError) as info:
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
     assert sleeps == [] and len(server.requests) == 1 and not info.value.retryable
-    assert "the account's quota is used up (HTTP 429)" in str(info.value)
-    assert "wait a minute" not in str(info.value)
-    assert info.value.hint is not None and "add credit" in info.value.hint
+    assert f"{said} (HTTP 429)" in str(info.value) and "wait a minute" not in str(info.value)
+    assert info.value.hint is not None
+    return info.value.hint
 
 
 #: OpenAI's refusal for an account out of credit, as a LiteLLM proxy hands it on: in its text.
@@ -94,6 +102,27 @@ def test_a_quota_used_up_behind_a_proxy_is_not_sent_again(
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
     assert sleeps == [] and len(server.requests) == 1 and not info.value.retryable
     assert "the account's quota is used up (HTTP 429)" in str(info.value)
+
+
+#: A LiteLLM proxy's refusals once a budget it keeps (a key's, a user's, a deployment's) is
+#: spent, as its versions word them.
+_BUDGETS_SPENT = [
+    {"message": "Budget has been exceeded! Key=team-key Current cost: 12.5, Max budget: 10.0",
+     "type": "budget_exceeded", "param": None, "code": "429"},
+    {"message": "ExceededBudget: End User=ann over budget. Spend=0.0009, Budget=0.0001",
+     "type": "auth_error", "param": "None", "code": "429"},
+    {"message": "No deployments available for selected model - crossed budget: Exceeded "
+                "budget for deployment model_name: gpt-4o: 1.2 >= 1.0",
+     "type": None, "param": None, "code": "429"},
+]
+
+
+@pytest.mark.parametrize("error", _BUDGETS_SPENT)
+def test_a_proxy_s_budget_spent_is_not_sent_again_nor_told_to_wait(
+        server: FakeOpenAIServer, sleeps: list[float], error: dict[str, Any]) -> None:
+    hint = refused_at_once(server, sleeps, {"error": error},
+                           "the proxy's spending budget is used up")
+    assert "waiting a minute does not lift it" in hint
 
 
 def test_a_limit_per_minute_worded_as_a_quota_exceeded_is_waited_out(
