@@ -31,7 +31,8 @@ many attempts were made are explicit, documented and testable:
   llama-server without --jinja answers 500), because sending them again cannot help;
 - the wait before retry ``n`` (1-based) is ``min(max_delay, base_delay * 2**(n-1))``
   scaled by a random factor in [0.5, 1) so that clients that failed together do
-  not retry together; a server's ``Retry-After`` (or ``retry-after-ms``, the longer of both) is
+  not retry together; a server's ``Retry-After`` (or ``retry-after-ms``, the longer of both, or
+  a wait its body asks, agent/body_waits.py) is
   the wait instead, capped at ``max_retry_after`` and a minute in all for the request so a
   misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
   told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s (and a

@@ -3,7 +3,7 @@
 ``provider_error`` turns what a request raised into a ``ProviderError``: its text
 says what to do, and its kind (with ``retryable``) is what the client's retry rule
 reads (agent/openai_client.py's docstring). ``retry_after_seconds`` reads a
-``Retry-After`` or ``retry-after-ms`` header.
+``Retry-After`` or ``retry-after-ms`` header, or a wait the body asks (agent/body_waits.py).
 
 The SDK's HTTP library (httpx, or a fork of it, by SDK version) is never imported:
 its errors are told apart by name, which both spell alike.
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.base_url import is_openai_service
+from tiermem.agent.body_waits import body_wait
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
 from tiermem.agent.server_errors import (
@@ -297,13 +298,16 @@ def retry_after_seconds(exc: Exception) -> float | None:
     nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
     response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
     (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
-    proxy's default, not the server's wish."""
+    proxy's default, not the server's wish. A wait its body asks (Gemini's "Please retry in
+    17.5s.", with no header) counts as a header's."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
     asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
-             if (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
+             if headers is not None
+             and (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
+    in_body = body_wait(getattr(exc, "body", None))
+    if in_body is not None:
+        asked.append(in_body)
     return max(asked) if asked and max(asked) > 0 else None
 
 

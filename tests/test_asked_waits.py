@@ -4,6 +4,8 @@ as it starts; and a Retry-After of nothing leaves the client's own waits, never 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fake_openai import FakeOpenAIServer
 
@@ -295,3 +297,38 @@ def test_a_model_still_loading_a_minute_on_gets_no_second_minute(
         clock.now += 20.0
     assert clock.sleeps == [10.0, 20.0, 30.0] and len(server.requests) == 8
     assert "were spent on earlier requests" in str(info.value)
+
+
+def gemini_limit(retry_in: str, delay: str) -> bytes:
+    """Gemini's 429 for a limit per minute, as its OpenAI-compatible endpoint sends it: no
+    Retry-After header, the wait in its message and in its RetryInfo."""
+    return json.dumps([{"error": {
+        "code": 429, "status": "RESOURCE_EXHAUSTED",
+        "message": "You exceeded your current quota, please check your plan and billing "
+                   "details. * Quota exceeded for metric: generativelanguage.googleapis.com/"
+                   f"generate_content_free_tier_requests, limit: 10\nPlease retry in {retry_in}.",
+        "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                     "retryDelay": delay}]}}]).encode()
+
+
+@pytest.mark.parametrize(("retry_in", "delay", "waited", "asked"), [
+    ("17.5s", "17s", 17.5, "18"),
+    # Capped as a Retry-After is.
+    ("2h47m56.584147483s", "10076s", 30.0, "10077"),
+    # Short: not told.
+    ("850ms", "0s", 0.85, None),
+])
+def test_a_wait_asked_in_the_body_of_a_429_with_no_retry_after_is_honoured(
+        server: FakeOpenAIServer, retry_in: str, delay: str, waited: float,
+        asked: str | None) -> None:
+    server.enqueue_error(429, gemini_limit(retry_in, delay),
+                         headers={"Content-Type": "application/json"})
+    server.enqueue_reply("Noted.")
+    sleeps: list[float] = []
+    told: list[str] = []
+    llm = OpenAIClient("gemini-2.5-flash", base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append, wait_notice=told.append)
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    assert sleeps == [waited]
+    assert told == ([] if asked is None else [retry_text(
+        waited, f"the model server answered HTTP 429 and asked to wait {asked} s")])

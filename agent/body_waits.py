@@ -1,0 +1,60 @@
+"""The wait a refusal's body asks for, when a server says it there rather than in a header.
+
+Google's Gemini API (its OpenAI-compatible endpoint among them) answers a rate limit with a
+429 that has no ``Retry-After`` header: its message ends "Please retry in 17.5s." and its
+details may hold a ``RetryInfo`` whose ``retryDelay`` is "17s". Both are durations as Go
+prints them ("2h47m56.58s", "850ms"). ``body_wait`` reads either, for the client to wait as
+it waits for a ``Retry-After`` (agent/sdk_errors.py's ``retry_after_seconds``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+__all__ = ["body_wait"]
+
+_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)")
+_DURATION = rf"(?:{_PART.pattern})+"
+_RETRY_IN = re.compile(rf"\bplease retry in ({_DURATION})", re.IGNORECASE)
+_WHOLE = re.compile(rf"\s*({_DURATION})\s*")
+# How deep into the body's objects and lists a wait is looked for, and how many items of a list.
+_DEPTH = 5
+_ITEMS = 8
+
+
+def body_wait(body: Any) -> float | None:
+    """The seconds ``body`` (a refusal's parsed JSON, or its text) asks to wait before the
+    request is sent again, the longest when it asks more than once; None when it asks none,
+    or nothing."""
+    asked = [seconds for said in _said(body, 0)
+             if (seconds := _seconds(said)) is not None and seconds > 0]
+    return max(asked) if asked else None
+
+
+def _said(value: Any, depth: int) -> Iterator[str]:
+    """The durations ``value`` asks, as written: in a text's "Please retry in ...", or as a
+    ``retryDelay``."""
+    if depth > _DEPTH:
+        return
+    if isinstance(value, str):
+        yield from (match.group(1) for match in _RETRY_IN.finditer(value))
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if key == "retryDelay" and isinstance(item, str):
+                whole = _WHOLE.fullmatch(item)
+                if whole is not None:
+                    yield whole.group(1)
+            else:
+                yield from _said(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value[:_ITEMS]:
+            yield from _said(item, depth + 1)
+
+
+def _seconds(duration: str) -> float | None:
+    total = sum(float(number) * _UNITS[unit] for number, unit in _PART.findall(duration))
+    return total if math.isfinite(total) else None
