@@ -253,6 +253,12 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
                  if at_ollama_port(base_url) or facts.ollama_api else "load it in the server")
         return [f"the server has no model named {model!r}: {fetch}, or pass --model with a "
                 f"model the server has{listed}"]
+    if facts.plain_chat_status in (401, 403, 407) and "a web page" in error:
+        # A proxy's or firewall's own page, not the API's refusal of the key.
+        return [f"a proxy or firewall in front of the server refused the request with its own "
+                f"web page (HTTP {facts.plain_chat_status}): check its access rules (addresses "
+                f"allowed, a login it asks) or pass --base-url of the server itself, then run "
+                f"the doctor again"]
     if facts.plain_chat_status == 503:
         # llama.cpp's "Loading model" and Ollama's full queue are server faults, advised
         # before: these words name no server, so no server's settings are named.

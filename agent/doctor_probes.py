@@ -22,7 +22,7 @@ from tiermem.agent.http_json import (
     first_streamed_token,
     request_json,
 )
-from tiermem.agent.server_errors import clip, is_web_page
+from tiermem.agent.server_errors import clip, is_web_page, page_title
 from tiermem.agent.server_setup import ServerFault, server_fault
 from tiermem.agent.text_call_objects import offered_name
 from tiermem.tools.dispatch import Toolbox, ToolResult
@@ -34,6 +34,9 @@ BUDGET_SECONDS = 55.0
 PROBE_TIMEOUT = 20.0
 _MAX_ERROR = 160
 NOT_A_COMPLETION = "the answer is not a chat completion"
+#: Refusals a proxy or firewall in front of the server sends as its own web page (an API's
+#: URL right, the request refused): access denied, a rate limit, a gateway's failure.
+_REFUSAL_PAGES = frozenset({401, 403, 407, 429})
 #: Why a probe was not sent: the budget was spent before its turn.
 OUT_OF_TIME = "out of time"
 
@@ -111,10 +114,26 @@ def error_text(answer: Answer) -> str:
     return clip(str(message) if message else answer.text, _MAX_ERROR)
 
 
+def page_refusal(answer: Answer) -> str:
+    """A refusal sent as a web page, as the doctor shows it: the page's title, the server
+    that sent it (its ``Server`` header: a proxy, a CDN) and the wait its ``Retry-After``
+    asks, which its markup would hide."""
+    title = page_title(answer.text)
+    said = f"a web page titled {title!r}" if title else "a web page (HTML)"
+    server, wait = answer.headers.get("server"), answer.headers.get("retry-after")
+    if server:
+        said += f" from {clip(server, 40)!r}"
+    return said + (f" (Retry-After: {clip(wait, 40)})" if wait else "")
+
+
 def read_completion(answer: Answer) -> Exchange:
     """An answer to a chat request as an ``Exchange``: failed when it is an error or no chat
     completion at all; odd fields of a completion read as empty."""
-    if not answer.ok and is_web_page(answer.headers.get("content-type", ""), answer.text):
+    page = not answer.ok and is_web_page(answer.headers.get("content-type", ""), answer.text)
+    if page and (answer.status in _REFUSAL_PAGES or answer.status >= 500):
+        return Exchange(answer.status, page_refusal(answer), seconds=answer.seconds,
+                        headers=answer.headers)
+    if page:
         # A web UI refusing the POST (404, 405): as wrong a URL as a page answered with 200.
         return Exchange(answer.status, f"{NOT_A_COMPLETION}: a web page (HTML)",
                         seconds=answer.seconds)

@@ -249,3 +249,36 @@ def test_a_rate_limit_on_the_tool_probe_is_no_fault_of_the_tool_setup(
                               f"known: the server was too busy to answer, which is no fault "
                               f"of its setup")
     assert report.advice == [RATE_LIMITED]
+
+
+def refusing_with_page(server: FakeOpenAIServer, status: int, title: str,
+                       headers: dict[str, str]) -> None:
+    page = f"<html><head><title>{title}</title></head><body><h1>{title}</h1></body></html>"
+    server.responder = lambda request: FakeResponse(
+        status=status, body=page.encode(), headers={"Content-Type": "text/html", **headers})
+
+
+@pytest.mark.parametrize(("status", "title", "server_name", "advised"), [
+    (429, "429 Too Many Requests", "nginx/1.25.3", RATE_LIMITED),
+    (403, "Attention Required! | Cloudflare", "cloudflare",
+     "a proxy or firewall in front of the server refused the request with its own web page "
+     "(HTTP 403)"),
+    (503, "503 Service Temporarily Unavailable", "nginx",
+     "the server is busy or overloaded (HTTP 503)"),
+])
+def test_a_proxy_s_refusal_page_shows_who_sent_it_and_the_wait_it_asks(
+        server: FakeOpenAIServer, status: int, title: str, server_name: str,
+        advised: str) -> None:
+    refusing_with_page(server, status, title, {"Server": server_name, "Retry-After": "30"})
+    report = run_doctor(server.base_url, server.model)
+    row = next(row for row in report.rows if row.check == "plain chat")
+    assert row.detail == (f"HTTP {status}: a web page titled {title!r} from {server_name!r} "
+                          f"(Retry-After: 30)")
+    # A refusal in front of the API, not a wrong base URL.
+    assert advice(report).startswith(advised) and "API root" not in advice(report)
+
+
+def test_a_web_ui_s_page_refusing_the_post_still_says_the_url_is_wrong(
+        server: FakeOpenAIServer) -> None:
+    refusing_with_page(server, 405, "405 Method Not Allowed", {"Server": "nginx"})
+    assert "API root (it ends in /v1)" in advice(run_doctor(server.base_url, server.model))
