@@ -32,8 +32,12 @@ _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
 
 #: Words that present a fenced call as an example of the form, not one the reply makes.
 _EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|an? sample|sample (?:call|output|code)"
-                      r"|would look like|looks like this|(?:I|you|we)(?:['\u2019]d| would| could)"
+                      r"|would look like|looks like this|what\s+(?:\w+\s+){0,3}looks?\s+like"
+                      r"|how\s+(?:\w+\s+){0,3}looks?|(?:I|you|we)(?:['\u2019]d| would| could)"
                       r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
+#: Words that open a sentence as an example, whatever its clauses after them say ("For
+#: instance, to remember a name:").
+_EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|e\.g\.)(?!\w)", re.IGNORECASE)
 #: A sentence after the fence that says the fence is an example ("That is just an example.",
 #: "The example above ...", "(example)"); not one that merely names one ("I saved your example").
 _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
@@ -70,18 +74,25 @@ def shown_as_example(content: str, start: int, end: int) -> bool:
     paragraph = [p for p in _PARAGRAPH_END.split(content[:start]) if p.strip()][-1:]
     lead = [s for s in _STOP.split(paragraph[0]) if s.strip()][-2:] if paragraph else []
     follow = _SENTENCE_END.split(content[end:].lstrip(), maxsplit=1)[0]
-    led = bool(lead) and bool(_EXAMPLE.search(_CLAUSE_END.split(lead[-1])[-1])) \
+    led = bool(lead) and bool(_EXAMPLE.search(_CLAUSE_END.split(lead[-1])[-1])
+                              or _EXAMPLE_OPENING.match(lead[-1])) \
         and not any(_STORING.search(text) for text in lead)
     return led or bool(_SAID_EXAMPLE.match(follow) and not _STORING.search(follow))
 
 
 def _quoted_inline(content: str, match: re.Match[str]) -> bool:
-    """Whether the fence ``match`` found is written on one line inside a sentence that goes
-    on after it ("```json {...}``` is the format", "Use ```json {...}``` to save"): a form
-    quoted in prose, not a call; "```json {...}``` Done." ends its call."""
-    one_line = "\n" not in content[match.start():match.start(1)]
-    return one_line and match.group(0).endswith("```") \
-        and _SENTENCE_GOES_ON.match(content, match.end()) is not None
+    """Whether the fence ``match`` found is inside a sentence that goes on after it: written
+    on one line ("```json {...}``` is the format", "Use ```json {...}``` to save"), or opened
+    mid-line and closed with the sentence going on ("You could call it like this ```json
+    <lines> ``` to save a fact."), the line it opens on not saying the model stores something:
+    a form quoted in prose, not a call; "```json {...}``` Done." ends its call."""
+    if not match.group(0).endswith("```") \
+            or _SENTENCE_GOES_ON.match(content, match.end()) is None:
+        return False
+    if "\n" not in content[match.start():match.start(1)]:
+        return True
+    line = content[content.rfind("\n", 0, match.start()) + 1:match.start()]
+    return bool(line.strip()) and not _STORING.search(line)
 
 
 def without_call_wrapping(rest: str, content: str) -> str:

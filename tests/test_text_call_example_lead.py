@@ -1,0 +1,60 @@
+"""A fenced call over several lines that a sentence opens and goes on from ("You could call it
+like this ```json ... ``` to save a fact."), that a sentence opening "For instance," or "For
+example," leads into whatever its last clause says, or that "This is what the call looks
+like:" leads into, shows the form and is not run; one the model says it stores still runs
+(agent/text_call_fences.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import explained_turn
+
+from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_calls
+
+NAMES = ["core_memory_append", "send_message"]
+CALL = json.dumps({"name": "core_memory_append", "arguments": {"content": "x"}})
+FENCE = f"```json\n{CALL}\n```"
+
+SHOWN = [
+    f"You could call it like this {FENCE} to save a fact.",
+    f"Call it like this {FENCE} to save a fact.",
+    f"The call {FENCE}, which stores it, is one way.",
+    f"For instance, to remember a name:\n{FENCE}",
+    f"For example, your name:\n{FENCE}",
+    f"E.g., to keep your city:\n{FENCE}",
+    f"This is what the call looks like:\n{FENCE}",
+    f"Here is how a call looks:\n{FENCE}",
+]
+
+
+@pytest.mark.parametrize("content", SHOWN)
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_fenced_call_shown_as_the_form_is_the_reply(content: str, cut: bool) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=cut)
+    assert (found.calls, found.rest) == ([], content)
+
+
+@pytest.mark.parametrize("content", SHOWN[3:])
+def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
+    assert calls_ending_thinking(content, NAMES).calls == []
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"I'll save it {FENCE} for you.", "I'll save it for you."),
+    (f"For instance, I'll save your name:\n{FENCE}", "For instance, I'll save your name:"),
+    (f"Saving it.\n{FENCE}\nand done.", "Saving it.\n\nand done."),
+    (f"{FENCE} Done.", "Done."),
+    (f"Looks like you like tea! Saving:\n{FENCE}", "Looks like you like tea! Saving:"),
+])
+def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert ([c.name for c in found.calls], found.rest) == (["core_memory_append"], rest)
+
+
+@pytest.mark.parametrize("reply", [SHOWN[0], SHOWN[3], SHOWN[6]])
+def test_the_agent_shows_the_form_and_stores_nothing(server: FakeOpenAIServer,
+                                                     reply: str) -> None:
+    explained_turn(server, reply, "How do you save a fact?")
