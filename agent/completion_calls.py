@@ -42,8 +42,9 @@ def with_text_tool_calls(completion: Completion, tools: list[dict[str, Any]],
                                       call_id=call_id, schemas=offered_parameters(tools))
     else:
         return completion
-    if not found.calls:  # the content as it is, or the sentence after a lone marker
-        return dataclasses.replace(completion, content=found.rest or completion.content)
+    if not found.calls:  # the content as it is, the text after a lone marker, or none
+        return dataclasses.replace(completion, content=found.rest if completion.content
+                                   else completion.content)
     after = ends_in_prose(found.rest, (completion.content or "").rstrip())
     return dataclasses.replace(completion, content=found.rest or None,
                                tool_calls=found.calls, text_after_calls=after)

@@ -270,8 +270,9 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
             name, arguments = segment, ""
             # At the cut too, when the tool needs none and no other name goes on from it.
             last = last and not whole_without_arguments(segment, names, schemas)
-        else:
-            return call_sequence(segment, names, marked=True, cut=cut and last)
+        else:  # a list of call objects, or Python calls ("[TOOL_CALLS]save(content="x")")
+            return call_sequence(segment, names, marked=True, cut=cut and last) \
+                or pythonic_calls(segment.strip(), names, cut and last, schemas).calls or None
         name = _MISTRAL_CALL_ID.sub("", name).strip()
         if not _MISTRAL_NAME.fullmatch(name):
             return None

@@ -19,17 +19,18 @@ MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
-#: A capitalised word or a brand alone, which a reply that made no call says (``Forget``,
-#: ``Done!``, ``macOS``).
-_LONE_WORD = re.compile(r"(?:[A-Z]|[a-z]+[A-Z])[A-Za-z']*[.!?]?")
 #: Words joined as a tool's name joins them: by underscores, or in camelCase after a
 #: lowercase word, each capital beginning a word ("saveNote"), not as a brand's name is
 #: ("iPhone", "JavaScript", "macOS", "iPadOS").
 _JOINED_WORDS = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|(?:^|\.)[a-z]{2}[a-z0-9]*(?:[A-Z][a-z0-9]+)+$")
-#: A brand's name, lowercase before its capitals ("macOS", "iPhone"), which may begin a
-#: sentence as a capitalised word does; after two lowercase letters, a name called with
-#: its arguments straight after it ("getURL(x)").
-_BRAND, _CALLED_CAMEL = re.compile(r"[a-z]+[A-Z]"), re.compile(r"(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
+#: After two lowercase letters, a capital: a name called with its arguments straight after
+#: it ("getURL(x)").
+_CALLED_CAMEL = re.compile(r"(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
+#: Words a sentence about the marker goes on with after it (``[TOOL_CALLS] is how ...``).
+_ABOUT_MARKER = re.compile(r"(?:is|are|was|were|and|or|then|marks?|begins?|starts?|opens?"
+                           r"|precedes?|comes?|means?|signals?|tells?|followed|token|marker)\b")
+#: What shows the form of a call rather than makes one (``[TOOL_CALLS]name{...}``).
+_PLACEHOLDER = "{...}"
 #: How the text before a marker ends when the marker begins a line or follows calls.
 _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 
@@ -69,19 +70,22 @@ def follows_calls(before: str) -> bool:
 
 
 def marked_prose(content: str, names: frozenset[str]) -> str:
-    """``content`` without Mistral's marker when that begins a reply of nothing but one
-    sentence after it (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS]macOS noted``), or one
-    capitalised word or brand, a marker with nothing after it or not
-    (``[TOOL_CALLS]Forget[TOOL_CALLS]``), which made no call: the model began a call and
-    wrote prose. One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``) names
-    the marker."""
+    """``content`` without Mistral's marker when that begins a reply which made no call: the
+    model began a call and wrote something else. Nothing but markers is no reply (""); one
+    sentence after it (``[TOOL_CALLS] Done.``, ``[TOOL_CALLS] ok, noted``,
+    ``[TOOL_CALLS]macOS noted``), or one capitalised word or brand, a marker with nothing
+    after it or not (``[TOOL_CALLS]Forget[TOOL_CALLS]``), is the reply; as is text that reads
+    as no call (``[TOOL_CALLS]save(x)``, no offered tool and no value), shown without the
+    marker. One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``,
+    ``[TOOL_CALLS] and then a list``), or that shows the form (``{...}``), names the marker."""
     text = content.strip()
+    if text.startswith(MISTRAL_CALLS) and not text.replace(MISTRAL_CALLS, "").strip():
+        return ""
     after = text[len(MISTRAL_CALLS):].removesuffix(MISTRAL_CALLS).strip()
-    lone = _LONE_WORD.fullmatch(after) and not name_shaped(after.rstrip(".!?"), names)
-    if text.startswith(MISTRAL_CALLS) and MISTRAL_CALLS not in after \
-            and (after[:1].isupper() or _BRAND.match(after)) and (lone or is_prose(after, names)):
-        return after
-    return content
+    if not text.startswith(MISTRAL_CALLS) or MISTRAL_CALLS in after \
+            or _ABOUT_MARKER.match(after) or _PLACEHOLDER in after:
+        return content
+    return after
 
 
 def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:

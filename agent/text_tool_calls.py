@@ -9,7 +9,8 @@ from it, the call arrives as plain content. These forms are recognised:
   Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
   ``<function=NAME>{...}</function>``, Qwen3-Coder ``<function=NAME><parameter=KEY>value
   </parameter></function>``, Mistral ``[TOOL_CALLS] [...]`` or
-  ``[TOOL_CALLS]NAME[ARGS]{...}``, and Phi-4-mini ``<|tool_call|>[...]<|/tool_call|>``;
+  ``[TOOL_CALLS]NAME[ARGS]{...}`` or ``[TOOL_CALLS]NAME(key=value)``, and Phi-4-mini
+  ``<|tool_call|>[...]<|/tool_call|>``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
   or several one after another) that is the whole content, or that begins it when a line
   break parts it from the text after it (Llama 3.1's call, then "I have saved that.");
@@ -177,8 +178,8 @@ def find_text_tool_calls(
     ``after_prose`` (thinking came before ``content``), an object holding the calls is a
     quoted response, unless a call marker comes before it, and markup with no arguments
     names the form, as beside prose. When nothing is found, ``rest`` is the content
-    unchanged, but for Mistral's marker before a lone sentence (``[TOOL_CALLS] Done.``),
-    which is left out.
+    unchanged, but for Mistral's marker beginning it (``[TOOL_CALLS] Done.``), which is left
+    out, and markers alone, which leave "".
     """
     names = frozenset(tool_names)
     # An end-of-turn token left after the calls is neither a call nor a reply.

@@ -41,7 +41,7 @@ def test_markup_written_wrong_is_calls_to_answer(content: str, calls: list[tuple
 
 
 @pytest.mark.parametrize("content", [
-    "[TOOL_CALLS]s", "Saving. [TOOL_CALLS]core_memory_append[TOOL_CALLS]s",
+    "Saving. [TOOL_CALLS]core_memory_append[TOOL_CALLS]s",
     "Mistral writes [TOOL_CALLS]core_memory_append[ARGS]{...} and so on.",
 ])
 def test_markup_with_no_call_in_it_or_after_prose_stays_the_reply(content: str) -> None:

@@ -105,7 +105,6 @@ def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str
     f"Use {APPEND_JSON} whenever you like.",  # in the middle of a sentence
     "Write `<function=name>{...}</function>` to call a tool.",  # the syntax, described
     "[TOOL_CALLS] are how Mistral marks its calls.",
-    "[TOOL_CALLS][TOOL_CALLS]",
     "[TOOL_CALLS]name{...} is how newer Mistral models write a call.",
     '<|python_tag|>brave_search.call(query="peanut allergy")',
     '<tool_call>\n\nI could not find that.',

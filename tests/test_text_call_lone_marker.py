@@ -1,0 +1,85 @@
+"""Mistral's marker beginning a reply that makes no call: markers alone are no reply, and
+what follows one is shown without it ("[TOOL_CALLS] ok, noted", "[TOOL_CALLS]save(x)"),
+unless the sentence goes on from the marker ("[TOOL_CALLS] is how Mistral marks its calls.");
+a Python call to an offered tool after it ("[TOOL_CALLS]core_memory_append(content="x")")
+runs with its values (agent/text_call_mistral_prose.py, agent/text_call_markup.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from text_call_turns import allergy_turn
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+NAMES = ["core_memory_append", "send_message"]
+SCHEMAS = {"core_memory_append": {"type": "object", "required": ["content"],
+                                  "properties": {"content": {"type": "string"}}},
+           "send_message": {"type": "object", "required": ["message"],
+                            "properties": {"message": {"type": "string"}}}}
+
+
+@pytest.mark.parametrize("content", ["[TOOL_CALLS]", "[TOOL_CALLS] ", " [TOOL_CALLS] \n",
+                                     "[TOOL_CALLS][TOOL_CALLS]"])
+@pytest.mark.parametrize("cut", [False, True])
+def test_markers_alone_are_no_reply(content: str, cut: bool) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=cut, schemas=SCHEMAS)
+    assert (found.calls, found.rest) == ([], "")
+
+
+@pytest.mark.parametrize("content", [
+    "[TOOL_CALLS] ok, noted", "[TOOL_CALLS] sure thing. I will remember.",
+    "[TOOL_CALLS]got it[TOOL_CALLS]", "[TOOL_CALLS]save(x)", '[TOOL_CALLS]save(content="x")',
+    "[TOOL_CALLS]s",
+])
+@pytest.mark.parametrize("cut", [False, True])
+def test_what_follows_a_marker_that_makes_no_call_is_shown_without_it(content: str,
+                                                                       cut: bool) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=cut, schemas=SCHEMAS)
+    assert (found.calls, found.rest) == ([], content.replace("[TOOL_CALLS]", "").strip())
+
+
+@pytest.mark.parametrize("content", [
+    "[TOOL_CALLS] is how Mistral marks its calls.", "[TOOL_CALLS] and then a list.",
+    "[TOOL_CALLS] marks a call.", "[TOOL_CALLS]name{...} is how newer Mistral models write one.",
+    "Hello.\n[TOOL_CALLS]",
+])
+def test_a_sentence_about_the_marker_keeps_it(content: str) -> None:
+    assert find_text_tool_calls(content, NAMES, schemas=SCHEMAS).rest == content
+
+
+@pytest.mark.parametrize("content", [
+    '[TOOL_CALLS]core_memory_append(content="x")', '[TOOL_CALLS] core_memory_append("x")',
+    '[TOOL_CALLS][core_memory_append(content="x")]',
+])
+def test_a_python_call_after_the_marker_runs_with_its_values(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", {"content": "x"})]
+    assert found.rest == ""
+
+
+@pytest.mark.parametrize(("reply", "shown"), [("[TOOL_CALLS]", None),
+                                               ("[TOOL_CALLS] ok, noted", "ok, noted"),
+                                               ("[TOOL_CALLS]save(x)", "save(x)")])
+def test_the_agent_shows_no_marker(server: FakeOpenAIServer, reply: str,
+                                   shown: str | None) -> None:
+    server.enqueue_reply(reply)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I like tea")
+        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    assert (result.reply, result.tool_results) == (shown, [])
+    assert not any("[TOOL_CALLS]" in (r["content"] or "") for r in rows)
+
+
+def test_the_agent_runs_a_python_call_after_the_marker(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, '[TOOL_CALLS]core_memory_append(content="Allergic to '
+                                     'peanuts")')
+    assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
+        ("core_memory_append", True, True)]
