@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from tiermem.agent.text_call_mistral_prose import MISTRAL_CALLS, prose_word
-from tiermem.agent.text_call_objects import END_OF_TURN
+from tiermem.agent.text_call_objects import END_OF_TURN, NAMESPACES
 from tiermem.agent.text_call_tags import begins_call
 
-__all__ = ["without_cut_closing", "without_cut_opening"]
+__all__ = ["cut_opening_alone", "without_cut_closing", "without_cut_opening"]
 
 #: The tags that close calls, which a reply cut at the token limit may end inside.
 _CLOSINGS = ("</tool_call>", "</function>", "<|/tool_call|>")
@@ -21,6 +21,8 @@ _CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w
                           r"|(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\])"
                           r"\s*(?:[\[{][^<>\]]*|[\w.\-]+(?:\[[A-Z_]*)?)?\Z")
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
+#: How a call object or a list of them begins, its name not yet written.
+_OBJECT_STARTS = ('[{"name":"', '{"name":"')
 #: The word a marker or tag ends with at the cut, which may begin a cut call's name.
 _MARKED_WORD = re.compile(r"(?:\]|\|>|l>)\s*([\w.\-]+)\Z")
 
@@ -61,3 +63,19 @@ def without_cut_opening(text: str, names: frozenset[str]) -> tuple[str, str]:
         if stripped[:match.start()].strip() and not _NAME_FIELD.search(match.group(0)):
             return stripped[:match.start()], match.group(0)
     return text, ""
+
+
+def cut_opening_alone(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text``, all a reply the token limit cut, is a call's opening and no more: a
+    tag or marker alone (``[TOOL_CALLS]``, ``<tool_call>``), or with the start of a call
+    object (``<tool_call>{"na``) or of an offered name after it (``[TOOL_CALLS]send_mes``,
+    ``<function=core_mem``), but not a word that begins none (``[TOOL_CALLS]Forget``, prose)."""
+    stripped = text.strip()
+    opening = next((o for o in _OPENINGS if stripped.startswith(o)), "")
+    after = stripped[len(opening):].strip()
+    if not opening or (opening == "<function=" and after.startswith("{")):
+        return False
+    compact = "".join(after.split()).replace("'", '"')
+    return any(start.startswith(compact) for start in _OBJECT_STARTS) \
+        or any(f"{space}{name}".startswith(after.removesuffix(">"))
+               for name in names for space in ("", *NAMESPACES))

@@ -79,7 +79,9 @@ fence no reply; so are the whole calls of a list cut just before its ``]``
 (``[TOOL_CALLS][{...}``, ``[NAME(...)``).
 After whole calls, one cut before its name (``</tool_call><tool_c``, ``<tool_call>{"na``)
 is no reply either: it is returned as a call with no name and its text as arguments (named,
-when the whole name of an offered tool is in it: ``<function=NAME>``). One
+when the whole name of an offered tool is in it: ``<function=NAME>``); so is such an opening
+that is the whole reply (``[TOOL_CALLS]``, ``[TOOL_CALLS]send_mes``), not a word that begins
+no offered name (``[TOOL_CALLS]Forget``). One
 cut before its arguments (``[TOOL_CALLS]NAME[ARGS]``, ``<function=NAME>``) has none, not
 ``{}``; but the whole name of an offered tool that needs none after ``[TOOL_CALLS]``, which
 no other offered name goes on from, is a whole call there too, as it is in a reply not cut.
@@ -93,7 +95,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_cut import without_cut_closing, without_cut_opening
+from tiermem.agent.text_call_cut import (
+    cut_opening_alone,
+    without_cut_closing,
+    without_cut_opening,
+)
 from tiermem.agent.text_call_fences import fenced_calls, shown_as_example, without_call_wrapping
 from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_mistral_prose import (
@@ -203,7 +209,10 @@ def find_text_tool_calls(
         unescaped = _find(html.unescape(text), names, cut, schemas, after_prose)
         if unescaped.calls:
             found = unescaped
-    if not found.calls:  # "[TOOL_CALLS] Done.": the sentence, without the marker
+    if not found.calls and cut and names and cut_opening_alone(text, names):
+        # "[TOOL_CALLS]send_mes", the whole reply: a call cut before its name, no reply
+        found.calls, found.rest, opened = [], "", text.strip()
+    elif not found.calls:  # "[TOOL_CALLS] Done.": the sentence, without the marker
         return TextToolCalls(rest=marked_prose(content, names) if names else content)
     if not prose and MISTRAL_CALLS in text:  # "<tool_call>...</tool_call>[TOOL_CALLS]..."
         found = _mistral_after(text, found, names, cut and not opened, schemas, after_prose)

@@ -12,7 +12,7 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from text_call_turns import allergy_turn
 
-from tiermem.agent.loop import Agent
+from tiermem.agent.loop import Agent, TurnResult
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -26,16 +26,27 @@ SCHEMAS = {"core_memory_append": {"type": "object", "required": ["content"],
 
 @pytest.mark.parametrize("content", ["[TOOL_CALLS]", "[TOOL_CALLS] ", " [TOOL_CALLS] \n",
                                      "[TOOL_CALLS][TOOL_CALLS]"])
-@pytest.mark.parametrize("cut", [False, True])
-def test_markers_alone_are_no_reply(content: str, cut: bool) -> None:
-    found = find_text_tool_calls(content, NAMES, cut=cut, schemas=SCHEMAS)
+def test_markers_alone_are_no_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
     assert (found.calls, found.rest) == ([], "")
+
+
+@pytest.mark.parametrize("content", ["[TOOL_CALLS]", "[TOOL_CALLS] \n", "[TOOL_CALLS]send_mes",
+                                     "[TOOL_CALLS]s", "[TOOL_CALLS] [", '<tool_call>{"na',
+                                     "<tool_call>", "<function=core_mem",
+                                     '<|tool_call|>[{"name": "'])
+def test_an_opening_alone_at_the_cut_is_a_call_cut_before_its_name(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, cut=True, schemas=SCHEMAS)
+    assert ([(c.name, c.arguments) for c in found.calls], found.rest) == (
+        [("", content.strip())], "")
+    # Not cut, the start of a name is what the model wrote: shown, without the marker.
+    assert find_text_tool_calls("[TOOL_CALLS]s", NAMES, schemas=SCHEMAS).rest == "s"
 
 
 @pytest.mark.parametrize("content", [
     "[TOOL_CALLS] ok, noted", "[TOOL_CALLS] sure thing. I will remember.",
     "[TOOL_CALLS]got it[TOOL_CALLS]", "[TOOL_CALLS]save(x)", '[TOOL_CALLS]save(content="x")',
-    "[TOOL_CALLS]s",
+    "[TOOL_CALLS]Forget",
 ])
 @pytest.mark.parametrize("cut", [False, True])
 def test_what_follows_a_marker_that_makes_no_call_is_shown_without_it(content: str,
@@ -64,18 +75,33 @@ def test_a_python_call_after_the_marker_runs_with_its_values(content: str) -> No
     assert found.rest == ""
 
 
+def tea_turn(server: FakeOpenAIServer, reply: str,
+             finish_reason: str = "stop") -> tuple[TurnResult, list[str]]:
+    """The turn "I like tea" over one ``reply``: what it did, and the recall rows' text."""
+    server.enqueue_reply(reply, finish_reason=finish_reason)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I like tea")
+        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    return result, [r["content"] or "" for r in rows]
+
+
 @pytest.mark.parametrize(("reply", "shown"), [("[TOOL_CALLS]", None),
                                                ("[TOOL_CALLS] ok, noted", "ok, noted"),
                                                ("[TOOL_CALLS]save(x)", "save(x)")])
 def test_the_agent_shows_no_marker(server: FakeOpenAIServer, reply: str,
                                    shown: str | None) -> None:
-    server.enqueue_reply(reply)
-    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
-        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-        result = Agent(memory, client).step("I like tea")
-        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    result, said = tea_turn(server, reply)
     assert (result.reply, result.tool_results) == (shown, [])
-    assert not any("[TOOL_CALLS]" in (r["content"] or "") for r in rows)
+    assert not any("[TOOL_CALLS]" in text for text in said)
+
+
+@pytest.mark.parametrize("reply", ["[TOOL_CALLS]", "[TOOL_CALLS]send_mes", '<tool_call>{"na'])
+def test_the_agent_says_a_reply_cut_at_a_call_opening_was_cut(server: FakeOpenAIServer,
+                                                              reply: str) -> None:
+    result, _ = tea_turn(server, reply, "length")
+    assert (result.reply, result.tool_results) == (None, [])
+    assert result.notice is not None and "in the middle of a tool call" in result.notice
 
 
 def test_the_agent_runs_a_python_call_after_the_marker(server: FakeOpenAIServer) -> None:
