@@ -68,14 +68,14 @@ def _passwords(location: str) -> list[str]:
 
 
 def _in_login(password: str, uri: str) -> str:
-    """``password``, read up to the last "@" of ``uri``, unless ``uri`` has a host and port
-    number before its path, query or fragment: the login ends there, as libpq and urllib
-    end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
-    ``postgresql://u:pw@h:1/x@y``) follows no password, or none of it."""
+    """``password``, read up to the last "@" of ``uri``, unless ``uri`` has an "@", or a
+    host and port number, before its path, query or fragment: the login ends there, as
+    libpq and urllib end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
+    ``postgresql://u:pw@h/x@y``) follows no password, or none of it."""
     after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
     authority = re.split(r"[/?#]", after_scheme, maxsplit=1)[0]
-    login, _, host = authority.rpartition("@")
-    if not port_number(unquote(host.rpartition(":")[2])):
+    login, at, host = authority.rpartition("@")
+    if not at and not port_number(unquote(host.rpartition(":")[2])):
         return password
     return login.partition(":")[2]
 
@@ -112,9 +112,9 @@ def mistyped_port(text: str) -> bool:
 def _port_passwords(location: str) -> list[str]:
     """The ports of a URI with no "@" that may as well be a password, hidden where a port
     stands (not wherever the text is): a port number after a host a login may be named as,
-    with no database after it (``postgresql://u:4321``: the host u's port, or the user u's
-    password), and text no port mistyped after a bracketed host, which no login is written
-    as (``postgresql://[::1]:Hunter2Secret``)."""
+    with no database after it (``postgresql://u:4321``, ``postgresql://u:4321,h2:5432``: the
+    first host u's port, or the user u's password), and text no port mistyped after a
+    bracketed host, which no login is written as (``postgresql://[::1]:Hunter2Secret``)."""
     uri = _HOSTLESS_URI.match(location)
     if uri is None or "@" in location:
         return []
@@ -122,7 +122,7 @@ def _port_passwords(location: str) -> list[str]:
     found = [port for host, _, port in (pair.rpartition(":") for pair in pairs)
              if host.startswith("[") and host.endswith("]") and not mistyped_port(port)]
     host, _, port = pairs[0].partition(":")
-    if (len(pairs) == 1 and not location[uri.end():].partition("?")[0]
+    if (not location[uri.end():].partition("?")[0]
             and not _named_host(unquote(host)) and port_number(unquote(port))):
         found.append(port)
     return [port for port in found if port]
