@@ -138,3 +138,23 @@ def test_exact_matches_a_text_whatever_marks_of_no_width_it_holds(stored: str,
         assert result.outcome == "matched"
         assert (len(result.forgotten.facts), len(result.forgotten.messages)) == (1, 1)
         assert m.facts() == [] and m.recall_search("PIN", k=5).hits == []
+
+
+@pytest.mark.parametrize(("stored", "asked"), [
+    ("my\u200bPIN is 8675309", "my PIN is 8675309"),
+    ("my PIN is 8675309", "my\u200bPIN is 8675309"),
+    ("my\u200bPIN is 8675309", "myPIN is 8675309"),
+    ("My\u200bPIN", "my PIN")])
+def test_exact_reads_a_zero_width_space_as_a_space_too(stored: str, asked: str) -> None:
+    # A zero-width space breaks words as a space does: "my\u200bPIN" was read only as
+    # "myPIN", and "my PIN" forgot nothing ("no stored text equals the request").
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        m.add_fact(stored)
+        m.recall.append("user", stored, turn=1)
+        result = m.forget(asked)
+        assert result.outcome == "matched"
+        assert (len(result.forgotten.facts), len(result.forgotten.messages)) == (1, 1)
+        assert m.facts() == []
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        m.add_fact("my PIN is 8675309")
+        assert m.forget("my\u200bPINis 8675309").outcome == "unmatched"

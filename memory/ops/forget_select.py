@@ -107,6 +107,14 @@ def normalised(text: str, options: ExactOptions) -> str:
     return text if options.case_sensitive else text.casefold()
 
 
+def readings(text: str, options: ExactOptions) -> set[str]:
+    """``text`` ``normalised``, a zero-width space in it read as nothing and as a space:
+    it shows nothing, yet breaks words as a space does ("my\u200bPIN" is "my PIN" too)."""
+    if "\u200b" not in text:
+        return {normalised(text, options)}
+    return {normalised(text, options), normalised(spaced(text), options)}
+
+
 def _without_final_stops(text: str, spaced: bool) -> str:
     """``text`` without the stops among the punctuation that ends it (and, ``spaced``, the
     spaces there: "Friday !" ends in punctuation too once whitespace is normalised). The
@@ -127,11 +135,11 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig,
                     shown: Shown | None = None) -> Selection:
     """Every active fact, passage and message whose text equals the request, normalised
     (with ``shown``, only those it lets through: module docstring)."""
-    wanted = normalised(request, config.exact)
+    wanted = readings(request, config.exact)
     # The words of both spellings (composed and decomposed), so a text stored in either
     # is a candidate: the full-text index may split a decomposed word at its accent.
-    spellings = {words for form in ("NFC", "NFD")
-                 if (words := _lookup_words(unicodedata.normalize(form, unmarked(request))))}
+    spellings = {words for form in ("NFC", "NFD") for reading in {request, spaced(request)}
+                 if (words := _lookup_words(unicodedata.normalize(form, unmarked(reading))))}
 
     def having_every_word(table: TextTable) -> list[int]:
         found: set[int] = set()
@@ -144,16 +152,16 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig,
     # With no content word to look up, every fact (core and archived) is compared.
     fact_ids = [i for i in having_every_word("facts") if i in facts] if spellings else list(facts)
     items += [("facts", i) for i in sorted(fact_ids)
-              if normalised(facts[i].text, config.exact) == wanted]
+              if readings(facts[i].text, config.exact) & wanted]
     if spellings:
         chosen = {i for _, i in items}
         passages = memory.store.passages.get_many(having_every_word("passages"))
         # A fact's passage is the same item as the fact (forgetting one forgets both).
         items += [("passages", i) for i, p in sorted(passages.items())
-                  if p.fact_id not in chosen and normalised(p.text, config.exact) == wanted]
+                  if p.fact_id not in chosen and readings(p.text, config.exact) & wanted]
         messages = memory.store.messages.get_many(having_every_word("messages"))
         items += [("messages", i) for i, m in sorted(messages.items())
-                  if normalised(m.content, config.exact) == wanted]
+                  if readings(m.content, config.exact) & wanted]
     if shown is not None:
         items = shown_items(memory, items, shown)
     if not items:
@@ -183,6 +191,11 @@ def shown_items(memory: RankedMemory, items: list[tuple[str, int]], shown: Shown
     keys = [item for item in items if item in hits]
     allowed = shown(None, [hits[key] for key in keys]) if keys else []
     return [key for key, ok in zip(keys, allowed, strict=True) if ok]
+
+
+def spaced(text: str) -> str:
+    """``text`` with each zero-width space read as a space."""
+    return text.replace("\u200b", " ")
 
 
 def _lookup_words(text: str) -> tuple[str, ...]:
