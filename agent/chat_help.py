@@ -9,6 +9,7 @@ column whole) rather than squeezing every cell to an ellipsis.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -19,7 +20,7 @@ from rich.text import Text
 
 from tiermem.agent.line_breaks import widest_piece, wrap
 from tiermem.agent.terminal import escape, printable
-from tiermem.memory.text.padding import unmarked
+from tiermem.memory.text.padding import NO_WIDTH, unmarked
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -50,9 +51,15 @@ COMMAND_NAMES = frozenset(
 def command_named(typed: str) -> str:
     """How a record or an error names the command whose first word is ``typed``: a known
     one by its name ("/FORGET" and "/forget\u2060" are /forget, as they run), an unknown one
-    as typed ("/Frobnicate")."""
+    as typed ("/Frobnicate"); /forget joined to a word by a mark ("/forget\u2060my") as
+    /forget, the word being a part of what to forget."""
     name = unmarked(typed).lower()
-    return name if name in COMMAND_NAMES else typed
+    return name if name in COMMAND_NAMES else "/forget" if glued_forget(typed) else typed
+
+
+def glued_forget(typed: str) -> bool:
+    """Whether ``typed`` is /forget joined to what follows it by a mark of no width."""
+    return re.match(f"/forget[{NO_WIDTH}]", typed, re.IGNORECASE) is not None
 
 
 #: Names other chat tools give what a command here does, and the commands that do it.

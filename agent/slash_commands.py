@@ -17,6 +17,7 @@ from rich.text import Text
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
 from tiermem.agent.chat_help import (
     core_view,
+    glued_forget,
     help_text,
     nearest_commands,
     print_laid_out,
@@ -141,9 +142,9 @@ class SlashCommands(SearchCommands):
                     self.say("the privacy policy is not in it: a snapshot holds the memory, so "
                              "an agent restored from it elsewhere needs the policy file "
                              "(policy.yaml) copied into its home")
-            elif name == "/forget" or name.startswith("/forget--"):
-                # "/forget\u2060--erase X" shows as "/forget--erase X": refused as a request
-                # to erase, not called an unknown command.
+            elif name == "/forget" or name.startswith("/forget--") or glued_forget(typed):
+                # "/forget\u2060--erase X" shows as "/forget--erase X" (and "/forget\u2060my
+                # PIN" as "/forgetmy PIN"): refused as a request, not an unknown command.
                 spaced = name == "/forget"
                 self.forget(arg if spaced else f"{name[len('/forget'):]} {arg}", text, spaced)
             elif name == "/policy":

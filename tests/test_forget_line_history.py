@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from pathlib import Path
 
 import pytest
 from leak_helpers import read_paths_showing
+from rich.console import Console
 
 from tests.test_chat_history import run_chat
 from tests.test_repl import errors_of, make_repl
 from tiermem.agent.chat_history import chat_history
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -96,3 +101,24 @@ def test_a_forget_option_joined_by_a_mark_of_no_width_is_refused_naming_it(
         assert usage in errors_of(repl) and "unknown command" not in errors_of(repl)
         assert "forgotten:" not in out.getvalue() and "nothing forgotten (" not in out.getvalue()
         assert [f.text for f in memory.facts()] == ["User's PIN is 8675309"]
+
+
+@pytest.mark.parametrize("line", ["/forget\u2060my PIN is 8675309", "/FORGET\u200bmy PIN",
+                                  "/forget\ufeffmy"])
+def test_forget_joined_to_its_text_by_a_mark_of_no_width_is_refused_as_forget(line: str) -> None:
+    # It shows as "/forgetmy PIN": before, "unknown command /forget\u2060my", the first word
+    # of what was to be forgotten echoed glued to the command's name.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, out = make_repl(memory)
+        assert repl.run_piped(["my PIN is 8675309", line]) == 1
+        said = errors_of(repl)
+        assert "usage: /forget [--erase] TEXT, with a space after /forget (nothing forgotten)" \
+            in said and "unknown command" not in said and "my" not in said, said
+        assert [f.text for f in memory.facts()] == ["User's PIN is 8675309"]
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        agent_name="tester", errors=io.StringIO(), json_lines=True)
+        assert repl.run_piped([line]) == 1
+        records = [json.loads(row) for row in out.getvalue().splitlines()]
+        assert [r["command"] for r in records if "command" in r] == ["/forget"], records
