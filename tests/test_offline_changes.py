@@ -342,6 +342,12 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     (("My dose is 1 pill.", "My dose changed to 2 pills."), ["User's dose is 2 pills"]),
     (("My PIN is 1234.", "My PIN changed to something else."),
      ["User's PIN changed to something else", "User's PIN is 1234"]),
+    # a count of things is no amount: "User's opinion is 2 things" was stored
+    (("My opinion changed to 2 things.",), ["User's opinion changed to 2 things"]),
+    # an email address is a value of its own look: "User's email changed to a@b.com" was
+    # stored as said, beside the email it replaced
+    (("My email changed to a@b.com.",), ["User's email is a@b.com"]),
+    (("My email is x@y.com.", "My email has changed to a@b.com."), ["User's email is a@b.com"]),
 ])
 def test_what_changed_to_replaces_only_a_code_a_number_or_a_secret(
         memory: HierarchicalMemory, said: tuple[str, ...], kept: list[str]) -> None:

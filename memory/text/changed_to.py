@@ -1,7 +1,8 @@
 """A statement that a thing of the speaker's was changed to a value ("I changed my PIN to
 4321", "My PIN has changed to 4321"), said as what it now is ("my PIN is 4321"). "My X
 changed to" reads so only of a code or a number ("4321", "5 Elm St.", "BA123", "Flat 2, 5
-Elm St.", "1200 euros", "7 out of 10"), not a time ("My flight changed to 6pm"), or of a
+Elm St.", "1200 euros", "7 out of 10") or an email address ("a@b.com"), not a time ("My
+flight changed to 6pm") or a count of things ("My opinion changed to 2 things"), or of a
 secret, to a word of any look ("My password changed to swordfish"): "My mind changed to
 yes" and "My life changed to the better in 2020" are kept as said. When it changed
 ("yesterday") is no part of the value, and an abbreviation keeps its dot ("5 Elm St.").
@@ -28,6 +29,10 @@ _CHANGED_MY = re.compile(
 #: place a number names ("Flat 2, 5 Elm St.", "Apt 4B, ...", "Room 204"), and a time ("6pm").
 _CODE = re.compile(r"^(?:(?:flat|apt|apartment|unit|suite|room|no|floor|building|block"
                    r"|house)\.?\s+)?[^\s\d]*\d", _I)
+#: An email address, a value of its own look ("a@b.com").
+_EMAIL = re.compile(r"^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$")
+#: A number of things no unit measures ("2 things", "3 ones"): no value held.
+_THINGS = re.compile(r"^\d[\d,.]*\s+(?:things|ones|stuff)\b", _I)
 _TIME = re.compile(r"\d\s*(?:am|pm)\b|\d:\d", _I)
 #: When the change was made, closing the value ("4321 yesterday").
 _WHEN = re.compile(r"\s+(?:yesterday|today|this\s+(?:morning|week|month)|last\s+(?:night|week"
@@ -44,7 +49,9 @@ def changed_to(text: str) -> str | None:
     if (thing := changed["changed"]) is None:
         return f"my {changed['attribute']} is {value}"
     words = thing.split()
-    if (_CODE.match(value) is None or _TIME.search(value)) and not (
+    if _EMAIL.match(value):
+        return f"my {thing} is {value}"
+    if (_CODE.match(value) is None or _THINGS.match(value) or _TIME.search(value)) and not (
             names_a_secret(words, len(words) - 1) and len(value.split()) == 1):
         return None  # "My flight changed to 6pm", "My PIN changed to something else"
     return f"my {thing} is {value}"
