@@ -23,6 +23,10 @@ NOTE = (" (port hidden: with no @host it may be a password; write the database's
      "postgresql://u:***@h1,h2/x@y"),
     ("postgresql://u:pw12@h1:5432,h2:5433/db@b",
      "user=u dbname=db@b host=h1,h2 port=5432,5433", "postgresql://u:***@h1:5432,h2:5433/db@b"),
+    # libpq reads a login up to a "/" alone: a "?" or "#" before it is the password's.
+    # Before: "dbname=***@y" and "postgresql://u:***@y".
+    ("postgresql://u:pw?x@h/x@y", "user=u dbname=x@y host=h", "postgresql://u:***@h/x@y"),
+    ("postgres://u:pw#x@h/x@y", "user=u dbname=x@y host=h", "postgres://u:***@h/x@y"),
     # A password holding an "@" is hidden whole, and the part libpq reads as the host's.
     ("postgresql://u:a@b@h/x@y", "user=u dbname=x@y host=***@h", "postgresql://u:***@h/x@y"),
     # Several hosts with no "@" and no database: the first host's port may be the password

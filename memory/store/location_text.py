@@ -71,9 +71,11 @@ def _in_login(password: str, uri: str) -> str:
     """``password``, read up to the last "@" of ``uri``, unless ``uri`` has an "@", or a
     host and port number, before its path, query or fragment: the login ends there, as
     libpq and urllib end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
-    ``postgresql://u:pw@h/x@y``) follows no password, or none of it."""
+    ``postgresql://u:pw@h/x@y``) follows no password, or none of it. libpq reads a login up
+    to a "/" alone: a "?" or "#" before it is the password's (``postgresql://u:p?w@h/x@y``)."""
     after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
-    authority = re.split(r"[/?#]", after_scheme, maxsplit=1)[0]
+    ends = "/" if is_dsn(uri.lstrip(" \t\n='\"")) else "/?#"
+    authority = re.split(f"[{ends}]", after_scheme, maxsplit=1)[0]
     login, at, host = authority.rpartition("@")
     if not at and not port_number(unquote(host.rpartition(":")[2])):
         return password
