@@ -344,6 +344,7 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
      ["User's PIN changed to something else", "User's PIN is 1234"]),
     # a count of things is no amount: "User's opinion is 2 things" was stored
     (("My opinion changed to 2 things.",), ["User's opinion changed to 2 things"]),
+    (("I changed my opinion to 2 things.",), ["User: I changed my opinion to 2 things"]),
     # an email address is a value of its own look: "User's email changed to a@b.com" was
     # stored as said, beside the email it replaced
     (("My email changed to a@b.com.",), ["User's email is a@b.com"]),

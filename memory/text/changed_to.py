@@ -46,12 +46,14 @@ def changed_to(text: str) -> str | None:
     if changed is None:
         return None
     value = strip_terminator(_WHEN.sub("", text[changed.start("value"):]))
+    if _THINGS.match(value):
+        return None  # "I changed my opinion to 2 things": no value held
     if (thing := changed["changed"]) is None:
         return f"my {changed['attribute']} is {value}"
     words = thing.split()
     if _EMAIL.match(value):
         return f"my {thing} is {value}"
-    if (_CODE.match(value) is None or _THINGS.match(value) or _TIME.search(value)) and not (
+    if (_CODE.match(value) is None or _TIME.search(value)) and not (
             names_a_secret(words, len(words) - 1) and len(value.split()) == 1):
         return None  # "My flight changed to 6pm", "My PIN changed to something else"
     return f"my {thing} is {value}"
