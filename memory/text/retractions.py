@@ -8,7 +8,8 @@ request that names what to forget). Given what was ``said``, a name inside a fac
 of "3 Pine St.") meets a word of it only when the two are the same word, singular or
 plural (a street's name, "Glass" of "5 Glass St.", only the same word): by stem, "Pine"
 would be the "pin" of "Forget my PIN". ``still_held(fact,
-denied)`` is what such a fact listing several items still says without the denied ones.
+denied)`` is what such a fact listing several items still says without the denied ones;
+a quote of the speaker's words ("User: I changed my password, it's strong") is never cut.
 ``denied`` is the concepts (memory/text/wording.py) a retraction read by
 memory/text/statements.py says are no longer true. Pure functions over strings.
 """
@@ -178,6 +179,8 @@ _NOT_AN_ITEM = re.compile(
     # a subject of its own: "Oslo, and they own a cabin" is a clause after the place
     r"|i|we|they|he|she"
     rf"|[a-z]+n{_APOS}t)\b", _I)
+#: A fact that quotes the speaker's words ("User: I changed my password, it's strong").
+_QUOTE = re.compile(r"^[^\W\d_][\w-]*:\s")
 #: Where a list of items is joined: "peanuts, shellfish and eggs".
 _POSSESSIVE = re.compile(rf"{_APOS}s$")
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
@@ -186,7 +189,11 @@ _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
 def still_held(fact: str, denied: frozenset[str]) -> str | None:
     """What ``fact`` still says once a retraction denying ``denied`` takes its items out:
     "User is allergic to peanuts and shellfish" less shellfish is "User is allergic to
-    peanuts". None when it lists nothing else, or the retraction denies the rest too."""
+    peanuts". None when it lists nothing else, or the retraction denies the rest too, or
+    it quotes the speaker: cut, "User: I changed my password, it's strong" less the password
+    was "User: I changed my it's strong", words never said, so the quote goes whole."""
+    if _QUOTE.match(fact.strip()):
+        return None
     pieces = _ITEM_JOIN.split(fact.strip())
     if len(pieces) < 2:
         return None
