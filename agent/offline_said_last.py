@@ -15,7 +15,7 @@ from tiermem.memory.text.cancelled_requests import cancelled_requests
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
-from tiermem.memory.text.joined_requests import asked_new_ones, other_names_told
+from tiermem.memory.text.joined_requests import asked_new_ones, other_names_told, plans_joined
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.said_again import (
     corrected_in_place,
@@ -113,7 +113,9 @@ def retraction_note(text: str, recent: list[str]) -> str | None:
     sentences = split_sentences(text)
     # "Ignore that, it's fine" and "Scratch that, he's not" take back as "Ignore that." does
     if not any(read_statement(sentence).change == "retraction"
-               for sentence in [*sentences, *_requests_apart(sentences, recent)]):
+               for sentence in [*sentences, *_requests_apart(sentences, recent),
+                                # "I want my PIN gone" of no PIN held
+                                *plans_joined(sentences)]):
         return None
     forgotten, idle, withdrew = _taken_back(sentences, recent)
     notes = []

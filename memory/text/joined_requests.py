@@ -93,12 +93,35 @@ def _meant_apart(sentence: str, after_request: bool) -> list[str]:
 
 
 #: Where a statement may give way to a request to forget in the same sentence ("My card is
-#: lost, forget my email too.", "I moved to Faro, so forget my address."); "If I move,
-#: forget my address" asks only on a condition.
-_REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?", _I)
+#: lost, forget my email too.", "I moved to Faro, so forget my address."), or with no comma
+#: ("My card is lost and please forget my email"); "If I move, forget my address" asks only
+#: on a condition, and "I lose my keys and forget my PIN" tells of the speaker.
+_REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?|\s+(?:so|then)\s+"
+                            r"|\s+(?:and|but)\s+(?=(?:please|pls)\b)"
+                            r"|\s+(?:and|but)\s+(?=forget\b)"
+                            r"|\s+(?:and|but)\s+"
+                            rf"(?=i\s+(?:want|need|would\s+like)\s|i{_APOS}d\s)", _I)
 _ON_A_CONDITION = re.compile(r"^\W*(?:if|when|whenever|unless|once|in\s+case|before|after)\b", _I)
 #: Words that quote someone else's request ("My wife said, forget my email").
 _QUOTING = re.compile(r"\b(?:said|says|say|told\s+\w+|asked|asks|wrote|writes|goes)\W*$", _I)
+#: The speaker's own doing, before a bare "and forget": "I lose my keys and forget my PIN"
+#: tells of them, and so asks nothing.
+_OWN_DOING = re.compile(r"^\W*(?:i|we)\s+(?!(?:am|was)\b)", _I)
+
+
+#: A request to forget said as a wish ("I want my PIN gone as well", "I'd like my email
+#: deleted"): stored, "User wants User's PIN gone" kept the PIN beside it.
+_WISHED_GONE = re.compile(
+    rf"^\W*(?:(?:and|also|so|oh|ok(?:ay)?|please)\b[\s,]*)*(?:i\s+(?:want|need|would\s+like)"
+    rf"|i{_APOS}d\s+like)\s+(?P<thing>(?:my|our)\s+[^,;.!?]+?)\s+(?:gone|deleted|removed"
+    r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*\W*$", _I)
+
+
+def _wished(sentence: str) -> str:
+    """``sentence`` said as the request to forget it wishes for ("Forget my PIN." of "I want
+    my PIN gone as well."), or as it is."""
+    wish = _WISHED_GONE.match(sentence)
+    return f"Forget {wish['thing']}." if wish is not None else sentence
 
 
 def _request_apart(sentence: str) -> list[str]:
@@ -106,13 +129,16 @@ def _request_apart(sentence: str) -> list[str]:
     request was stored as part of a fact ("User's card is lost, forget User's email") and
     the email kept."""
     if FORGET_NAMED.match(sentence.strip()) is not None or _ON_A_CONDITION.match(sentence):
-        return [sentence]
+        return [_wished(sentence)]
     for brk in _REQUEST_AFTER.finditer(sentence):
         rest = sentence[brk.end():]
-        if (brk.start() > 0 and FORGET_NAMED.match(rest) is not None
+        bare = brk[0].strip(" ,;").casefold() in {"and", "but"}
+        if (brk.start() > 0 and (FORGET_NAMED.match(rest) is not None
+                                 or _WISHED_GONE.match(rest) is not None)
+                and not (bare and _OWN_DOING.match(sentence) and rest[:6].casefold() == "forget")
                 and _QUOTING.search(sentence[:brk.start()]) is None):
-            return [sentence[:brk.start()].rstrip(" ,;") + ".", _opened(rest)]
-    return [sentence]
+            return [sentence[:brk.start()].rstrip(" ,;") + ".", _wished(_opened(rest))]
+    return [_wished(sentence)]
 
 
 def _opened(sentence: str) -> str:

@@ -1,0 +1,44 @@
+"""A request to forget is never lost for the words around it: one wished for ("I want my
+PIN gone as well", "I'd like my email deleted"), and one joined to a statement by "and" or
+"so" with no comma ("My card is lost and please forget my email")."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after, reply_and_core
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # "User wants User's PIN gone" was stored beside the PIN
+    ("My sister is Ana. My PIN is 1234.",
+     "Forget my sister, I meant my brother and I want my PIN gone as well.",
+     ["User's sister is Ana"]),
+    ("My PIN is 1234.", "I want my PIN gone.", []),
+    ("My email is a@b.com.", "I'd like my email deleted, please.", []),
+    ("My email is a@b.com.", "My card is lost and I want my email gone.",
+     ["User's card is lost"]),
+])
+def test_a_request_wished_for_forgets(held: str, said: str, kept: list[str]) -> None:
+    assert core_after(held, said) == kept
+
+
+@pytest.mark.parametrize("said", [
+    "My card is lost and please forget my email.",
+    "My card is lost and forget my email.",
+    "My card is lost so forget my email.",
+])
+def test_a_request_after_and_with_no_comma_forgets(said: str) -> None:
+    # "User's card is lost and please forget User's email" was stored, the email kept
+    assert core_after("My email is a@b.com.", said) == ["User's card is lost"]
+
+
+def test_the_speakers_own_forgetting_asks_nothing() -> None:
+    assert "User's PIN is 1234" in core_after("My PIN is 1234.",
+                                              "I lose my keys and forget my PIN.")
+
+
+@pytest.mark.parametrize("said", ["I want my PIN gone.", "I'd like my email deleted, please."])
+def test_a_wish_that_matches_nothing_says_so(said: str) -> None:
+    reply, core = reply_and_core(said)
+    assert (reply, core) == ("(offline) Nothing in core memory matched that, so nothing "
+                             "changed.", [])
