@@ -98,10 +98,10 @@ _ALSO_NAMED = re.compile(r"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+)i\s+(?:think|guess
 _INSISTED = re.compile(rf"^i(?:\s+(?:really\s+)?(?:meant?\s+it|insist)"
                        rf"|(?:{_APOS}m|\s+am)\s+serious)\W*$", _I)
 #: A short close after the thing meant, no more of it ("..., thanks", "... and I'm done",
-#: ", too bad"): read as of it, the sister named first went and "User's brother, thanks"
-#: was stored.
+#: ", too bad", ", thanks, bye"): read as of it, the sister named first went and "User's
+#: brother, thanks" was stored, and "4321, thanks, bye" was no value.
 _SIGNED_OFF = (rf"(?:(?:\s*,\s*|\s+)(?:and\s+)?(?:please|pls|{THANKS}|sorry|my\s+bad|too\s+bad"
-               rf"|ok(?:ay)?|that{_APOS}s\s+(?:it|all)|i\s+(?:think|guess)"
+               rf"|ok(?:ay)?|that{_APOS}s\s+(?:it|all)|i\s+(?:think|guess)|(?:good)?\s*bye|see\s+ya"
                rf"|i(?:{_APOS}m|\s+am)\s+(?:done|sure|certain|positive)(?:\s+now)?))")
 #: The value the speaker meant instead of what goes ("..., I meant 4321", "... I meant to
 #: say 7 Glass Street, not 1234"), or changed it to ("... and I changed it to 4321"): one
@@ -136,6 +136,11 @@ _OTHER_MEANT = (
     rf"(?:,?\s+(?:not|rather\s+than|instead\s+of)\s+(?:my|our|the)\s+{_OWN_WORD})?"
     rf"{_SIGNED_OFF}*\W*$")
 _MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
+#: Which one of what a request named was meant ("..., I meant my new one", "I mean the old
+#: one"): it is still the thing named.
+_WHICH_ONE_AFTER = re.compile(BREAK + r"i\s+meant?\s+(?:the|my|our)\s+(?:new|old|current"
+                              r"|previous|other|first|second|last)\s+ones?"
+                              rf"{_SIGNED_OFF}*\W*$", _I)
 #: Where a request naming what to forget gives way to the other thing meant.
 _MEANT_OTHER_AFTER = re.compile(BREAK + _OTHER_MEANT, _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
@@ -178,6 +183,11 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # "User's brother" was stored, which says nothing; "..., not my sister" is the
         # one named first, no other thing kept
         return other, ""
+    if (which := _WHICH_ONE_AFTER.search(sentence.strip())) is not None and FORGET_NAMED.match(
+            sentence.strip()[:which.start()]) is not None:
+        # "Forget my PIN, I meant my new one": which of it, and read as what was said
+        # instead, "User: I meant" was stored
+        return sentence.strip()[:which.start()].rstrip(" .!") + ".", ""
     kept = _KEPT_AFTER.search(sentence.strip())
     if kept is not None and _OLD_ONE.match(kept[0]) and _tells_a_value(sentence[:kept.start()]):
         kept = None
