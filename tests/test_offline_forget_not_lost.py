@@ -42,3 +42,17 @@ def test_a_wish_that_matches_nothing_says_so(said: str) -> None:
     reply, core = reply_and_core(said)
     assert (reply, core) == ("(offline) Nothing in core memory matched that, so nothing "
                              "changed.", [])
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "User wants User's email gone" was stored beside the email
+    ("I want my email gone, my card is lost.", ["User's card is lost"]),
+    ("I want my email gone, I'm moving to Leeds.", ["User is moving to Leeds"]),
+    ("I want my email gone, it's old.", []),
+])
+def test_a_wish_with_more_said_after_it_forgets(said: str, kept: list[str]) -> None:
+    assert core_after("My email is a@b.com.", said) == kept
+
+
+def test_what_is_said_after_a_wish_matching_nothing_is_kept() -> None:
+    assert core_after("I want my email gone, my card is lost.") == ["User's card is lost"]

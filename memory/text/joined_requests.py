@@ -114,14 +114,22 @@ _OWN_DOING = re.compile(r"^\W*(?:i|we)\s+(?!(?:am|was)\b)", _I)
 _WISHED_GONE = re.compile(
     rf"^\W*(?:(?:and|also|so|oh|ok(?:ay)?|please)\b[\s,]*)*(?:i\s+(?:want|need|would\s+like)"
     rf"|i{_APOS}d\s+like)\s+(?P<thing>(?:my|our)\s+[^,;.!?]+?)\s+(?:gone|deleted|removed"
-    r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*\W*$", _I)
+    r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*"
+    # what is said after it ("I want my email gone, my card is lost"), kept beside it
+    r"(?:\s*[,;]\s*(?P<rest>\S.*?))?\W*$", _I)
+#: A remark on what a wish named goes on from it ("..., she is mean", "..., it's old").
+_OF_WHAT_GOES = re.compile(r"(?:it|she|he|they|that|this)\b", _I)
 
 
-def _wished(sentence: str) -> str:
+def _wished(sentence: str) -> list[str]:
     """``sentence`` said as the request to forget it wishes for ("Forget my PIN." of "I want
-    my PIN gone as well."), or as it is."""
+    my PIN gone as well."), and what is said after it as a sentence of its own, or as it is."""
     wish = _WISHED_GONE.match(sentence)
-    return f"Forget {wish['thing']}." if wish is not None else sentence
+    if wish is None:
+        return [sentence]
+    if wish["rest"] and _OF_WHAT_GOES.match(wish["rest"]):
+        return [f"Forget {wish['thing']}, {wish['rest']}."]  # "..., she is mean": a remark
+    return [f"Forget {wish['thing']}.", *([_opened(wish["rest"]) + "."] if wish["rest"] else [])]
 
 
 def _request_apart(sentence: str) -> list[str]:
@@ -129,7 +137,7 @@ def _request_apart(sentence: str) -> list[str]:
     request was stored as part of a fact ("User's card is lost, forget User's email") and
     the email kept."""
     if FORGET_NAMED.match(sentence.strip()) is not None or _ON_A_CONDITION.match(sentence):
-        return [_wished(sentence)]
+        return _wished(sentence)
     for brk in _REQUEST_AFTER.finditer(sentence):
         rest = sentence[brk.end():]
         bare = brk[0].strip(" ,;").casefold() in {"and", "but"}
@@ -137,8 +145,8 @@ def _request_apart(sentence: str) -> list[str]:
                                  or _WISHED_GONE.match(rest) is not None)
                 and not (bare and _OWN_DOING.match(sentence) and rest[:6].casefold() == "forget")
                 and _QUOTING.search(sentence[:brk.start()]) is None):
-            return [sentence[:brk.start()].rstrip(" ,;") + ".", _wished(_opened(rest))]
-    return [_wished(sentence)]
+            return [sentence[:brk.start()].rstrip(" ,;") + ".", *_wished(_opened(rest))]
+    return _wished(sentence)
 
 
 def _opened(sentence: str) -> str:
