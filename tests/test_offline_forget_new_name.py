@@ -78,3 +78,24 @@ def test_the_reply_says_a_word_that_names_no_one_was_not_kept(word: str) -> None
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         kept = chat(memory, "My boss is Ann.", "Forget my boss. It's Eva.")[-1]
     assert "did not keep" not in kept
+
+
+@pytest.mark.parametrize("word", ["Hmm", "Um", "Sir", "Madam", "Professor", "Dr", "Miss",
+                                  "Hubby", "Honey", "Babe", "Lyon", "Milan"])
+def test_a_filler_a_title_a_pet_name_or_a_city_is_no_new_name(word: str) -> None:
+    # each was stored as the new name ("User's boss is Sir", "User's boss is Lyon")
+    assert core_after("My boss is Ann.", f"Forget my boss. It's {word}.") == []
+    assert core_after("My sister is Ana.", f"Forget my sister, it's {word}") == []
+
+
+@pytest.mark.parametrize("name", ["Professor Lee", "Dr Smith", "Mrs Jones"])
+def test_a_title_before_a_name_is_still_a_new_name(name: str) -> None:
+    assert core_after("My boss is Ann.", f"Forget my boss. It's {name}.") == [
+        f"User's boss is {name}"]
+
+
+def test_the_reply_says_a_title_or_a_city_was_not_kept() -> None:
+    for word in ("Sir", "Lyon"):
+        with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+            reply = chat(memory, "My boss is Ann.", f"Forget my boss. It's {word}.")[-1]
+        assert f'I did not keep "{word}" as the new one' in reply

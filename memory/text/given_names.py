@@ -50,10 +50,12 @@ _NO_ONES_WORDS = """
     yes yeah yep yup no nope nah thanks thank thx ta cheers sorry please hello hi hey bye
     goodbye oops well sure maybe late early lost broken stolen expired outdated obsolete
     tired moved ended sadly really his hers its
+    hmm hm hmmm um umm uh uhh er erm eh ah ahh oh meh huh ugh dunno idk
 """
 _NO_ONES_NAMES = frozenset(_NO_ONES_WORDS.split())
 #: Capitalised words that name something other than a person: a month, a holiday, a
-#: place or a firm ("It's London." of a boss held as Ann was stored as her new name).
+#: place or a firm ("It's London." of a boss held as Ann was stored as her new name), a
+#: title alone or a pet name ("It's Sir.", "It's Hubby."); "It's Dr Smith." names him.
 _OTHER_WORDS = """
     january february march april june july august september october november december
     monday tuesday wednesday thursday friday saturday sunday christmas easter xmas
@@ -62,7 +64,12 @@ _OTHER_WORDS = """
     amsterdam brussels vienna prague warsaw moscow tokyo beijing delhi mumbai boston
     chicago seattle toronto vancouver england scotland wales ireland france spain portugal
     italy germany canada mexico brazil india china japan australia europe america
+    lyon marseille munich hamburg milan naples turin barcelona seville valencia zurich
+    geneva oslo stockholm copenhagen helsinki athens istanbul cairo dubai singapore
     google apple amazon microsoft facebook meta netflix tesla
+    sir madam madame maam mr mrs ms mx miss mister missus dr prof professor doctor lord
+    lady dame captain chief coach officer sergeant reverend
+    hubby wifey honey hon babe bae darling sweetie sweetheart dear dearest pal buddy
 """
 _OTHER_NAMES = frozenset(_OTHER_WORDS.split())
 #: How a word that is no name often ends: a state ("Outdated"), a manner ("Actually") or
