@@ -40,6 +40,9 @@ def test_the_new_one_told_is_kept(held: str, said: str, now: list[str]) -> None:
     ("My email is a@b.com.", "Forget my email, the new one will be 4321."),
     ("My email is a@b.com.", "Forget my email. It's 4321."),
     ("My email address is a@b.com.", "Forget my email address. The new one is 4321."),
+    # said as "my new email", it was
+    ("My email is a@b.com.", "Forget my email. My new email is 4321."),
+    ("My email is a@b.com.", "Forget my email, my new email is 4321."),
 ])
 def test_what_is_no_new_one_is_not_kept_as_one(held: str, said: str) -> None:
     assert core_after(held, said) == []
@@ -53,6 +56,10 @@ def test_what_a_thing_forgotten_is_like_is_no_fact() -> None:
 def test_a_new_email_address_is_kept() -> None:
     assert core_after("My email is a@b.com.", "Forget my email. The new one is c@d.com.") == [
         "User's email is c@d.com"]
+    assert core_after("My email is a@b.com.", "Forget my email. My new email is c@d.com.") == [
+        "User's email is c@d.com"]
+    assert core_after("My email is a@b.com.", "Forget my email, my new email is 4321, I live "
+                      "in Leeds now.") == ["User lives in Leeds"]
 
 
 @pytest.mark.parametrize(("held", "said", "asked"), [

@@ -58,6 +58,10 @@ def as_the_one_named(named: str, said: str) -> str:
         return said  # asked ("The new one is 4321?"): no new one told
     more = f" {new['more'][:1].upper()}{new['more'][1:]}." if new["more"] else ""
     value = re.sub(rf"^{_APOS}s\s+", " is ", new["value"])
+    if no_email(named, re.sub(rf"^\s*(?:{_VERB}|:)\s*", "", value)):
+        # "my new email is 4321" beside "Forget my email" is no email told: said as the
+        # email, "User's email is 4321" was stored, as "the new one is 4321" is not
+        return more.strip()
     return f"{named[:1].upper()}{named[1:]}{value}.{more}"
 
 
