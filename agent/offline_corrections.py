@@ -37,6 +37,7 @@ from tiermem.memory.text.fragments import (
     no_then,
     without_asides,
 )
+from tiermem.memory.text.joined_requests import slip_before_it
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -103,6 +104,8 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     for at, sentence in enumerate(sentences):
         if at and forget_opening(sentences[at - 1].strip()) and means_instead(sentence):
             continue  # "Forget my PIN. I meant 4321." stores the PIN meant: no slip
+        if at and forget_opening(sentences[at - 1].strip()) and slip_before_it(sentence):
+            continue  # "Forget my boss. No wait, it's Maria.": Maria is the new boss
         if at and forgets_the_last(sentences[at - 1]) and corrects_nothing(sentence):
             continue  # "Forget that. I meant Porto." says it in place of "Lisbon": no slip
         told_here = _parts([fact.text for fact in extract_facts(" ".join(sentences[:at]))])

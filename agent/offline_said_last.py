@@ -15,7 +15,12 @@ from tiermem.memory.text.cancelled_requests import cancelled_requests
 from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
-from tiermem.memory.text.joined_requests import asked_new_ones, other_names_told, plans_joined
+from tiermem.memory.text.joined_requests import (
+    asked_new_ones,
+    hedged_new_ones,
+    other_names_told,
+    plans_joined,
+)
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.said_again import (
     corrected_in_place,
@@ -87,6 +92,10 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
         said = f'"{asked}?"' if asked else "the new one"
         notes.append(f"(offline) You asked {said} rather than told it, so I did not keep it "
                      "as the new one; say it plainly to keep it.")
+    for hedged in hedged_new_ones(split_sentences(text)):
+        said = f'"{hedged}"' if hedged else "a value"
+        notes.append(f"(offline) You said the new one may be {said} rather than told it, so I "
+                     "did not keep it as the new one; say it plainly to keep it.")
     for other in other_names_told(split_sentences(text)):
         notes.append(f'(offline) I did not keep "{other}" as the new one: it does not read as '
                      "a name.")

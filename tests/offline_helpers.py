@@ -62,3 +62,11 @@ def reply_and_core(message: str) -> tuple[str, list[str]]:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         reply = chat(memory, message)[0]
         return reply, sorted(core_of(memory))
+
+
+def core_and_reply(*messages: str) -> tuple[list[str], str]:
+    """Core's facts, sorted, and the last reply, once the offline policy has heard each
+    message in turn, in a memory of its own."""
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, *messages)[-1]
+        return sorted(core_of(memory)), reply

@@ -169,6 +169,13 @@ _NEW_ONE_ONLY = re.compile(r"^(?:the|my|our)\s+new\s+one\b", _I)
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
 #: A remark opening on "it", the thing a request named ("it's 9 Elm Road, time for bed").
 _OF_IT = re.compile(r"it\b", _I)
+#: A slip word between a request and "it's" ("Forget my boss, no wait, it's Maria"): the
+#: value after it is the new one, as after the comma alone; read whole, nothing went.
+_SLIP_BEFORE_IT = re.compile(rf"(?<=[,;])(\s*)(?:(?:no|nope|wait|sorry|oops|actually)\b[\s,!.-]*)+"
+                             rf"(?=it(?:{_APOS}s|\s+is)\s)", _I)
+#: A hedge between a request and "it's" ("Forget my boss, maybe it's Maria"): no new one.
+_HEDGED_AFTER = re.compile(r"\s*[,;]\s*(?:maybe|perhaps|possibly|probably|i\s+think|i\s+guess)"
+                           rf"\b[\s,]*it(?:{_APOS}s|\s+is)\s", _I)
 
 
 def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, str]:
@@ -178,6 +185,11 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
     if FORGET_NAMED.match(sentence.strip()) is None:
         return sentence, ""
     sentence = restated(_DASH_AFTER.sub(", ", sentence, count=1))
+    sentence = _SLIP_BEFORE_IT.sub(r"\1", sentence, count=1)
+    hedged = _HEDGED_AFTER.search(sentence.strip())
+    if hedged is not None and FORGET_NAMED.match(sentence.strip()[:hedged.start()]) is not None:
+        # "Forget my boss, maybe it's Maria": the reply says the new one was not told
+        return sentence.strip()[:hedged.start()].rstrip(" .!") + ".", ""
     if (other := _other_meant(sentence.strip())) is not None:
         # the one meant is the one to forget: the sister went, the brother stayed, and
         # "User's brother" was stored, which says nothing; "..., not my sister" is the

@@ -22,7 +22,8 @@ from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.restated import restated
 from tiermem.memory.text.secret_names import names_a_secret
 
-__all__ = ["ITS_REMARK", "asked_new_ones", "other_names_told", "plans_joined"]
+__all__ = ["ITS_REMARK", "asked_new_ones", "hedged_new_ones", "other_names_told", "plans_joined",
+           "slip_before_it"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -38,6 +39,12 @@ ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we
 #: "The new one" of what a request just named, in a sentence of its own ("The new one will
 #: come by post."): alone, it was stored as a fact of nothing.
 _NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
+#: A slip word or a hedge before "it's" ("No wait, it's Maria.", "Maybe it's Maria."): of
+#: what a request just named, as "It's Maria." is; alone, "No wait, it's Maria." asked
+#: which word Maria corrects, and "Maybe it's Maria" was stored as a fact of nothing.
+_HEDGES = r"maybe|perhaps|possibly|probably|i\s+think|i\s+guess"
+_OPENED_ITS = re.compile(rf"^\W*(?:(?:no|nope|wait|sorry|oops|actually|{_HEDGES})\b[\s,!.-]*)+"
+                         rf"(?=it(?:{_APOS}s|\s+is)\s)", _I)
 #: What a secret is the same as, or is, in the speaker's own words ("It's the same as my
 #: locker code.", "It's my bike lock's code."): of a secret just named, stored alone it kept
 #: a clue to it; "It's my birthday." is still a statement. What any thing named is the same
@@ -46,6 +53,12 @@ _ITS_CLUE = re.compile(
     rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:just|exactly)\s+)?(?:(?P<same>(?:the\s+)?same\s+as|like"
     r"|similar\s+to|based\s+on)|(?:my|our)\b[^.!?]*\b(?:code|number|pin|password|passcode"
     r"|combination)\b)", _I)
+
+
+def slip_before_it(sentence: str) -> bool:
+    """Whether ``sentence`` opens on a slip word or a hedge before "it's" ("No wait, it's
+    Maria."), which after a request to forget tells of what it names, no slip of a fact."""
+    return _OPENED_ITS.match(sentence) is not None
 
 
 def _of_a_secret(request: str) -> bool:
@@ -175,6 +188,7 @@ def plans_joined(sentences: list[str]) -> list[str]:
                 or _ITS_VALUE.match(sentence) is not None
                 or ITS_REMARK.match(sentence) is not None
                 or _NEW_ONE.match(sentence) is not None
+                or slip_before_it(sentence)
                 or ((clue := _ITS_CLUE.match(sentence)) is not None
                     and (clue["same"] is not None or _of_a_secret(out[-1])))):
             out[-1] = joined
@@ -192,6 +206,11 @@ def plans_joined(sentences: list[str]) -> list[str]:
 #: A new value asked after a request to forget ("Forget my PIN. It's 4321?"), no value told.
 _ASKED_NEW = re.compile(rf"^\W*(?:it(?:{_APOS}s|\s+is)|(?:the|my)\s+new\s+one\s+is)\s+"
                         r"(?P<value>[^?]+?)\s*\?+\W*$", _I)
+
+
+#: A new value said only to be likely ("Forget my boss. Maybe it's Maria."), no value told.
+_HEDGED_NEW = re.compile(rf"^\W*(?:{_HEDGES})\b[\s,]*it(?:{_APOS}s|\s+is)\s+"
+                         r"(?P<value>[^.!?]*[^\s.!?])\W*$", _I)
 
 
 #: A capitalised word alone told as what a request forgets is ("Forget my boss. It's London.").
@@ -216,6 +235,15 @@ def asked_new_ones(sentences: list[str]) -> list[str]:
     return ["" if _of_a_secret(f"Forget {named}") else value["value"]
             for named, after in _requests_and_after(sentences)
             if (value := _ASKED_NEW.match(after)) is not None]
+
+
+def hedged_new_ones(sentences: list[str]) -> list[str]:
+    """The values ``sentences`` say may be the new one of what a request in them forgets
+    ("Maria" of "Forget my boss. Maybe it's Maria."), which are not kept as it; '' for a
+    secret's, never to be quoted back."""
+    return ["" if _of_a_secret(f"Forget {named}") else value["value"]
+            for named, after in _requests_and_after(sentences)
+            if (value := _HEDGED_NEW.match(after)) is not None]
 
 
 def other_names_told(sentences: list[str]) -> list[str]:

@@ -1,0 +1,42 @@
+"""A slip word or a hedge between a request to forget and the new value it tells ("Forget
+my boss. No wait, it's Maria.", "Forget my boss. Maybe it's Maria.")."""
+
+from __future__ import annotations
+
+import pytest
+from offline_helpers import core_after, core_and_reply
+
+
+@pytest.mark.parametrize(("held", "said", "now"), [
+    # the slip asked which word the value corrects, and the new one was lost
+    ("My boss is Ann.", "Forget my boss. No wait, it's Maria.", "User's boss is Maria"),
+    ("My boss is Ann.", "Forget my boss, no wait, it's Maria.", "User's boss is Maria"),
+    ("My boss is Ann.", "Forget my boss. Sorry, it's Maria.", "User's boss is Maria"),
+    ("My sister is Ana.", "Forget my sister. Actually, it's Maria.", "User's sister is Maria"),
+    ("My PIN is 1234.", "Forget my PIN. Sorry, it's 4321.", "User's PIN is 4321"),
+    ("My PIN is 1234.", "Forget my PIN. No, it's fine.", None),
+])
+def test_a_slip_before_the_new_value_keeps_it(held: str, said: str, now: str | None) -> None:
+    core, reply = core_and_reply(held, said)
+    assert core == ([now] if now else [])
+    assert "which word" not in reply
+
+
+@pytest.mark.parametrize(("held", "said", "quoted"), [
+    # "Maybe it's Maria" was stored as a fact of nothing; after a comma, nothing went
+    ("My boss is Ann.", "Forget my boss. Maybe it's Maria.", '"Maria"'),
+    ("My boss is Ann.", "Forget my boss, maybe it's Maria.", '"Maria"'),
+    ("My sister is Ana.", "Forget my sister. I think it's Maria.", '"Maria"'),
+    ("My PIN is 1234.", "Forget my PIN. Perhaps it's 4321.", "a value"),
+])
+def test_a_new_value_said_only_to_be_likely_is_not_kept(held: str, said: str,
+                                                        quoted: str) -> None:
+    core, reply = core_and_reply(held, said)
+    assert core == []
+    assert f"You said the new one may be {quoted} rather than told it" in reply
+    assert "4321" not in reply
+
+
+def test_a_value_told_plainly_says_nothing_of_a_hedge() -> None:
+    assert core_after("My boss is Ann.", "Forget my boss. It's Maria.") == [
+        "User's boss is Maria"]
