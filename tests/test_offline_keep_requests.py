@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from offline_helpers import chat as _chat
+from offline_helpers import core_and_reply
 from offline_helpers import core_of as _core
 
 from tiermem.agent.offline import KEPT_NOTE
@@ -85,3 +86,27 @@ def test_a_reminder_of_a_thing_is_still_stored(memory: HierarchicalMemory, held:
                                                said: str, stored: str) -> None:
     _chat(memory, held, said)
     assert stored in _core(memory)
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # each was stored as a fact: "Keep that in mind, please", "Keep User's old PIN"
+    ("My PIN is 1234.", "Keep that in mind, please."),
+    ("My PIN is 1234.", "Keep it secret."),
+    ("My PIN is 1234.", "Keep my old PIN."),
+    ("My sister's number is 555-0199.", "Keep my sister's number safe."),
+])
+def test_a_request_to_keep_what_is_held_changes_nothing(held: str, said: str) -> None:
+    core, reply = core_and_reply(held, said)
+    assert core == sorted(fact.text for fact in extract_facts(held))
+    assert reply == KEPT_NOTE
+
+
+def test_a_detail_of_someone_s_held_by_no_fact_is_kept_by_none() -> None:
+    # "Keep User's sister's number safe" was stored
+    core, reply = core_and_reply("My boss is Ann.", "Keep my sister's number safe.")
+    assert core == ["User's boss is Ann"]
+    assert "I hold nothing about your sister's number" in reply
+
+
+def test_keeping_someone_safe_is_still_a_wish() -> None:
+    assert core_and_reply("Keep my kids safe.")[0] == ["Keep User's kids safe"]

@@ -83,7 +83,9 @@ _BARE_KEEP = re.compile(
     rf"(?:(?:(?:don{_APOS}?t|do\s+not)(?:\s+(?:you\s+)?ever)?|never(?:,?\s+ever)?)\s+"
     r"(?:let\s+(?:me|us)\s+)?forget|remember|keep(?:\s+(?:in\s+mind|hold\s+of))?|save|store"
     r"|note(?:\s+down)?|h(?:old|ang)\s+on\s*to)"
-    r"\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+    # "Keep that in mind, please" and "Keep it secret" ask no more ("Keep it down" does)
+    r"\s+(?:about\s+)?(?:that|it|this)(?:\s+(?:in\s+mind|safe|secret|private|to\s+yourself))?"
+    r"(?:,?\s+please)?\W*$", _I)
 
 
 def forgets_the_last(sentence: str) -> bool:
@@ -279,7 +281,7 @@ def _as_held_asked(lead: str, thing: str, held: list[str]) -> str:
 #: A request to keep a thing named, and nothing more ("Don't forget my PIN.", "Keep my PIN").
 _KEEP_NAMED = re.compile(
     rf"^\W*(?:please\s+)?(?:(?:don{_APOS}?t|do\s+not|never)\s+forget|keep|remember)\s+"
-    r"(?P<named>(?:my|our)(?:\s+[\w-]+){1,2}?)(?:,?\s+please)?\W*$", _I)
+    r"(?P<named>(?:my|our)(?:\s+[\w'’-]+){1,2}?)(?:,?\s+please)?\W*$", _I)
 
 
 def keeps_the_last(sentence: str, held: Iterable[str] = ()) -> bool:

@@ -30,7 +30,7 @@ __all__ = ["as_keep_request", "keeps_nothing_held"]
 
 _I = re.IGNORECASE
 #: A thing of the speaker's, in a word or two ("my PIN", "my phone number").
-_NAMED = r"(?P<named>(?:my|our)(?:\s+[\w-]+){1,2}?)"
+_NAMED = r"(?P<named>(?:my|our)(?:\s+[\w'’-]+){1,2}?)"
 #: How such a request may close (", please").
 _END = r"(?:,?\s+please)?\W*$"
 #: How a thing may be asked to be kept ("safe", "secret", "handy", "forever"): of what is
@@ -43,8 +43,9 @@ _SAFE = (r"(?:\s+(?:(?P<unsaid>secret|private|confidential)|safe|secure|handy|cl
 _KEPT_SAFE = re.compile(
     r"^\W*(?:(?:please|pls|just|and|also)\b[\s,]*)*keep\s+" + _NAMED + _SAFE + _END, _I)
 #: Words beside a thing that leave it the thing held ("my new PIN", "my PIN code").
-_AS_HELD = re.compile(r"^(?P<whose>my|our)\s+(?:(?:new|current|latest)\s+)?(?P<thing>[\w-]+)"
-                      r"(?P<kind>\s+(?:code|number))?$", _I)
+#: "my old PIN" is the one held too: "Keep my old PIN" was stored as "Keep User's old PIN".
+_AS_HELD = re.compile(r"^(?P<whose>my|our)\s+(?:(?:new|current|latest|old|previous)\s+)?"
+                      r"(?P<thing>[\w-]+)(?P<kind>\s+(?:code|number))?$", _I)
 #: What follows "remember to" ("keep my PIN", "remember my PIN"), or "not to" ("forget my
 #: PIN"), when it asks to keep.
 _TO_KEEP = re.compile(r"^(?:keep|remember)\s+" + _NAMED + _SAFE + "?" + _END, _I)
@@ -60,7 +61,7 @@ _KEEP = re.compile(r"^\W*(?:please\s+)?keep\s+" + _NAMED + _END, _I)
 #: A detail of the user's that memory holds as a fact ("address", "phone number").
 _DETAIL = re.compile(
     r"^(?:(?:home|work|postal|mailing|billing|email|e-mail)\s+address|address"
-    r"|(?:phone|mobile|cell)(?:\s+number)?|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
+    r"|(?:phone|mobile|cell)(?:\s+number)?|number|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
     r"|(?:full\s+|last\s+|first\s+|middle\s+)?name|surname)$", _I)
 #: A request to keep a thing, taken back at once ("Keep my PIN - wait.", "..., no wait"),
 #: and what it was said to be then (", no, wait, it's 4321").
@@ -149,6 +150,9 @@ def _held_or_detail(named: str, held: Iterable[str]) -> bool:
 def _a_secret_or_detail(thing: str) -> bool:
     """Whether ``thing`` ("PIN", "PIN code", "phone number") is a secret or a detail of the
     user's, and nothing more ("PIN 4321", "seat", "answers brief" are not)."""
+    # someone's ("sister's number") as the user's own: "Keep my sister's number safe" of
+    # none held was stored as "Keep User's sister's number safe"
+    thing = re.sub(r"^[\w-]+['’]s\s+(?=\w)", "", thing)
     words = thing.split()
     return (_DETAIL.match(thing) is not None or names_a_secret(words, len(words) - 1)
             or (len(words) == 2 and names_a_secret(words, 0)
@@ -177,10 +181,10 @@ def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
     """What ``sentence`` asks to keep ("your address" of "Keep my address."), when it only
     asks to keep a secret or a detail of the user's no fact ``held`` names; else None."""
     held = list(held)
-    if (_KEPT_SAFE.match(sentence.strip()) or (keep := _KEEP.match(sentence.strip())) is None
-            or keeps_what_is_held(sentence, held)):
-        return None  # "Keep my kids safe" is a wish
-    thing = keep["named"].split(None, 1)[1]
+    keep = _KEPT_SAFE.match(sentence.strip()) or _KEEP.match(sentence.strip())
+    if keep is None or keeps_what_is_held(f"Keep {keep['named']}.", held):
+        return None
+    thing = keep["named"].split(None, 1)[1]  # "Keep my kids safe" is a wish: no detail
     if not _a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
         return None  # "Keep my seat", "Keep my answers brief" ask otherwise
     return "your " + thing
