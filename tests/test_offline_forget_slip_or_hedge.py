@@ -28,6 +28,8 @@ def test_a_slip_before_the_new_value_keeps_it(held: str, said: str, now: str | N
     ("My boss is Ann.", "Forget my boss, maybe it's Maria.", '"Maria"'),
     ("My sister is Ana.", "Forget my sister. I think it's Maria.", '"Maria"'),
     ("My PIN is 1234.", "Forget my PIN. Perhaps it's 4321.", "a value"),
+    # an address with a dot in it was not quoted, and the reply said nothing of it
+    ("My email is a@b.com.", "Forget my email. Maybe it's c@d.com.", '"c@d.com"'),
 ])
 def test_a_new_value_said_only_to_be_likely_is_not_kept(held: str, said: str,
                                                         quoted: str) -> None:

@@ -210,7 +210,7 @@ _ASKED_NEW = re.compile(rf"^\W*(?:it(?:{_APOS}s|\s+is)|(?:the|my)\s+new\s+one\s+
 
 #: A new value said only to be likely ("Forget my boss. Maybe it's Maria."), no value told.
 _HEDGED_NEW = re.compile(rf"^\W*(?:{_HEDGES})\b[\s,]*it(?:{_APOS}s|\s+is)\s+"
-                         r"(?P<value>[^.!?]*[^\s.!?])\W*$", _I)
+                         r"(?P<value>[^!?]*?[\w@])\W*$", _I)
 
 
 #: A capitalised word alone told as what a request forgets is ("Forget my boss. It's London.").
