@@ -18,6 +18,11 @@ from tiermem.memory.text.secret_names import secret_said_plainly
     # "User's password is still hunter2" took the place of the fact held
     ("My password is hunter2.", "My password is still hunter2.", "User's password is hunter2"),
     ("My PIN is 1234.", "My PIN is still 1234.", "User's PIN is 1234"),
+    # named, then its value: "User's password, it's still hunter2" kept the secret loose
+    ("My password is hunter2.", "My password, it's still hunter2.", "User's password is hunter2"),
+    ("My PIN is 1234.", "My PIN, it's still 1234.", "User's PIN is 1234"),
+    ("My password is hunter2.", "My password, it's hunter3.", "User's password is hunter3"),
+    ("My PIN is 1234.", "My PIN, it's now 4321.", "User's PIN is 4321"),
 ])
 def test_the_secret_is_held_as_told_plainly(held: str, said: str, kept: str) -> None:
     assert core_after(held, said) == [kept]
@@ -90,3 +95,4 @@ def test_forget_my_password_finds_the_new_one() -> None:
 ])
 def test_secret_said_plainly(text: str, plain: str | None) -> None:
     assert secret_said_plainly(text) == plain
+

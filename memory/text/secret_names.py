@@ -47,16 +47,26 @@ _CHANGED_THEN_SAID = re.compile(
     r"(?:now\s+)?(?P<rest>[^\s,;]+(?:\s+[^\s,;]+)?)$", _I)
 
 
+#: A secret of the speaker's named, then its value after a comma ("My password, it's still
+#: hunter2", "My PIN, it's 4321"): the secret told as "My password is ..." would.
+_NAMED_THEN_SAID = re.compile(
+    r"^(?P<mine>my|our)\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,;:–—]\s*it(?:['’]s|\s+is)\s+"
+    r"(?P<rest>(?:(?:still|now)\s+)?[^\s,;]+)$", _I)
+
+
 def secret_said_plainly(text: str) -> str | None:
     """``text`` as the secret it tells is told plainly, or None (and so when a word of how
     it is follows, not a value: "My new password is strong"): one held at a time, a new
     or current password is the password ("My password is hunter3" of "My new password is
     hunter3"), and one still held is held as it was ("My password is hunter2" of "My
     password is still hunter2"), and so is one said changed ("I changed my password, it's
-    still hunter2"), so a request to forget the password, or the value said again, finds it."""
-    changed = _CHANGED_THEN_SAID.match(text.strip())
+    still hunter2") or named before its value ("My password, it's still hunter2"), so a
+    request to forget the password, or the value said again, finds it."""
+    changed = _CHANGED_THEN_SAID.match(text.strip()) or _NAMED_THEN_SAID.match(text.strip())
     if changed is not None:  # said as new: "my new password is ...", or as still held
         rest = changed["rest"]
+        if rest.casefold().startswith("now "):
+            rest = rest[4:]
         new = "" if rest.casefold().startswith("still ") else "new "
         text = f'{changed["mine"]} {new}{changed["thing"]} is {rest}'
     match = _SECRET_SAID.match(text.strip())
