@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, core_facts
+from tiermem.agent.offline_said_last import said_last
 from tiermem.agent.offline_statements import told_last
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.corrections import (
@@ -38,6 +39,7 @@ from tiermem.memory.text.fragments import (
     without_asides,
 )
 from tiermem.memory.text.joined_requests import slip_before_it
+from tiermem.memory.text.secret_again import secret_denied
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -113,7 +115,9 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
         if correction is None:
             bare = without_asides(sentence)
             alone = meant_alone(bare) or meant_mine(bare)
-            denied = denied_alone(bare)
+            # "Oops, it's not bob" of the password just told: what it is not, no more
+            denied = denied_alone(bare) or secret_denied(
+                bare, sentences[at - 1] if at else said_last(recent_statements(messages)))
             if denied is not None:
                 told = (_parts(appended) if at and appended
                         else told_last(recent_statements(messages), _parts(core)))

@@ -20,6 +20,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 from tiermem.memory.text.said_again import corrected_in_place
+from tiermem.memory.text.secret_again import with_secret_named
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import each_named_apart
 from tiermem.memory.text.taken_back import taken_back_apart
@@ -42,11 +43,12 @@ def sentences_read(text: str, held: Callable[[], dict[str, list[str]]],
     # denial, "..., but Priya is too" stored "Priya is not on call anymore".
     # "I'm not anymore, but my wife is" denies what was said before it ("I'm vegan").
     # "Scratch that, she's a doctor" takes back the last fact, then names who "she" is.
+    # "It's still hunter2" after "My password is hunter2." is the password said again.
     last = said_last(recent or [])
     return with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
-            corrected_in_place(still_asked(taken_back_apart(split_sentences(text), held()),
-                                           held()), last),
+            corrected_in_place(still_asked(taken_back_apart(with_secret_named(
+                split_sentences(text), last), held()), held()), last),
             held(),
             named_last(recent[0]) if recent else ()))), last)), last)),
         next(iter(recent or []), None))

@@ -1,0 +1,97 @@
+"""A secret of the speaker's pointed back at with "it", right after it was told: "My
+password is hunter2." then "It's still hunter2." says the password again, and "Oops, it's
+not bob." says only what the password is not.
+
+Read alone, "It's still hunter2" named nothing and was stored as said, a copy of the
+secret that "Forget my password." never reached; "It's not bob" told nothing of its own.
+``with_secret_named`` reads such an "it" as the secret told just before (in the same
+message, else the user's last one), and leaves out what only says what the secret is not;
+``secret_denied`` is that denial's value, for the reply. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.secret_names import names_a_secret, secret_said_plainly
+
+__all__ = ["secret_denied", "secret_told", "with_secret_named"]
+
+_I = re.IGNORECASE
+
+#: What a secret is told by: "My password is hunter2" (its value one word).
+_TOLD = re.compile(r"^\W*(?P<owner>my|our)\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|['’]s)\s+"
+                   r"(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: Words said before "it's" that only open the sentence ("Oops,", "Err,", "Well,").
+_OPENERS = (r"^\W*(?P<opened>(?:(?:sorry|oops|whoops|no|nope|oh|err+|erm|um+|uh+|hmm+|well"
+            r"|wait|ok(?:ay)?|yes|yeah|yep|so|and|but|actually|h(?:old|ang)\s+on|my\s+bad)\b"
+            r"[\s,:;!.–—-]*)*)")
+#: "It's still hunter2": the value held, said again.
+_STILL = re.compile(_OPENERS + r"it(?:['’]s|\s+is)\s+still\s+(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: "Oops, it's not bob": what the value is not.
+_NOT = re.compile(_OPENERS + r"it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
+                  r"(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: A word that says how a thing is, not what it is: "It's not working", "It's still valid".
+_HOW = re.compile(r"^(?:[a-z]+(?:ing|ed|en|ful|less|able|ible|ive|ous|al|ent|ant|ure|ic)"
+                  r"|secret|private|safe|hidden|unknown|valid|active|set|blank|empty|weak"
+                  r"|strong|mine|long|short|simple|random|right|wrong|ok(?:ay)?|fine|good|bad"
+                  r"|new|old|same|true|false|there|here|on|off|up|down|in|out|it|that|this|correct"
+                  r"|incorrect|lost|gone|over|done|known|needed|required|important|urgent"
+                  r"|so|too|very|really|just|yet|now|a|an|the|my|your|easy|hard|case)$")
+
+
+def secret_told(sentence: str) -> tuple[str, str, str] | None:
+    """The owner, the secret and its value ``sentence`` tells ("My", "password", "hunter2"
+    of "My password is hunter2."), or None: it tells no secret of the speaker's."""
+    match = _TOLD.match(secret_said_plainly(sentence.strip()) or sentence.strip())
+    if match is None:
+        return None
+    words = match["thing"].split()
+    if not names_a_secret(words, len(words) - 1):
+        return None
+    return match["owner"], match["thing"], match["value"]
+
+
+def _a_value(value: str, opened: bool) -> bool:
+    """Whether ``value`` is what a secret may be, not how it is: one with a digit or a
+    mark ("hunter2", "sk-1"), a capital ("Bob"), or, after a word that opens the sentence
+    ("Oops, it's not bob"), any but a word of how things are."""
+    if not value.isalpha() or not value.islower():
+        return True
+    return opened and _HOW.match(value) is None
+
+
+def secret_denied(sentence: str, before: str | None) -> str | None:
+    """The value ``sentence`` says the secret ``before`` told is not ("bob" of "Oops, it's
+    not bob." after "My password is hunter2."), or None."""
+    match = _NOT.match(sentence.strip())
+    if (match is None or before is None or secret_told(before) is None
+            or not _a_value(match["value"], bool(match["opened"].strip()))):
+        return None
+    return match["value"]
+
+
+def _said_again(sentence: str, before: str | None) -> str | None:
+    """``sentence`` as the secret ``before`` told said again ("My password is still
+    hunter2." of "It's still hunter2."), or None."""
+    match = _STILL.match(sentence.strip())
+    told = secret_told(before) if before is not None else None
+    if match is None or told is None or not (
+            match["value"] == told[2] or _a_value(match["value"], opened=False)):
+        return None
+    owner, thing, _ = told
+    return f"{owner[:1].upper()}{owner[1:]} {thing} is still {match['value']}."
+
+
+def with_secret_named(sentences: list[str], said_last: str | None) -> list[str]:
+    """``sentences`` with "it" read as the secret told just before (``said_last``: the
+    user's last statement, for the first sentence): said again as that secret, and left
+    out when it only says what the secret is not (module docstring)."""
+    out: list[str] = []
+    before = said_last
+    for sentence in sentences:
+        if secret_denied(sentence, before) is not None:
+            continue  # the secret said before is still the one "it" points at
+        out.append(_said_again(sentence, before) or sentence)
+        before = out[-1]
+    return out
