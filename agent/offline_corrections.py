@@ -39,7 +39,7 @@ from tiermem.memory.text.fragments import (
     without_asides,
 )
 from tiermem.memory.text.joined_requests import slip_before_it
-from tiermem.memory.text.secret_again import secret_denied
+from tiermem.memory.text.secret_again import secret_denied, secret_meant
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -114,10 +114,10 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
         correction = correction_of(sentence) or number_meant(sentence, told_here)
         if correction is None:
             bare = without_asides(sentence)
-            alone = meant_alone(bare) or meant_mine(bare)
-            # "Oops, it's not bob" of the password just told: what it is not, no more
-            denied = denied_alone(bare) or secret_denied(
-                bare, sentences[at - 1] if at else said_last(recent_statements(messages)))
+            # "Oops, it's not bob" or "It's hunter3" of the password just told
+            secret = sentences[at - 1] if at else said_last(recent_statements(messages))
+            alone = meant_alone(bare) or meant_mine(bare) or secret_meant(bare, secret)
+            denied = denied_alone(bare) or secret_denied(bare, secret)
             if denied is not None:
                 told = (_parts(appended) if at and appended
                         else told_last(recent_statements(messages), _parts(core)))

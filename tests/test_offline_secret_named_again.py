@@ -78,3 +78,24 @@ def test_what_tells_a_secret() -> None:
     assert secret_told("My house key is blue.") is None
     assert secret_denied("It's not bob.", "My password is hunter2.") is None
     assert secret_denied("Oops, it's not bob.", None) is None
+
+
+@pytest.mark.parametrize(("held", "said", "fact", "meant"), [
+    # "It's hunter3" and "It's 4321" were stored beside the secret, out of reach of a
+    # request to forget it
+    ("My password is hunter2.", "It's hunter3.", "User's password is hunter2", "hunter3"),
+    ("My PIN is 1234.", "Well, it's 4321.", "User's PIN is 1234", "4321"),
+    ("My API key is sk-1.", "It is sk-2.", "User's API key is sk-1", "sk-2"),
+])
+def test_a_value_of_a_secret_with_no_word_of_which_is_asked_of(held: str, said: str, fact: str,
+                                                                meant: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, held, said)[-1]
+        assert list(core_of(memory)) == [fact]
+        assert reply.startswith(f'(offline) I can\'t tell which word "{meant}" corrects in '
+                                f'"{fact}"')
+
+
+@pytest.mark.parametrize("said", ["It's 5pm.", "It's 10:30.", "It's Monday.", "It's late."])
+def test_an_hour_or_a_word_after_a_secret_is_read_as_before(said: str) -> None:
+    assert with_secret_named([said], "My PIN is 1234.") == [said]

@@ -5,8 +5,10 @@ not bob." says only what the password is not.
 Read alone, "It's still hunter2" named nothing and was stored as said, a copy of the
 secret that "Forget my password." never reached; "It's not bob" told nothing of its own.
 ``with_secret_named`` reads such an "it" as the secret told just before (in the same
-message, else the user's last one), and leaves out what only says what the secret is not;
-``secret_denied`` is that denial's value, for the reply. Pure functions over strings.
+message, else the user's last one), and leaves out what only says what the secret is not
+(``secret_denied``, for the reply) or a value it is with no word of which ("It's hunter3":
+``secret_meant``, which the reply asks of, as it does of "Sorry, it's hunter3"). Pure
+functions over strings.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 
 from tiermem.memory.text.secret_names import names_a_secret, secret_said_plainly
 
-__all__ = ["secret_denied", "secret_told", "with_secret_named"]
+__all__ = ["secret_denied", "secret_meant", "secret_told", "with_secret_named"]
 
 _I = re.IGNORECASE
 
@@ -31,6 +33,10 @@ _STILL = re.compile(_OPENERS + r"it(?:['’]s|\s+is)\s+still\s+(?P<value>[^\s,;]
 #: "Oops, it's not bob": what the value is not.
 _NOT = re.compile(_OPENERS + r"it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
                   r"(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: "It's hunter3": a value of its own, which may be a slip's correction or the new value.
+_IS = re.compile(_OPENERS + r"it(?:['’]s|\s+is)\s+(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: An hour said bare ("It's 5pm", "It's 10:30"): the clock's, not a secret's.
+_HOUR = re.compile(r"^\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$|^\d{1,2}(?::\d{2})?[ap]\.?m\.?$", _I)
 #: A word that says how a thing is, not what it is: "It's not working", "It's still valid".
 _HOW = re.compile(r"^(?:[a-z]+(?:ing|ed|en|ful|less|able|ible|ive|ous|al|ent|ant|ure|ic)"
                   r"|secret|private|safe|hidden|unknown|valid|active|set|blank|empty|weak"
@@ -71,6 +77,19 @@ def secret_denied(sentence: str, before: str | None) -> str | None:
     return match["value"]
 
 
+def secret_meant(sentence: str, before: str | None) -> str | None:
+    """The value ``sentence`` says "it" is ("hunter3" of "It's hunter3." after "My password
+    is hunter2."), one with a digit or a mark, not an hour, or None: which the secret's new
+    value is and which a slip's, nothing says, so the reply asks, as after "Sorry, it's
+    hunter3"."""
+    match = _IS.match(sentence.strip())
+    if (match is None or before is None or secret_told(before) is None
+            or match["value"].isalpha() or _HOUR.match(match["value"])
+            or match["value"].casefold() in ("still", "not")):
+        return None
+    return match["value"]
+
+
 def _said_again(sentence: str, before: str | None) -> str | None:
     """``sentence`` as the secret ``before`` told said again ("My password is still
     hunter2." of "It's still hunter2."), or None."""
@@ -90,7 +109,8 @@ def with_secret_named(sentences: list[str], said_last: str | None) -> list[str]:
     out: list[str] = []
     before = said_last
     for sentence in sentences:
-        if secret_denied(sentence, before) is not None:
+        if secret_denied(sentence, before) is not None or secret_meant(sentence,
+                                                                        before) is not None:
             continue  # the secret said before is still the one "it" points at
         out.append(_said_again(sentence, before) or sentence)
         before = out[-1]
