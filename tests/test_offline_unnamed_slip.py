@@ -149,6 +149,10 @@ def test_a_statement_of_a_word_and_a_number_is_stored(
     ("My PIN is 1234.", "Sorry, it's not 4321.", "User's PIN is 1234", "4321"),
     ("I live in Lisbon.", "Wait, it's not Porto.", "User lives in Lisbon", "Porto"),
     ("My password is hunter2.", "No, it isn't hunter3.", "User's password is hunter2", "hunter3"),
+    # after "Err," "Um," or "Well," it was stored as said
+    ("I live in Lisbon.", "Err, it's not Porto.", "User lives in Lisbon", "Porto"),
+    ("I live in Lisbon.", "Um, it isn't Porto.", "User lives in Lisbon", "Porto"),
+    ("I live in Lisbon.", "Well, it's not Porto.", "User lives in Lisbon", "Porto"),
 ])
 def test_a_denial_after_a_slip_stores_nothing_and_says_so(
         memory: HierarchicalMemory, statement: str, slip: str, fact: str, denied: str) -> None:
@@ -158,7 +162,8 @@ def test_a_denial_after_a_slip_stores_nothing_and_says_so(
                      f'and kept "{fact}" as it is.')
 
 
-@pytest.mark.parametrize("slip", ["Sorry, it's not OK.", "Wait, it's not Monday."])
+@pytest.mark.parametrize("slip", ["Sorry, it's not OK.", "Wait, it's not Monday.",
+                                  "Well, it's not Monday.", "Um, it's not OK."])
 def test_a_denial_of_how_things_are_is_no_slip(memory: HierarchicalMemory, slip: str) -> None:
     reply = chat(memory, "I'm tired.", slip)[-1]
     assert "tells nothing" not in reply

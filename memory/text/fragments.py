@@ -183,11 +183,12 @@ _MEANT_IT = re.compile(
     r"|my\s+bad|correction)\b[\s,:;!.–—-]*)+)|(?=it\S*\s+(?:is\s+)?now\s|.*\bnow\W*$))"
     r"it(?:['’]s|\s+is)\s+(?:now\s+|actually\s+)?(?P<meant>\S.*?)"
     r"(?:,?\s+(?:now|actually|instead))?\W*$", re.IGNORECASE | re.DOTALL)
-#: "It's not X" after a slip noticed ("Sorry, it's not 4321", "Wait, it isn't Porto"): what
-#: X is not, with nothing said of what is so; stored as said, "It's not 4321" denied nothing.
+#: "It's not X" after a slip noticed ("Sorry, it's not 4321", "Wait, it isn't Porto", "Err,
+#: it's not Porto"): what X is not, with nothing said of what is so; stored as said, "It's
+#: not 4321" denied nothing.
 _NOT_IT = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|no|nope|oh|actually|wait|h(?:old|ang)\s+on|my\s+bad"
-    r"|correction)\b[\s,:;!.–—-]*)+it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
+    r"|correction|err+|erm|um+|uh+|hmm+|well)\b[\s,:;!.–—-]*)+it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
     r"(?P<meant>\S.*?)\W*$", re.IGNORECASE | re.DOTALL)
 #: What "it's" is after a slip noticed when it says how things are, not what was meant:
 #: an hour or a day ("Sorry, it's 2am", "Wait, it's Monday") or a word on the thing ("Sorry,
