@@ -48,7 +48,7 @@ def sentences_read(text: str, held: Callable[[], dict[str, list[str]]],
     return with_pronouns_named(placed(with_ellipses_filled(with_handed_over(
         with_bare_denials_filled(with_introductions(with_said_about(each_named_apart(
             corrected_in_place(still_asked(taken_back_apart(with_secret_named(
-                split_sentences(text), last), held()), held()), last),
+                split_sentences(text), last, held()), held()), held()), last),
             held(),
             named_last(recent[0]) if recent else ()))), last)), last)),
         next(iter(recent or []), None))

@@ -99,3 +99,20 @@ def test_a_value_of_a_secret_with_no_word_of_which_is_asked_of(held: str, said: 
 @pytest.mark.parametrize("said", ["It's 5pm.", "It's 10:30.", "It's Monday.", "It's late."])
 def test_an_hour_or_a_word_after_a_secret_is_read_as_before(said: str) -> None:
     assert with_secret_named([said], "My PIN is 1234.") == [said]
+
+
+@pytest.mark.parametrize("said", [
+    # "It's still hunter2" was stored loose: "it" named the tea, the value the password's
+    ("My password is hunter2.", "I like tea.", "It's still hunter2."),
+    ("My password is hunter2.", "I like tea.", "Um, it's hunter2."),
+    ("My password is hunter2 and my PIN is 1234.", "It's still 1234."),
+    ("My password is hunter2.", "It's hunter2."),
+])
+def test_the_value_of_a_secret_held_is_that_secret_said_again(said: tuple[str, ...]) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, *said)[-1]
+        assert all(fact.startswith("User") for fact in core_of(memory))
+        assert "re-assertion" in reply
+        assert "can't tell" not in reply
+        chat(memory, "Forget my password.", "Forget my PIN.")
+        assert not [fact for fact in core_of(memory) if "hunter2" in fact or "1234" in fact]

@@ -14,6 +14,7 @@ functions over strings.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tiermem.memory.text.secret_names import names_a_secret, secret_said_plainly
 
@@ -21,9 +22,10 @@ __all__ = ["secret_denied", "secret_meant", "secret_told", "with_secret_named"]
 
 _I = re.IGNORECASE
 
-#: What a secret is told by: "My password is hunter2" (its value one word).
-_TOLD = re.compile(r"^\W*(?P<owner>my|our)\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s+(?:is|['’]s)\s+"
-                   r"(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: What a secret is told by: "My password is hunter2" (its value one word), or held as:
+#: "User's password is hunter2".
+_TOLD = re.compile(r"^\W*(?P<owner>my|our|user['’]s)\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s+"
+                   r"(?:is|['’]s)\s+(?P<value>[^\s,;]+?)[.!]*$", _I)
 #: Words said before "it's" that only open the sentence ("Oops,", "Err,", "Well,").
 _OPENERS = (r"^\W*(?P<opened>(?:(?:sorry|oops|whoops|no|nope|oh|err+|erm|um+|uh+|hmm+|well"
             r"|wait|ok(?:ay)?|yes|yeah|yep|so|and|but|actually|h(?:old|ang)\s+on|my\s+bad)\b"
@@ -83,35 +85,48 @@ def secret_meant(sentence: str, before: str | None) -> str | None:
     value is and which a slip's, nothing says, so the reply asks, as after "Sorry, it's
     hunter3"."""
     match = _IS.match(sentence.strip())
-    if (match is None or before is None or secret_told(before) is None
+    told = secret_told(before) if before is not None else None
+    if (match is None or told is None or told[2] == match["value"]
             or match["value"].isalpha() or _HOUR.match(match["value"])
             or match["value"].casefold() in ("still", "not")):
         return None
     return match["value"]
 
 
-def _said_again(sentence: str, before: str | None) -> str | None:
+def _said_again(sentence: str, before: str | None, held: Iterable[str]) -> str | None:
     """``sentence`` as the secret ``before`` told said again ("My password is still
-    hunter2." of "It's still hunter2."), or None."""
-    match = _STILL.match(sentence.strip())
-    told = secret_told(before) if before is not None else None
-    if match is None or told is None or not (
-            match["value"] == told[2] or _a_value(match["value"], opened=False)):
+    hunter2." of "It's still hunter2." or "It's hunter2."), or as the one secret ``held``
+    whose value it says ("It's still hunter2" after "I like tea"), or None."""
+    still = _STILL.match(sentence.strip())
+    match = still or _IS.match(sentence.strip())
+    if match is None:
         return None
-    owner, thing, _ = told
-    return f"{owner[:1].upper()}{owner[1:]} {thing} is still {match['value']}."
+    value = match["value"]
+    told = secret_told(before) if before is not None else None
+    if told is None or told[2] != value:
+        alike = {said[1:] for fact in held
+                 if (said := secret_told(fact)) is not None and said[2] == value}
+        if len(alike) == 1:
+            told = ("my", *next(iter(alike)))
+        elif still is None or told is None or not _a_value(value, opened=False):
+            return None
+    _, thing, _ = told
+    return f"My {thing} is still {value}."
 
 
-def with_secret_named(sentences: list[str], said_last: str | None) -> list[str]:
+def with_secret_named(sentences: list[str], said_last: str | None,
+                      held: Iterable[str] = ()) -> list[str]:
     """``sentences`` with "it" read as the secret told just before (``said_last``: the
-    user's last statement, for the first sentence): said again as that secret, and left
-    out when it only says what the secret is not (module docstring)."""
+    user's last statement, for the first sentence), or as the one secret ``held`` (the
+    facts held) of the value it says: said again as that secret, and left out when it only
+    says what the secret is not (module docstring)."""
     out: list[str] = []
     before = said_last
     for sentence in sentences:
-        if secret_denied(sentence, before) is not None or secret_meant(sentence,
-                                                                        before) is not None:
+        again = _said_again(sentence, before, held)
+        if again is None and (secret_denied(sentence, before) is not None
+                              or secret_meant(sentence, before) is not None):
             continue  # the secret said before is still the one "it" points at
-        out.append(_said_again(sentence, before) or sentence)
+        out.append(again or sentence)
         before = out[-1]
     return out
