@@ -196,9 +196,7 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
         print(json.dumps({**result.to_dict(), "already_forgotten_by": done_by,
                           "advice": advice}))
     elif result.outcome == "matched":
-        done = result.forgotten
-        print(f"{'erased' if result.erasure else 'forgotten'}: "
-              f"{items_counted(len(done.facts), len(done.passages), len(done.messages))} "
+        print(f"{'erased' if result.erasure else 'forgotten'}: {result.in_words()} "
               f"(audit #{result.audit_id})")
         for gap in result.erasure.not_reached if result.erasure else ():
             note(f"not reached by the erasure: {gap}")

@@ -246,10 +246,8 @@ class SlashCommands(SearchCommands):
                 f"exact` under `forget:` in the chat's policy file")
             return
         self.agent.context.blank(set(result.forgotten.messages))
-        done = result.forgotten
         if result.outcome == "matched":
-            self.say(f"{'erased' if erase else 'forgotten'}: "
-                     f"{items_counted(len(done.facts), len(done.passages), len(done.messages))}")
+            self.say(f"{'erased' if erase else 'forgotten'}: {result.in_words()}")
             self.old_file_news()
             command = "/forget --erase" if erase else "/forget"
             for hint in sources_kept_lines(memory, result.sources_kept,

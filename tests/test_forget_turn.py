@@ -1,5 +1,6 @@
 """Forgetting or erasing what a user said takes the turn's messages that quote it: the tool
-call that stored the fact, the tool result and the reply echoing it (memory/ops/quoting.py)."""
+call that stored the fact, the tool result and the reply echoing it (memory/ops/quoting.py);
+erasing it takes later turns' copies too (memory/ops/erased_copies.py)."""
 
 from __future__ import annotations
 
@@ -179,3 +180,41 @@ def test_what_quotes_a_text() -> None:
             message("", json.dumps({"content": "User's card number"}))]
     assert quoting([*taken, *left], quoted) == taken
     assert quoting(taken, ["", " \n"]) == []  # an empty text quotes nothing
+
+
+PASSWORD_SAID = "My password is zebracanary77."
+PASSWORD = "zebracanary77"
+
+
+def _holding_canary(m: HierarchicalMemory) -> list[tuple[int, str]]:
+    return [(r["turn"], r["role"]) for r in m.recall.iter_rows()
+            if PASSWORD in r["content"] + (r["tool_calls"] or "")]
+
+
+def test_the_chats_erasure_takes_the_later_turns_copies_and_counts_them(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        agent = Agent(m, OfflinePolicy())
+        _chat(agent, PASSWORD_SAID, "What is my password?")
+        # The search's result and the reply of the second turn quote it.
+        assert {(2, "tool"), (2, "assistant")} <= set(_holding_canary(m))
+        out = _chat(agent, f"/forget --erase {PASSWORD_SAID}", "What is my password?")
+        assert "erased: 1 fact, 0 passages, 6 messages (2 of them copies in other turns)" in out
+        assert _holding_canary(m) == []
+        assert PASSWORD not in out.split("erased:")[1]
+    assert files_holding(home, PASSWORD) == []
+
+
+def test_the_commands_erasure_counts_the_copies_it_took(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        _chat(Agent(m, OfflinePolicy()), PASSWORD_SAID, "What is my password?")
+    args = ["forget", "--agent", "ada", "--embedder", "hashing", "--erase"]
+    assert run([*args, PASSWORD_SAID]) == 0
+    assert capsys.readouterr().out.startswith(
+        "erased: 1 fact, 0 passages, 6 messages (2 of them copies in other turns) (audit #1)")
+    assert files_holding(home, PASSWORD) == []

@@ -15,6 +15,8 @@
   erased, in their content or their tool calls' arguments, and the model's
   messages of the turn that last moved a fact erased out of core
   (``Fact.evicted_tick``) that quote that fact, the same way (memory/ops/quoting.py);
+- the messages of every other turn that quote a text erased, read from all of recall
+  once (memory/ops/erased_copies.py), counted apart in the report;
 - every line of a stored state value (the agent's summary) that quotes what
   was erased (memory/ops/state_scrub.py), and of the copies of the prompt history
   a layer above keeps outside the database (memory/prompt_history.py).
@@ -51,6 +53,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.ops.erased_copies import copies_in_recall
 from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.ops.quoting import quoting_copies
@@ -88,6 +91,8 @@ class ErasureReport:
     messages: int
     state_values: int
     digest: str
+    #: Of ``messages``, those of other turns taken for quoting what was erased.
+    copies: int = 0
     purge_pending: bool = False
     not_reached: list[str] = field(default_factory=list)
 
@@ -160,7 +165,10 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         quoting_ids = [m.id for m in quoting_copies(
             turns, erased_texts, store.messages.in_turns(retired_in, forgotten=True),
             [f.text for f in gone_facts]) if m.id not in named]
-        all_messages = [*message_ids, *quoting_ids]
+        # And the copies other turns hold, in all of recall (memory/ops/erased_copies.py).
+        copy_ids = [m.id for m in copies_in_recall(store.messages, erased_texts,
+                                                   {*named, *quoting_ids})]
+        all_messages = [*message_ids, *quoting_ids, *copy_ids]
         gone_messages = (memory.recall.erase_messages(all_messages, reason)
                          if all_messages else [])
         texts = ([(f"fact:{f.id}", f.text) for f in gone_facts]
@@ -193,7 +201,7 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
             memory.purge.request()
     report = ErasureReport(
         facts=len(gone_facts), passages=len(gone_passages), messages=len(gone_messages),
-        state_values=scrubbed,
+        state_values=scrubbed, copies=len(set(copy_ids) & {m.id for m in gone_messages}),
         digest=digest_of_all(part for pair in texts for part in pair))
     if not erased:
         return report

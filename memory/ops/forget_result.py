@@ -7,6 +7,7 @@ from typing import Any
 
 from tiermem.memory.ops.erase import ErasureReport
 from tiermem.memory.store.records import Forgotten
+from tiermem.memory.text.counts import erased_counted, items_counted
 
 __all__ = ["ForgetResult"]
 
@@ -40,6 +41,14 @@ class ForgetResult:
         """How many rows were forgotten (a fact and its passage count as two)."""
         done = self.forgotten
         return len(done.facts) + len(done.passages) + len(done.messages)
+
+    def in_words(self) -> str:
+        """What the request took, counted per table: what the erasure removed when it asked
+        one (other turns' copies of it included), else what was forgotten."""
+        done, erased = self.forgotten, self.erasure
+        if erased is None:
+            return items_counted(len(done.facts), len(done.passages), len(done.messages))
+        return erased_counted(erased.facts, erased.passages, erased.messages, erased.copies)
 
     def to_dict(self) -> dict[str, Any]:
         done = self.forgotten

@@ -10,7 +10,8 @@ leave the same text in those messages, so ``forget`` (tombstones) and ``erase``
   named, the messages the facts and passages taken were learned or filed from
   (``source_message_id``), and the turn that last moved a fact taken out of core
   (``Fact.evicted_tick``: "Forget that." or a correction names it in its call,
-  result and reply). Messages of other turns are not searched. In that last turn
+  result and reply). Messages of other turns are not searched here (an erasure
+  reads the rest of recall itself: memory/ops/erased_copies.py). In that last turn
   only the model's messages (calls, tool results, replies) are searched, and only
   for the facts' own texts: the user's message there is a statement of its own
   ("I moved to Munich. Tom still thinks I live in Berlin."), no copy of the fact,

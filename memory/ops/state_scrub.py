@@ -184,7 +184,15 @@ def _words(text: str) -> list[str]:
     return [w.casefold() for w in _WORD.findall(text)]
 
 
-__all__ = ["ERASED_LINE", "RUN_WORDS", "ErasedRuns", "scrub_state"]
+def telling(text: str) -> bool:
+    """Whether ``text`` names what it says wherever it is quoted: ``RUN_WORDS`` words or
+    more, or a word that looks like a secret ("Thanks!" or "Yes, in Lisbon." is said in
+    passing by many messages that quote nothing of it)."""
+    words = _words(text)
+    return len(words) >= RUN_WORDS or any(map(_secret_like, words))
+
+
+__all__ = ["ERASED_LINE", "RUN_WORDS", "ErasedRuns", "scrub_state", "telling"]
 
 
 def _secret_like(word: str) -> bool:

@@ -11,3 +11,10 @@ def items_counted(facts: int, passages: int, messages: int) -> str:
     """What a forget or an erasure covered, each tier counted: "1 fact, 0 passages, 3 messages"."""
     return (f"{counted(facts, 'fact')}, {counted(passages, 'passage')}, "
             f"{counted(messages, 'message')}")
+
+
+def erased_counted(facts: int, passages: int, messages: int, copies: int) -> str:
+    """What an erasure took, ``copies`` being the messages of other turns taken for quoting
+    it: "1 fact, 0 passages, 6 messages (2 of them copies in other turns)"."""
+    kept = f" ({copies} of them copies in other turns)" if copies else ""
+    return items_counted(facts, passages, messages) + kept

@@ -89,13 +89,15 @@ def test_forgetting_the_fact_alone_takes_the_messages_quoting_it_not_the_users_w
         assert [r["id"] for r in m.recall.rows(first)] == [first[0], first[4], first[5]]
 
 
-def test_erasing_the_message_deletes_the_turns_messages_quoting_it(backend: Backend) -> None:
+def test_erasing_the_message_deletes_the_messages_quoting_it_in_every_turn(
+        backend: Backend) -> None:
     with backend.memory() as m:
         first, second, fact = _turns(m)
         report = m.erase(messages=[first[0]], reason="asked")
-        assert (report.facts, report.messages) == (1, 4)
-        assert [r["id"] for r in m.recall.iter_rows()] == [first[4], first[5], *second]
-        assert m.fact(fact) is None and len(m.recall) == 4
+        # Its turn's four, and the reply of turn 2 quoting the fact: a copy of another turn.
+        assert (report.facts, report.messages, report.copies) == (1, 5, 1)
+        assert [r["id"] for r in m.recall.iter_rows()] == [first[4], first[5], second[0]]
+        assert m.fact(fact) is None and len(m.recall) == 3
 
 
 def test_erasing_tombstones_takes_the_quoting_messages_they_left(backend: Backend) -> None:
@@ -105,5 +107,5 @@ def test_erasing_tombstones_takes_the_quoting_messages_they_left(backend: Backen
         first, second, fact = _turns(m)
         m.store.forgetting.forget([fact], [], [first[0], first[2]], m.now())
         report = m.erase(facts=[fact], messages=[first[0], first[2]], reason="asked")
-        assert (report.facts, report.messages) == (1, 4)
-        assert [r["id"] for r in m.recall.iter_rows()] == [first[4], first[5], *second]
+        assert (report.facts, report.messages, report.copies) == (1, 5, 1)
+        assert [r["id"] for r in m.recall.iter_rows()] == [first[4], first[5], second[0]]

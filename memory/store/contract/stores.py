@@ -214,6 +214,12 @@ class MessageStore(Protocol):
         forgotten ones only with ``forgotten``."""
         ...
 
+    def after(self, after_id: int, limit: int) -> list[Message]:
+        """Up to ``limit`` messages with ids past ``after_id``, in id order, forgotten ones
+        included, without vectors: all of recall read a page at a time (an erasure's
+        search for copies of what it takes)."""
+        ...
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         """Those of ``ids`` (in the order given) whose rows pass ``filt``."""
         ...

@@ -170,6 +170,11 @@ class PgMessages:
         return [_message(r) for r in self.scope.conn.execute(
             _IN_TURNS.format(live=live), (sorted(set(turns)), self.scope.agent)).fetchall()]
 
+    def after(self, after_id: int, limit: int) -> list[Message]:
+        return [_message(r) for r in self.scope.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM tiermem.messages WHERE agent_id = %s AND id > %s"
+            " ORDER BY id LIMIT %s", (after_id, limit))]
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return rows_passing(self.scope, "messages", ids, filt)
 

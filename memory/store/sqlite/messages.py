@@ -147,6 +147,11 @@ class SQLiteMessages:
                 f" WHERE turn IN ({','.join('?' * len(chunk))}){live}", tuple(chunk)))
         return sorted(found, key=lambda m: m.id)
 
+    def after(self, after_id: int, limit: int) -> list[Message]:
+        return [_message(r) for r in self.store.execute(
+            f"SELECT {_COLUMNS} FROM messages WHERE id > ? ORDER BY id LIMIT ?",
+            (after_id, limit))]
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return passing_ids(self.store, "messages", ids, filt)
 
