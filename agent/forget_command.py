@@ -24,7 +24,7 @@ from tiermem.memory.ops.forget_config import (
     ForgetConfig,
     forget_config_from_file,
 )
-from tiermem.memory.text.counts import counted, items_counted
+from tiermem.memory.text.counts import counted
 
 if TYPE_CHECKING:
     from tiermem.memory.privacy import PrivacyConfig
@@ -300,6 +300,7 @@ def _request(given: str, note: Callable[[str], None]) -> str | None:
 def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     import json
 
+    from tiermem.agent.forget_sources import erased_before
     from tiermem.agent.place import agent_place
     from tiermem.agent.settings import session_embedder
 
@@ -315,8 +316,7 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
-        print(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
-              "forgotten before")
+        print(erased_before(report))
         for gap in report.not_reached:
             note(f"not reached by the erasure: {gap}")
     return 0

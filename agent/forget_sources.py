@@ -14,9 +14,11 @@ from collections.abc import Callable, Sequence
 
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.ops.erase import ErasureReport
 from tiermem.memory.ops.forget_config import MAX_DELETE_COUNT
 from tiermem.memory.privacy import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.text.counts import copies_counted, items_counted
 
 #: After an exact request matched nothing: how to find the stored wording (``{withheld}``:
 #: ``WITHHELD_HINT`` under a privacy policy that withholds things), or match by meaning.
@@ -69,6 +71,20 @@ def over_the_bound_hint(bound: int, detail: str) -> str:
 #: (``forgot_before``): told "unmatched", a user would look for how the text was stored.
 ALREADY_FORGOTTEN = ("nothing forgotten: already forgotten (request #{done_by} with this text "
                      "forgot what it matched, and nothing stored matches it now{audit})")
+
+#: What erasing what was forgotten before (``--erase-forgotten``) says when it erased
+#: nothing: a sweep with nothing left to sweep, not a failure (exit 0, as
+#: ``--finish-erasures`` with nothing owed).
+NOTHING_TO_ERASE = "nothing to erase: no row forgotten before is still stored"
+
+
+def erased_before(report: ErasureReport) -> str:
+    """What ``erase_forgotten`` did, in words."""
+    if not report.facts + report.passages + report.messages:
+        return NOTHING_TO_ERASE
+    return (f"erased: {items_counted(report.facts, report.passages, report.messages)} "
+            f"forgotten before{copies_counted(report.copies)}")
+
 
 #: The longest message text a hint quotes in its command; a longer one is named by its id.
 QUOTED_CHARS = 300

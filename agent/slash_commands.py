@@ -29,6 +29,7 @@ from tiermem.agent.forget_sources import (
     ALREADY_FORGOTTEN,
     UNMATCHED_HINT,
     WITHHELD_HINT,
+    erased_before,
     over_the_bound_hint,
     sources_kept_lines,
 )
@@ -46,7 +47,7 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
-from tiermem.memory.text.counts import counted, items_counted
+from tiermem.memory.text.counts import counted
 from tiermem.memory.text.padding import unmarked, unpadded
 from tiermem.user_paths import expanded
 
@@ -216,8 +217,7 @@ class SlashCommands(SearchCommands):
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
                 return
             report = memory.erase_forgotten()
-            self.say(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
-                     "forgotten before")
+            self.say(escape(erased_before(report)))
             self.old_file_news()
             return
         erase = first == "--erase"

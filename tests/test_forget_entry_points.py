@@ -381,6 +381,10 @@ def test_cli_erase_forgotten_erases_what_earlier_requests_only_forgot(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = _agent_with_secret(tmp_path, monkeypatch)
+    # Nothing forgotten yet: said plainly, and no failure (nothing is left to sweep).
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--erase-forgotten"]) == 0
+    assert capsys.readouterr().out == (
+        "nothing to erase: no row forgotten before is still stored\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", SECRET]) == 0
     assert files_holding(home, "4111 1111")  # a tombstone keeps the row
     # Asked again, the text matches nothing: it is forgotten already.

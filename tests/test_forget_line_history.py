@@ -68,7 +68,7 @@ def test_an_erase_option_beside_a_mark_of_no_width_erases(option: str) -> None:
                                "/forget \u2060--erase-forgotten"]) == 0
         said = out.getvalue()
         assert "erased: 1 fact" in said and "nothing forgotten" not in said
-        assert "erased: 0 facts, 0 passages, 0 messages forgotten before" in said
+        assert "nothing to erase: no row forgotten before is still stored" in said
         assert memory.facts() == [] and read_paths_showing(memory, "8675309") == []
 
 

@@ -218,3 +218,16 @@ def test_the_commands_erasure_counts_the_copies_it_took(
     assert capsys.readouterr().out.startswith(
         "erased: 1 fact, 0 passages, 6 messages (2 of them copies in other turns) (audit #1)")
     assert files_holding(home, PASSWORD) == []
+
+
+def test_erasing_what_was_forgotten_takes_and_counts_the_copies_forgetting_left(
+        tmp_path: Path) -> None:
+    with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as m:
+        agent = Agent(m, OfflinePolicy())
+        out = _chat(agent, PASSWORD_SAID, "What is my password?", f"/forget {PASSWORD_SAID}")
+        assert "forgotten: 1 fact, 0 passages, 4 messages" in out
+        out = _chat(agent, "/forget --erase-forgotten", "/forget --erase-forgotten")
+        assert out.splitlines() == [
+            "erased: 1 fact, 0 passages, 6 messages forgotten before (2 of them copies in "
+            "other turns)", "nothing to erase: no row forgotten before is still stored"]
+        assert _holding_canary(m) == []

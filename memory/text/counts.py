@@ -16,5 +16,9 @@ def items_counted(facts: int, passages: int, messages: int) -> str:
 def erased_counted(facts: int, passages: int, messages: int, copies: int) -> str:
     """What an erasure took, ``copies`` being the messages of other turns taken for quoting
     it: "1 fact, 0 passages, 6 messages (2 of them copies in other turns)"."""
-    kept = f" ({copies} of them copies in other turns)" if copies else ""
-    return items_counted(facts, passages, messages) + kept
+    return items_counted(facts, passages, messages) + copies_counted(copies)
+
+
+def copies_counted(copies: int) -> str:
+    """`` (N of them copies in other turns)`` after an erasure's counts; "" for none."""
+    return f" ({copies} of them copies in other turns)" if copies else ""
