@@ -182,6 +182,21 @@ def test_what_quotes_a_text() -> None:
     assert quoting(taken, ["", " \n"]) == []  # an empty text quotes nothing
 
 
+def test_a_json_result_quotes_a_text_its_escapes_hide() -> None:
+    said = 'My card is "4111 1111".\nKeep it.'
+    def message(content: str, arguments: str | None = None) -> Message:
+        calls = None if arguments is None else [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": arguments}}]
+        return Message(turn=2, role="tool", content=content, created_at=0.0,
+                       tool_calls=calls)
+
+    found = message(json.dumps({"results": [{"id": 1, "text": said}]}))
+    assert said not in found.content  # the quotation marks and the line break are escaped
+    deep = "[" * 5000  # past what the parser takes: no JSON, and no failure
+    others = [message(deep), message("{not json " + said), message("", deep)]
+    assert quoting([found, *others], [said]) == [found, others[1]]
+
+
 PASSWORD_SAID = "My password is zebracanary77."
 PASSWORD = "zebracanary77"
 

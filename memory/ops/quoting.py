@@ -16,8 +16,9 @@ leave the same text in those messages, so ``forget`` (tombstones) and ``erase``
   for the facts' own texts: the user's message there is a statement of its own
   ("I moved to Munich. Tom still thinks I live in Berlin."), no copy of the fact,
   even where it repeats a message forgotten.
-- **What quotes.** A message quotes a text when its content, or a string value
-  in the arguments of one of its tool calls, contains the text: case and runs of
+- **What quotes.** A message quotes a text when its content, a string value of it
+  when it is JSON (a tool's result), or a string value in the arguments of one of its
+  tool calls, contains the text: case and runs of
   whitespace ignored, and the text not cut out of a longer word (``card 41``
   does not quote ``card 4111``). The texts are those of the facts, passages and
   messages named or cascaded to, not of the messages taken for quoting them.
@@ -57,16 +58,19 @@ def _norm(text: str) -> str:
 
 
 def message_strings(message: Message) -> Iterator[str]:
-    """Every text a message holds: its content and the string values of its tool calls'
-    arguments (the arguments themselves when they are not JSON)."""
+    """Every text a message holds: its content, its string values when it is JSON (a
+    search's result, where a quotation mark or a line break is escaped), and the string
+    values of its tool calls' arguments (the arguments themselves when they are not JSON)."""
     yield message.content
+    if message.content.lstrip()[:1] in ("{", "["):
+        yield from _strings(_parsed(message.content))
     for call in message.tool_calls or ():
         function = call.get("function") if isinstance(call, dict) else None
         arguments = function.get("arguments") if isinstance(function, dict) else None
         if isinstance(arguments, str):
             try:
                 parsed: Any = json.loads(arguments)
-            except ValueError:
+            except (ValueError, RecursionError):
                 yield arguments
                 continue
             yield from _strings(parsed)
@@ -75,14 +79,25 @@ def message_strings(message: Message) -> Iterator[str]:
 
 
 def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+    """The strings in ``value``, at any depth (a stack, not recursion: JSON nested as deep
+    as the parser takes is no reason to fail a forget)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def _parsed(text: str) -> Any:
+    """``text`` as JSON, or None when it is not (or is nested past what the parser takes)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 class _Needles:
