@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tiermem.memory.text import asked_of, pronoun_subjects, put_as_place, several_before
+from tiermem.memory.text import asked_of, people_named, put_as_place, several_before
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.pronoun_subjects import with_pronouns_named
 
@@ -35,7 +35,7 @@ class _Counted:
 def spans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     spanned: list[int] = []
     for module, names in ((several_before, ("_PLACED", "_SAID_TO_BE")),
-                          (pronoun_subjects, ("PLACED", "IN_PLACE", "_HAVE")),
+                          (people_named, ("PLACED", "IN_PLACE", "_HAVE")),
                           (put_as_place, ("PLACED", "IN_PLACE", "_ALONGSIDE")),
                           (asked_of, ("_PLACED",))):
         for name in names:
