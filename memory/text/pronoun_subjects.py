@@ -24,6 +24,7 @@ import re
 from tiermem.memory.text.asked_of import with_asks_apart
 from tiermem.memory.text.given_names import is_first_name, pronoun_of_name
 from tiermem.memory.text.named_as import name_said_own, name_taken_back
+from tiermem.memory.text.other_pronouns import other_pronoun_apart
 from tiermem.memory.text.people_named import people_in, places_in
 from tiermem.memory.text.pronoun_shares import share_beside_pronoun
 from tiermem.memory.text.relations import names_several, pronoun_of_relation, relation_of
@@ -79,50 +80,69 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
     before = split_sentences(said_last) if said_last else []
     told: list[str] = []
     unnamed: list[str] = []
-    for sentence in with_asks_apart(sentences):
-        opened = _PRONOUN.match(sentence)
-        if opened is None or sentence.rstrip().endswith("?"):
-            told.append(sentence)
+    for said in with_asks_apart(sentences):
+        parts = None if said.rstrip().endswith("?") else other_pronoun_apart(said)
+        if parts is None:
+            _read(said, before, told, unnamed)
             continue
-        pronoun = opened["pronoun"].casefold()
-        if pronoun == "they":
-            told_of_them = _they_named(sentence, opened.end(), before, told)
-            if told_of_them is None:
-                unnamed.append(opened["pronoun"])
-            else:
-                told.append(told_of_them)
-            continue
-        if (within := _named_within(sentence, opened.end(), pronoun)) is not None:
-            told.append(within)
-            continue
-        # One the sentence names beside its pronoun is someone else: after "Tom works at
-        # Globex." the "she" of "She and Tom moved to Porto" was read as Tom.
-        beside = {person.casefold() for person, _, _ in people_in(sentence)}
-        # Right after "Scratch that", a name whose sex nothing says is no "she": "Tom is
-        # tall. Scratch that, she's a doctor." stored "Tom is a doctor".
-        not_them = places_in([*before, *told, sentence]) | beside
-        taken_back = bool(told) and forgets_the_last(told[-1])
-        person = _last_named([*before, *told], pronoun, not_them, taken_back)
-        # unless it says again what the fact taken back said: "he works at Initech"
-        if person is None and taken_back and len(said := [*before, *told]) > 1 and (
-                (one := _last_named(said, pronoun, not_them)) is not None
-                and says_alike(said[-2], one, sentence[opened.end():])):
-            person = one
-        if taken_back and person is not None and len(said := [*before, *told]) > 1:
-            person = name_taken_back(said[-2], person)
-        elif person is not None:  # "Ana is my sister. She is my cousin." is of Ana
-            person = name_said_own([*before, *told], person, sentence, opened.end())
-        if person is None and _says_of_its_own(sentence, opened.end()):
-            # What was said is the fact; who said it is only by the way. Left out, "He
-            # said the deploy is at 5pm." as a first message stored nothing of the deploy.
-            told.append(sentence)
-        elif person is None:
-            unnamed.append(opened["pronoun"])
-            if (share := share_beside_pronoun(sentence, opened.end())) is not None:
-                told.append(share)
-        else:
-            told.append(f"{person}{_verb_spelt_out(sentence[opened.end():])}")
+        first, joint, later = parts
+        told_from = len(told)
+        _read(first, before, told, unnamed)
+        after_first = len(told), len(unnamed)
+        _read(later, before, told, unnamed)
+        if len(unnamed) > after_first[1]:
+            # a "she" no one known may be: kept as said with the part before, as it was
+            del told[after_first[0]:], unnamed[after_first[1]:]
+            if len(told) > told_from:
+                told[-1] = f"{told[-1].rstrip('.!')}{joint}{later[:1].lower()}{later[1:]}"
     return told, unnamed
+
+
+def _read(sentence: str, before: list[str], told: list[str], unnamed: list[str]) -> None:
+    """``sentence`` read after ``before`` (the user's last message) and ``told`` (those
+    of this one read so far): added to ``told`` as read, or its pronoun to ``unnamed``."""
+    opened = _PRONOUN.match(sentence)
+    if opened is None or sentence.rstrip().endswith("?"):
+        told.append(sentence)
+        return
+    pronoun = opened["pronoun"].casefold()
+    if pronoun == "they":
+        told_of_them = _they_named(sentence, opened.end(), before, told)
+        if told_of_them is None:
+            unnamed.append(opened["pronoun"])
+        else:
+            told.append(told_of_them)
+        return
+    if (within := _named_within(sentence, opened.end(), pronoun)) is not None:
+        told.append(within)
+        return
+    # One the sentence names beside its pronoun is someone else: after "Tom works at
+    # Globex." the "she" of "She and Tom moved to Porto" was read as Tom.
+    beside = {person.casefold() for person, _, _ in people_in(sentence)}
+    # Right after "Scratch that", a name whose sex nothing says is no "she": "Tom is
+    # tall. Scratch that, she's a doctor." stored "Tom is a doctor".
+    not_them = places_in([*before, *told, sentence]) | beside
+    taken_back = bool(told) and forgets_the_last(told[-1])
+    person = _last_named([*before, *told], pronoun, not_them, taken_back)
+    # unless it says again what the fact taken back said: "he works at Initech"
+    if person is None and taken_back and len(said := [*before, *told]) > 1 and (
+            (one := _last_named(said, pronoun, not_them)) is not None
+            and says_alike(said[-2], one, sentence[opened.end():])):
+        person = one
+    if taken_back and person is not None and len(said := [*before, *told]) > 1:
+        person = name_taken_back(said[-2], person)
+    elif person is not None:  # "Ana is my sister. She is my cousin." is of Ana
+        person = name_said_own([*before, *told], person, sentence, opened.end())
+    if person is None and _says_of_its_own(sentence, opened.end()):
+        # What was said is the fact; who said it is only by the way. Left out, "He
+        # said the deploy is at 5pm." as a first message stored nothing of the deploy.
+        told.append(sentence)
+    elif person is None:
+        unnamed.append(opened["pronoun"])
+        if (share := share_beside_pronoun(sentence, opened.end())) is not None:
+            told.append(share)
+    else:
+        told.append(f"{person}{_verb_spelt_out(sentence[opened.end():])}")
 
 
 #: A verb run into the pronoun it follows ("She's a doctor", "They're away"): kept after
