@@ -95,6 +95,11 @@ _DENIED = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", _I)
 #: ("User's school was Eton, Tom's was Harrow").
 _BEING = frozenset({"is", "are", "was", "were", "has", "had"})
 _COMMA_SUBJECT = re.compile(rf"^(?P<word>[^\W\d_][\w-]*)(?P<owns>{_APOS}s)?\s+(?P<next>\S+)")
+#: A statement a comma alone joins that says whom of the speaker's a name is ("..., Luna is
+#: User's cat"), whether or not the name is a common first name: kept with the part before,
+#: "Rex is User's dog, Luna is User's cat" was one fact where the "and" form is two.
+_SPEAKERS_ONE = re.compile(
+    rf"^[A-Z][\w'’-]*\s+(?:is|was)\s+User{_APOS}s\s+[a-z][\w-]*\W*$")
 #: A part with a subject of its own may still lean on the part before it for what it says
 #: ("... and User likes it too", "... and User lives there too", "... and User loves mine"):
 #: cut off, "User lives there too" says nowhere.
@@ -194,7 +199,8 @@ def _comma_joins(before: str, own: str) -> bool:
     User is hungry"), and only when ``own`` opens with the speaker or a first name."""
     head = _COMMA_SUBJECT.match(own)
     return (_DENIED.search(before) is None and head is not None
-            and (head["word"] == "User" or is_first_name(head["word"]))
+            and (head["word"] == "User" or is_first_name(head["word"])
+                 or _SPEAKERS_ONE.match(own) is not None)
             and not (head["owns"] and head["next"].casefold() in _BEING))
 
 
