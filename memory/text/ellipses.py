@@ -72,7 +72,9 @@ _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{APOS}(?:m|ve)|me){TOO}"
            r"|so\s+(?P<inverted>am|was|do|have)\s+i"
            # someone of the speaker's, or someone named ("my wife is too", "Tom does too")
            rf"|(?P<other>{SOMEONE})\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
-           rf"{TOO}")
+           rf"{TOO}"
+           # the same, turned round: "so is my son", "so does Tom"
+           rf"|so\s+(?P<so_verb>is|are|was|were|does|do|has|have)\s+(?P<so_other>{SOMEONE})")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
 _ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_SHARED}){AFTER}", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too"), or a comma alone joins
@@ -153,8 +155,9 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
 
 def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
     """The shared clause ``match`` read in full after ``stated``: one sentence, or none."""
-    if match["other"]:
-        subject, shared = match["other"], match["other_verb"].casefold()
+    if match["other"] or match["so_other"]:
+        subject = match["other"] or match["so_other"]
+        shared = (match["other_verb"] or match["so_verb"]).casefold()
     else:
         subject = "I"
         said = (match["said"] or match["inverted"] or "do").casefold().replace("’", "'")
