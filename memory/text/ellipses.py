@@ -98,6 +98,9 @@ _THEIRS = re.compile(r"\b(?:her|his|their|its)\b", _I)
 #: The same, with the speaker's own: told of someone else, "my" would say whose wrongly.
 _OWNERS = re.compile(r"\b(?:my|mine|myself|our|ours|ourselves|her|hers|herself|his|himself"
                      r"|their|theirs|themselves|its|itself)\b", _I)
+#: A tie to one person that another shares only in kind: "I'm married to Anna, my son is
+#: too" says the son is married, not to Anna, as was stored.
+_PARTNERED = re.compile(r"^(?P<state>married|engaged|wed)\s+to\s+\S.*$", _I | re.DOTALL)
 _SHARES = {"am": ("be",), "was": ("was",), "have": ("have",), "do": ("verb", "have"),
            "me": ("be", "was", "have", "verb"), "is": ("be",), "are": ("be",),
            "were": ("was",), "has": ("have",), "does": ("verb", "have")}
@@ -147,7 +150,8 @@ def _in_full(stated: str, subject: str, shared: str) -> str | None:
             return None
         if kind in _SHARES[shared]:
             stem = (match["stem"] or "").casefold()
-            return f"{_told(subject, shared, kind, stem)} {match['rest']}"
+            rest = _PARTNERED.sub(r"\g<state>", match["rest"])
+            return f"{_told(subject, shared, kind, stem)} {rest}"
     if subject == "I" and "verb" in _SHARES[shared]:
         return next(filter(None, map(does_in_full, (clauses[-1:] or [stated]))), None)
     return None
