@@ -36,6 +36,9 @@ def test_the_part_of_the_other_sex_is_told_of_the_one_it_names(
     # a sex nothing says: may be Sam
     (["Sam is my friend and she is a lawyer."], "Ana is my sister.",
      ["Sam is my friend and she is a lawyer."]),
+    # both read as the one person named, whose sex nothing says: no two apart
+    (["She lives in Lisbon and he lives in Porto."], "I met Keiko.",
+     ["Keiko lives in Lisbon and he lives in Porto."]),
     # leaning on the one before: "him", "too"
     (["Tom is my brother and she likes him."], "Ana is my sister.",
      ["Tom is my brother and she likes him."]),

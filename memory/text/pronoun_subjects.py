@@ -90,8 +90,12 @@ def _named(sentences: list[str], said_last: str | None) -> tuple[list[str], list
         _read(first, before, told, unnamed)
         after_first = len(told), len(unnamed)
         _read(later, before, told, unnamed)
-        if len(unnamed) > after_first[1]:
-            # a "she" no one known may be: kept as said with the part before, as it was
+        rest = _verb_spelt_out(later[len(later.split()[0]):])
+        whom = told[-1][:-len(rest)].casefold() if len(told) > after_first[0] else ""
+        if len(unnamed) > after_first[1] or (whom and told_from < after_first[0] and (
+                whom in told[after_first[0] - 1].casefold())):
+            # a "she" no one known may be, or one read as the "he" before: kept as said
+            # with the part before, as it was
             del told[after_first[0]:], unnamed[after_first[1]:]
             if len(told) > told_from:
                 told[-1] = f"{told[-1].rstrip('.!')}{joint}{later[:1].lower()}{later[1:]}"
