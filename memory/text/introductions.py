@@ -119,9 +119,12 @@ def called(statement: str) -> str | None:
     return f"My name is {match['name']}"
 
 
-#: A greeting, as an introduction opens ("Hi", "Hello there", "Good morning, everyone").
+#: A greeting, as an introduction opens ("Hi", "Hello there", "Good morning, everyone",
+#: "Hi Tom,").
 _GREETING = (r"(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))"
-             r"(?:\s+(?:there|all|everyone|everybody|folks))?")
+             r"(?:\s+(?:there|all|everyone|everybody|folks)"
+             # the one greeted, by name, before the mark that ends the greeting: "Hi Tom,"
+             r"|\s+(?-i:[A-Z][a-z]+)(?=\s*[,!.:;–—]))?")
 _GREETING_ALONE = re.compile(rf"^\W*{_GREETING}\W*$", _IGNORECASE)
 _INTRODUCTION = re.compile(
     rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:–—]+|\s-)?\s*"
