@@ -47,6 +47,12 @@ _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
                            re.IGNORECASE)
 #: The sentence going on, in small letters or after a comma, on the line a fence closes.
 _SENTENCE_GOES_ON = re.compile(r"[ \t]*(?:[a-z]|[,;])")
+#: Words that answer the user, a whole sentence before a fence on its line ("Sure ```json",
+#: "Thanks for sharing ```json"), after which the fence is a call made, not a form quoted.
+_ACKNOWLEDGING = re.compile(r"(?:sure|ok(?:ay)?|got it|noted|understood|al(?:l )?right|absolutely"
+                            r"|of course|certainly|cool|great|nice|perfect|done|yes|yep|no problem"
+                            r"|will do|sounds good|makes sense|I see|thanks?|thank you|here it is"
+                            r"|here you go|here['\u2019]s (?:the|my) call)\b", re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 #: Where a paragraph or another fence ends, and where a sentence does.
@@ -84,15 +90,19 @@ def _quoted_inline(content: str, match: re.Match[str]) -> bool:
     """Whether the fence ``match`` found is inside a sentence that goes on after it: written
     on one line ("```json {...}``` is the format", "Use ```json {...}``` to save"), or opened
     mid-line and closed with the sentence going on ("You could call it like this ```json
-    <lines> ``` to save a fact."), the line it opens on not saying the model stores something:
-    a form quoted in prose, not a call; "```json {...}``` Done." ends its call."""
+    <lines> ``` to save a fact."), the line it opens on not saying the model stores something
+    and not ending a sentence or clause before it, nor in words that answer the user ("Noted,
+    ```json", "Got it! ```json", "Sure ```json <lines> ``` done."): a form quoted in prose,
+    not a call; "```json {...}``` Done." ends its call."""
     if not match.group(0).endswith("```") \
             or _SENTENCE_GOES_ON.match(content, match.end()) is None:
         return False
     if "\n" not in content[match.start():match.start(1)]:
         return True
-    line = content[content.rfind("\n", 0, match.start()) + 1:match.start()]
-    return bool(line.strip()) and not _STORING.search(line)
+    line = content[content.rfind("\n", 0, match.start()) + 1:match.start()].rstrip()
+    said = _STOP.split(line)[-1]  # the sentence the fence is in, as far as it goes
+    return bool(line) and not line.endswith((".", "!", "?", ",", ":", ";")) \
+        and not _ACKNOWLEDGING.match(said) and not any(_STORING.search(t) for t in (line, said))
 
 
 def without_call_wrapping(rest: str, content: str) -> str:

@@ -1,8 +1,9 @@
 """A fenced call over several lines that a sentence opens and goes on from ("You could call it
 like this ```json ... ``` to save a fact."), that a sentence opening "For instance," or "For
 example," leads into whatever its last clause says, or that "This is what the call looks
-like:" leads into, shows the form and is not run; one the model says it stores still runs
-(agent/text_call_fences.py)."""
+like:" leads into, shows the form and is not run; one the model says it stores still runs,
+as does one after a whole sentence or words that answer the user ("Noted, ```json ... ```
+and that's it.") (agent/text_call_fences.py)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
     (f"Saving it.\n{FENCE}\nand done.", "Saving it.\n\nand done."),
     (f"{FENCE} Done.", "Done."),
     (f"Looks like you like tea! Saving:\n{FENCE}", "Looks like you like tea! Saving:"),
+    # A fence over lines after a whole sentence, or words that answer the user, is the call.
+    (f"Noted, {FENCE} and that's it.", "Noted, and that's it."),
+    (f"Got it! {FENCE} and I'll keep it in mind.", "Got it! and I'll keep it in mind."),
+    (f"Sure {FENCE} done.", "Sure done."),
+    (f"Thanks for sharing {FENCE} and enjoy Lisbon!", "Thanks for sharing and enjoy Lisbon!"),
+    (f"Makes sense. Saving {FENCE} now.", "Makes sense. Saving now."),
+    (f"Here you go: {FENCE} all set.", "Here you go: all set."),
 ])
 def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
