@@ -30,10 +30,14 @@ _CALL_MARKERS = ("[TOOL_CALLS]", "<|python_tag|>", "<|python_start|>", "<tool_ca
 #: Mistral's marker at the start of a line, before the prose that follows it there.
 _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
 
+#: A call or its format, spoken of in general ("a call", "the tool call", "the JSON"), not
+#: the model's own update ("my memory update", "it").
+_FORM = (r"(?:(?:a|an|the|one|such\s+a)\s+)?(?:\w+\s+)?(?:calls?|format|syntax|json|schema"
+         r"|structure)")
 #: Words that present a fenced call as an example of the form, not one the reply makes.
 _EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|an? sample|sample (?:call|output|code)"
-                      r"|would look like|looks like this|what\s+(?:\w+\s+){0,3}looks?\s+like"
-                      r"|how\s+(?:\w+\s+){0,3}looks?|(?:I|you|we)(?:['\u2019]d| would| could)"
+                      r"|would look like|looks like this|(?:what|how)\s+" + _FORM + r"\s+looks?"
+                      r"|(?:I|you|we)(?:['\u2019]d| would| could)"
                       r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
 #: Words that open a sentence as an example, whatever its clauses after them say ("For
 #: instance, to remember a name:").

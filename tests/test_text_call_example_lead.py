@@ -3,7 +3,8 @@ like this ```json ... ``` to save a fact."), that a sentence opening "For instan
 example," leads into whatever its last clause says, or that "This is what the call looks
 like:" leads into, shows the form and is not run; one the model says it stores still runs,
 as does one after a whole sentence or words that answer the user ("Noted, ```json ... ```
-and that's it.") (agent/text_call_fences.py)."""
+and that's it."), or after how the model's own update looks ("Here's what my memory update
+looks like:") (agent/text_call_fences.py)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ SHOWN = [
     f"E.g., to keep your city:\n{FENCE}",
     f"This is what the call looks like:\n{FENCE}",
     f"Here is how a call looks:\n{FENCE}",
+    f"Here's what a tool call looks like:\n{FENCE}",
+    f"Here's how the JSON looks:\n{FENCE}",
 ]
 
 
@@ -56,6 +59,11 @@ def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
     (f"Thanks for sharing {FENCE} and enjoy Lisbon!", "Thanks for sharing and enjoy Lisbon!"),
     (f"Makes sense. Saving {FENCE} now.", "Makes sense. Saving now."),
     (f"Here you go: {FENCE} all set.", "Here you go: all set."),
+    # How the model's own update looks, not a call's form in general, is the update made.
+    (f"Here's what my memory update looks like:\n{FENCE}",
+     "Here's what my memory update looks like:"),
+    (f"Here's how your profile looks now:\n{FENCE}", "Here's how your profile looks now:"),
+    (f"Thanks! Here's how it looks in memory:\n{FENCE}", "Thanks! Here's how it looks in memory:"),
 ])
 def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
