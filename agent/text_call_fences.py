@@ -34,14 +34,18 @@ _LEADING_MARKER = re.compile(r"^[ \t]*\[TOOL_CALLS\][ \t]*(?=\S)", re.MULTILINE)
 #: the model's own update ("my memory update", "it").
 _FORM = (r"(?:(?:a|an|the|one|such\s+a)\s+)?(?:\w+\s+)?(?:calls?|format|syntax|json|schema"
          r"|structure)")
+#: "e.g." or "i.e.", written with their dots or some left out ("e.g", "eg.", "i.e").
+_ABBREVIATED = r"e\.?g\b\.?|i\.e\b\.?"
 #: Words that present a fenced call as an example of the form, not one the reply makes.
-_EXAMPLE = re.compile(r"\b(?:examples?|for instance|e\.g\.|an? sample|sample (?:call|output|code)"
+_EXAMPLE = re.compile(r"\b(?:examples?|for instance|" + _ABBREVIATED
+                      + r"|an? sample|sample (?:call|output|code)"
                       r"|would look like|looks like this|(?:what|how)\s+" + _FORM + r"\s+looks?"
                       r"|(?:I|you|we)(?:['\u2019]d| would| could)"
                       r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
 #: Words that open a sentence as an example, whatever its clauses after them say ("For
 #: instance, to remember a name:").
-_EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|e\.g\.)(?!\w)", re.IGNORECASE)
+_EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|" + _ABBREVIATED + r")(?!\w)",
+                              re.IGNORECASE)
 #: A sentence after the fence that says the fence is an example ("That is just an example.",
 #: "The example above ...", "(example)"); not one that merely names one ("I saved your example").
 _SAID_EXAMPLE = re.compile(r"\W*(?:(?:this|that|it|the above|above)"
@@ -59,8 +63,10 @@ _ACKNOWLEDGING = re.compile(r"(?:sure|ok(?:ay)?|got it|noted|understood|al(?:l )
                             r"|here you go|here['\u2019]s (?:the|my) call)\b", re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
-#: Where a paragraph or another fence ends, and where a sentence does.
-_PARAGRAPH_END, _STOP = re.compile(r"\n[ \t]*\n|```"), re.compile(r"(?<=[.!?])\s")
+#: Where a paragraph or another fence ends.
+_PARAGRAPH_END = re.compile(r"\n[ \t]*\n|```")
+#: Where a sentence ends, not after "e.g." or "i.e." ("E.g. to keep your city:" is one).
+_STOP = re.compile(r"(?<=[.!?])(?<!\b[Ee]\.[Gg]\.)(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee][Gg]\.)\s")
 #: Where a clause of a sentence ends.
 _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
 #: The model saying it stores something now ("I'll note it", "Let me save", "Saving it:"),

@@ -31,6 +31,11 @@ SHOWN = [
     f"Here is how a call looks:\n{FENCE}",
     f"Here's what a tool call looks like:\n{FENCE}",
     f"Here's how the JSON looks:\n{FENCE}",
+    # "e.g." and "i.e." end no sentence, and lead in with their dots or without some.
+    f"E.g. to keep your city:\n{FENCE}",
+    f"Tools take JSON. e.g to keep your city:\n{FENCE}",
+    f"I can remember things, i.e. facts like:\n{FENCE}",
+    f"I can remember things, eg. your city:\n{FENCE}",
 ]
 
 
