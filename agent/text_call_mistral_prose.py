@@ -77,15 +77,33 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
     after it or not (``[TOOL_CALLS]Forget[TOOL_CALLS]``), is the reply; as is text that reads
     as no call (``[TOOL_CALLS]save(x)``, no offered tool and no value), shown without the
     marker. One the sentence goes on from (``[TOOL_CALLS] is how Mistral...``,
-    ``[TOOL_CALLS] and then a list``), or that shows the form (``{...}``), names the marker."""
+    ``[TOOL_CALLS] and then a list``), or that shows the form (``{...}``), names the marker.
+    Markers ending a reply of prose after a sentence or on their own line are no reply
+    either (``Hello.\n[TOOL_CALLS]`` is ``Hello.``)."""
     text = content.strip()
     if text.startswith(MISTRAL_CALLS) and not text.replace(MISTRAL_CALLS, "").strip():
         return ""
     after = text[len(MISTRAL_CALLS):].removesuffix(MISTRAL_CALLS).strip()
     if not text.startswith(MISTRAL_CALLS) or MISTRAL_CALLS in after \
             or _ABOUT_MARKER.match(after) or _PLACEHOLDER in after:
-        return content
+        return _without_trailing_markers(content)
     return after
+
+
+def _without_trailing_markers(content: str) -> str:
+    """``content`` without the markers that end it after a sentence, or on a line of their
+    own (``Hello.\n[TOOL_CALLS]``): a call the model began and did not write, no reply. One
+    a sentence or a colon leads into (``Mistral's marker is [TOOL_CALLS]``, ``It writes:\n
+    [TOOL_CALLS]``) is text about the marker."""
+    before = content.rstrip()
+    while before.endswith(MISTRAL_CALLS):
+        before = before.removesuffix(MISTRAL_CALLS).rstrip()
+    marked = content[len(before):]
+    if not before or not marked.strip() or not (before.endswith((".", "!", "?"))
+                                                or ("\n" in marked.split(MISTRAL_CALLS)[0]
+                                                    and not before.endswith((":", ",")))):
+        return content
+    return before
 
 
 def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> bool:

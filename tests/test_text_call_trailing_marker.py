@@ -28,7 +28,7 @@ def test_the_calls_run_and_the_marker_is_not_shown(calls: str, marker: str,
     assert found.rest == before.strip()
 
 
-@pytest.mark.parametrize("content", ["Calls begin with [TOOL_CALLS]", "Hello.\n[TOOL_CALLS]",
+@pytest.mark.parametrize("content", ["Calls begin with [TOOL_CALLS]",
                                      f"{ALLERGY_CALL} is a call, then [TOOL_CALLS]"])
 def test_a_marker_after_prose_alone_stays(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).rest == content
