@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tiermem.agent.text_call_mistral_prose import MISTRAL_CALLS, prose_word
+from tiermem.agent.text_call_mistral_prose import MISTRAL_CALLS, name_shaped, prose_word
 from tiermem.agent.text_call_objects import END_OF_TURN, NAMESPACES
 from tiermem.agent.text_call_tags import begins_call
 
@@ -23,6 +23,8 @@ _CUT_OPENING = re.compile(r"(?:(?:<tool_call>|<\|tool_call\|>)\s*)?<function=[\w
 _NAME_FIELD = re.compile(r"[\"']name[\"']\s*:\s*[\"'][^\"']")
 #: How a call object or a list of them begins, its name not yet written.
 _OBJECT_STARTS = ('[{"name":"', '{"name":"')
+#: One word, as a tool's name is written.
+_WORD = re.compile(r"[\w.\-]+")
 #: The word a marker or tag ends with at the cut, which may begin a cut call's name.
 _MARKED_WORD = re.compile(r"(?:\]|\|>|l>)\s*([\w.\-]+)\Z")
 
@@ -69,7 +71,9 @@ def cut_opening_alone(text: str, names: frozenset[str]) -> bool:
     """Whether ``text``, all a reply the token limit cut, is a call's opening and no more: a
     tag or marker alone (``[TOOL_CALLS]``, ``<tool_call>``), or with the start of a call
     object (``<tool_call>{"na``) or of an offered name after it (``[TOOL_CALLS]send_mes``,
-    ``<function=core_mem``), but not a word that begins none (``[TOOL_CALLS]Forget``, prose)."""
+    ``<function=core_mem``), or a word written as a tool's name after Mistral's marker
+    (``[TOOL_CALLS]get_wea``, which a reply not cut calls), but not a word that begins none
+    (``[TOOL_CALLS]Forget``, prose)."""
     stripped = text.strip()
     opening = next((o for o in _OPENINGS if stripped.startswith(o)), "")
     after = stripped[len(opening):].strip()
@@ -78,4 +82,6 @@ def cut_opening_alone(text: str, names: frozenset[str]) -> bool:
     compact = "".join(after.split()).replace("'", '"')
     return any(start.startswith(compact) for start in _OBJECT_STARTS) \
         or any(f"{space}{name}".startswith(after.removesuffix(">"))
-               for name in names for space in ("", *NAMESPACES))
+               for name in names for space in ("", *NAMESPACES)) \
+        or (opening == MISTRAL_CALLS and _WORD.fullmatch(after) is not None
+            and name_shaped(after, names))

@@ -284,12 +284,13 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool,
             content, MISTRAL_CALLS, partial(read, alone=False))):
         return TextToolCalls(rest=content)  # "Mistral writes [TOOL_CALLS]NAME[ARGS]"
     if not found.calls and content.lstrip().startswith(MISTRAL_CALLS):
-        return _written_wrong(content, names, read)
+        return _written_wrong(content, names, read, cut)
     return found
 
 
 def _written_wrong(content: str, names: frozenset[str],
-                   read: Callable[[str, bool], list[ToolCall] | None]) -> TextToolCalls:
+                   read: Callable[[str, bool], list[ToolCall] | None],
+                   cut: bool = False) -> TextToolCalls:
     """The calls of a reply that is nothing but Mistral's markup, some of which does not read
     (``[TOOL_CALLS]core_memory_append[TOOL_CALLS]s``, a brace left out), each such one a call
     with its text as arguments, for running it to tell the model what to write; when another
@@ -311,10 +312,12 @@ def _written_wrong(content: str, names: frozenset[str],
             prose.append(segment)
             return []
         arguments = _MISTRAL_CALL_ID_ARGS.sub("", arguments.strip(), count=1).strip()
-        # An offered name, or one written as a tool's is with arguments after it
-        # ("[TOOL_CALLS]save_note (x)"): a call meant, answered to say what is wrong.
-        readable[-1] = offered_name(name, names) in names or bool(arguments and name_shaped(
-            name, names, called=arguments.startswith(("[", "(", '"')) and not named_apart))
+        # An offered name, or one written as a tool's is, with arguments after it or alone
+        # ("[TOOL_CALLS]save_note (x)", "[TOOL_CALLS]get_weather"; at the cut, a name may be
+        # cut): a call meant, answered to say what is wrong.
+        readable[-1] = offered_name(name, names) in names or bool(
+            (arguments or not (cut and last)) and name_shaped(
+                name, names, called=arguments.startswith(("[", "(", '"')) and not named_apart))
         try:
             value, end = _DECODER.raw_decode(arguments)
         except (ValueError, RecursionError):

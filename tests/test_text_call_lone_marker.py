@@ -118,3 +118,26 @@ def test_the_agent_runs_a_python_call_after_the_marker(server: FakeOpenAIServer)
                                      'peanuts")')
     assert [(r.name, r.ok, r.from_text) for r in result.tool_results] == [
         ("core_memory_append", True, True)]
+
+
+@pytest.mark.parametrize("content", ["[TOOL_CALLS]get_weather", "[TOOL_CALLS] getWeather",
+                                     "[TOOL_CALLS]get_weather[TOOL_CALLS]"])
+def test_a_tool_name_nobody_offered_alone_is_a_call_answered_as_unknown(content: str) -> None:
+    # As "[TOOL_CALLS]get_weather[ARGS]{}" is: a call the model meant, run to tell it the
+    # tool is unknown, not its name shown as the reply.
+    name = content.replace("[TOOL_CALLS]", "").strip()
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+    assert ([(c.name, c.arguments) for c in found.calls], found.rest) == ([(name, "")], "")
+    # At the cut, the name may be cut: a call cut before its name was whole.
+    cut = find_text_tool_calls("[TOOL_CALLS]get_wea", NAMES, cut=True, schemas=SCHEMAS)
+    assert ([(c.name, c.arguments) for c in cut.calls], cut.rest) == (
+        [("", "[TOOL_CALLS]get_wea")], "")
+
+
+def test_the_agent_answers_a_tool_name_alone_as_unknown(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, "[TOOL_CALLS]get_weather",
+                             '[TOOL_CALLS]core_memory_append[ARGS]{"content": '
+                             '"Allergic to peanuts"}')
+    assert [(r.name, r.ok) for r in result.tool_results] == [
+        ("get_weather", False), ("core_memory_append", True)]
+    assert "get_weather" in result.tool_results[0].content

@@ -135,8 +135,11 @@ def test_a_name_alone_after_the_marker_calls_a_tool_that_needs_no_arguments(
 def test_a_name_alone_after_the_marker_in_prose_names_the_form() -> None:
     content = "Mistral writes [TOOL_CALLS]core_memory_append"
     assert find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS).rest == content
-    # but a name that is no offered tool is no call at all
-    assert find_text_tool_calls("[TOOL_CALLS]get_weather", SCHEMAS).calls == []
+    assert find_text_tool_calls("Mistral writes [TOOL_CALLS]get_weather", SCHEMAS).calls == []
+    # while a name that is no offered tool, alone, is a call answered as unknown, as one
+    # with arguments is
+    assert [c.name for c in find_text_tool_calls("[TOOL_CALLS]get_weather", SCHEMAS).calls] \
+        == ["get_weather"]
 
 
 def test_the_agent_answers_a_name_alone_after_the_marker(server: FakeOpenAIServer) -> None:
