@@ -4,6 +4,7 @@ last marker, behind whole calls (``...[TOOL_CALLS] I saved it.``) or alone
 
 from __future__ import annotations
 
+import json
 import re
 from difflib import get_close_matches
 
@@ -15,6 +16,7 @@ __all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", 
            "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
+_DECODER = json.JSONDecoder()
 #: A call's name as written, then whatever follows it, which does not read as arguments.
 MISTRAL_WRITTEN = re.compile(r"\s*([\w.\-]{1,200})(.*)", re.DOTALL)
 #: A capitalised word, which begins a sentence rather than names a tool.
@@ -38,11 +40,25 @@ _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` up to Mistral's last marker and the sentence after it, when it ends so
     (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
-    calls: the model went on in prose after them; else ``text`` and ""."""
+    calls, or up to the end of the JSON after that marker, beginning the reply, a line or a
+    sentence, and the words after it (``[TOOL_CALLS] [{...}]\nI saved it.``): the model went
+    on in prose after them; else ``text`` and ""."""
     last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
     if last > 0 and follows_calls(before) and is_prose(after, names):
         return text[:last], after.strip()
+    # "[TOOL_CALLS] [{...}]\nI saved your city.": the calls, then prose, the marker beginning
+    # the reply, a line or a sentence ("Mistral writes [TOOL_CALLS] [...] first." shows it)
+    if last >= 0 and (not before.strip() or before.endswith(("\n", ".", "!", "?"))):
+        value = after.lstrip()
+        start = len(text) - len(value)
+        try:
+            _, end = _DECODER.raw_decode(text, start) if value.startswith(("[", "{")) \
+                else (None, start)
+        except (ValueError, RecursionError):
+            end = start
+        if end > start and text[end:].strip()[:1].isalpha():
+            return text[:end], text[end:].strip()
     return text, ""
 
 

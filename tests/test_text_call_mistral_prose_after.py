@@ -120,3 +120,33 @@ def test_a_capitalised_word_at_the_cut_is_the_reply_not_a_cut_call(
 def test_a_marker_named_in_a_sentence_after_calls_stays(cut: bool) -> None:
     found = find_text_tool_calls(f"{BARE}\nThe [TOOL_CALLS] marker starts calls.", NAMES, cut=cut)
     assert found.rest == "The [TOOL_CALLS] marker starts calls."
+
+
+LIST = "[TOOL_CALLS]" + json.dumps([{"name": "core_memory_append",
+                                     "arguments": json.loads(ALLERGY)}])
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    (f"{LIST}\nI saved that.", "I saved that."),
+    (f"{LIST} Done!", "Done!"),
+    (LIST.replace("]", "] ", 1) + "\n\nThanks for telling me.", "Thanks for telling me."),
+    (f"Noted.\n{LIST}\nI saved that.", "Noted. I saved that."),
+    (f"Got it! {LIST} I saved that.", "Got it! I saved that."),
+])
+def test_a_sentence_after_the_calls_a_marker_begins_is_the_reply(content: str,
+                                                                  rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", json.loads(ALLERGY))]
+    assert found.rest == rest
+
+
+def test_markup_a_sentence_goes_on_from_after_a_list_is_shown() -> None:
+    content = f"Mistral writes {LIST} before its reply."
+    assert find_text_tool_calls(content, NAMES).rest == content
+
+
+def test_the_agent_saves_the_fact_of_calls_prose_follows(server: FakeOpenAIServer) -> None:
+    result, _ = allergy_turn(server, f"{LIST}\nI saved that.")
+    assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
+    assert result.reply == "I saved that."
