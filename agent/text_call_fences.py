@@ -60,7 +60,8 @@ _SENTENCE_GOES_ON = re.compile(r"[ \t]*(?:[a-z]|[,;])")
 _ACKNOWLEDGING = re.compile(r"(?:sure|ok(?:ay)?|got it|noted|understood|al(?:l )?right|absolutely"
                             r"|of course|certainly|cool|great|nice|perfect|done|yes|yep|no problem"
                             r"|will do|sounds good|makes sense|I see|thanks?|thank you|here it is"
-                            r"|here you go|here['\u2019]s (?:the|my) call)\b", re.IGNORECASE)
+                            r"|here you go|here['\u2019]s (?:the|my) call|hi|hello|hey|welcome)\b",
+                            re.IGNORECASE)
 #: Where a sentence ends, or a paragraph or another fence does.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 #: Where a paragraph or another fence ends.
@@ -100,10 +101,11 @@ def _quoted_inline(content: str, match: re.Match[str]) -> bool:
     """Whether the fence ``match`` found is inside a sentence that goes on after it: written
     on one line ("```json {...}``` is the format", "Use ```json {...}``` to save"), or opened
     mid-line and closed with the sentence going on ("You could call it like this ```json
-    <lines> ``` to save a fact."), the line it opens on not saying the model stores something
-    and not ending a sentence or clause before it, nor in words that answer the user ("Noted,
-    ```json", "Got it! ```json", "Sure ```json <lines> ``` done."): a form quoted in prose,
-    not a call; "```json {...}``` Done." ends its call."""
+    <lines> ``` to save a fact."), the sentence not saying the model stores something (``Your
+    city ```json <lines> ``` is saved now.``), the line not ending a sentence or clause before
+    the fence, nor in words that answer or greet the user ("Noted, ```json", "Got it! ```json",
+    "Sure ```json <lines> ``` done.", "Hi Ana ```json"): a form quoted in prose, not a call;
+    "```json {...}``` Done." ends its call."""
     if not match.group(0).endswith("```") \
             or _SENTENCE_GOES_ON.match(content, match.end()) is None:
         return False
@@ -111,8 +113,10 @@ def _quoted_inline(content: str, match: re.Match[str]) -> bool:
         return True
     line = content[content.rfind("\n", 0, match.start()) + 1:match.start()].rstrip()
     said = _STOP.split(line)[-1]  # the sentence the fence is in, as far as it goes
+    follow = _SENTENCE_END.split(content[match.end():], maxsplit=1)[0]
     return bool(line) and not line.endswith((".", "!", "?", ",", ":", ";")) \
-        and not _ACKNOWLEDGING.match(said) and not any(_STORING.search(t) for t in (line, said))
+        and not any(_ACKNOWLEDGING.match(t.strip()) for t in (said, said.split(",")[-1])) \
+        and not any(_STORING.search(t) for t in (line, said, follow))
 
 
 def without_call_wrapping(rest: str, content: str) -> str:

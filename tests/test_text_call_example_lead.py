@@ -64,6 +64,9 @@ def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
     (f"Thanks for sharing {FENCE} and enjoy Lisbon!", "Thanks for sharing and enjoy Lisbon!"),
     (f"Makes sense. Saving {FENCE} now.", "Makes sense. Saving now."),
     (f"Here you go: {FENCE} all set.", "Here you go: all set."),
+    (f"Hi Ana {FENCE} nice to meet you.", "Hi Ana nice to meet you."),
+    (f"Lisbon, nice {FENCE} and noted.", "Lisbon, nice and noted."),
+    (f"Your city {FENCE} is saved now.", "Your city is saved now."),
     # How the model's own update looks, not a call's form in general, is the update made.
     (f"Here's what my memory update looks like:\n{FENCE}",
      "Here's what my memory update looks like:"),
