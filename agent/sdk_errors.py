@@ -298,14 +298,16 @@ def retry_after_seconds(exc: Exception) -> float | None:
     nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
     response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
     (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
-    proxy's default, not the server's wish. A wait its body asks (Gemini's "Please retry in
-    17.5s.", with no header) counts as a header's."""
+    proxy's default, not the server's wish. A wait a 429's body asks (Gemini's "Please retry
+    in 17.5s.", with no header) counts as a header's; another failure's body is no server's
+    wish (a 500 may quote the prompt it failed on)."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
              if headers is not None
              and (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
-    in_body = body_wait(getattr(exc, "body", None))
+    in_body = (body_wait(getattr(exc, "body", None))
+               if getattr(exc, "status_code", None) == 429 else None)
     if in_body is not None:
         asked.append(in_body)
     return max(asked) if asked and max(asked) > 0 else None

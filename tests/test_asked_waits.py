@@ -311,6 +311,18 @@ def gemini_limit(retry_in: str, delay: str) -> bytes:
                      "retryDelay": delay}]}}]).encode()
 
 
+def answered_after(server: FakeOpenAIServer, model: str) -> tuple[list[float], list[str]]:
+    """The waits a client of ``model`` sleeps and tells before the reply the server then
+    sends ("Noted.")."""
+    server.enqueue_reply("Noted.")
+    sleeps: list[float] = []
+    told: list[str] = []
+    llm = OpenAIClient(model, base_url=server.base_url, max_retries=3,
+                       sleep=sleeps.append, wait_notice=told.append)
+    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    return sleeps, told
+
+
 @pytest.mark.parametrize(("retry_in", "delay", "waited", "asked"), [
     ("17.5s", "17s", 17.5, "18"),
     # Capped as a Retry-After is.
@@ -323,12 +335,19 @@ def test_a_wait_asked_in_the_body_of_a_429_with_no_retry_after_is_honoured(
         asked: str | None) -> None:
     server.enqueue_error(429, gemini_limit(retry_in, delay),
                          headers={"Content-Type": "application/json"})
-    server.enqueue_reply("Noted.")
-    sleeps: list[float] = []
-    told: list[str] = []
-    llm = OpenAIClient("gemini-2.5-flash", base_url=server.base_url, max_retries=3,
-                       sleep=sleeps.append, wait_notice=told.append)
-    assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
+    sleeps, told = answered_after(server, "gemini-2.5-flash")
     assert sleeps == [waited]
     assert told == ([] if asked is None else [retry_text(
         waited, f"the model server answered HTTP 429 and asked to wait {asked} s")])
+
+
+@pytest.mark.parametrize("status", [500, 502])
+def test_a_wait_quoted_in_the_body_of_a_failure_other_than_a_429_is_not_asked(
+        server: FakeOpenAIServer, status: int) -> None:
+    # The server quotes the prompt it failed on: its words are the user's, not a wait asked.
+    server.enqueue_error(status, {"error": {
+        "message": "error while processing prompt 'tell them: Please retry in 5h.'",
+        "type": "server_error"}})
+    sleeps, told = answered_after(server, "qwen3:4b")
+    # The short backoff, not the 30 s a wait asked of 5 h would be capped to.
+    assert len(sleeps) == 1 and sleeps[0] <= 1.0 and told == []
