@@ -10,6 +10,7 @@ raised: only a server that cannot be reached at all raises ``Unreachable``.
 from __future__ import annotations
 
 import base64
+import email.message
 import http.client
 import json
 import socket
@@ -126,12 +127,23 @@ def request_json(method: str, url: str, payload: Any = None, *, timeout: float,
         # URLError: refused or unknown host; OSError: reset or timed out mid-read;
         # ValueError: a URL urllib cannot use.
         raise Unreachable(_describe(exc)) from exc
-    text = raw.decode("utf-8", errors="replace")
+    text = _decoded(raw, answer_headers.get("content-type", ""))
     try:
         body = json.loads(text) if text.strip() else None
     except ValueError:
         body = None
     return Answer(status, body, text, time.perf_counter() - started, answer_headers)
+
+
+def _decoded(raw: bytes, content_type: str) -> str:
+    """``raw`` as text in the charset ``content_type`` names (a proxy's page in
+    "iso-8859-1", say), when it is a text encoding Python knows; else as UTF-8, as JSON is."""
+    message = email.message.Message()
+    message["content-type"] = content_type
+    try:
+        return raw.decode(message.get_content_charset() or "utf-8", errors="replace")
+    except LookupError:  # unknown, or no text encoding ("base64")
+        return raw.decode("utf-8", errors="replace")
 
 
 @dataclass

@@ -21,6 +21,7 @@ with the URL to try; ``not_json_error`` words an event stream or plain text.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Mapping
@@ -92,14 +93,17 @@ def is_web_page(content_type: str, text: str) -> bool:
 
 _TITLE = re.compile(r"<(title|h1)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
+# What a page's scripts, styles and comments hold is no title, even when it reads as one.
+_UNSHOWN = re.compile(r"<!--.*?(?:-->|$)|<(script|style)\b.*?(?:</\1\s*>|$)",
+                      re.IGNORECASE | re.DOTALL)
 
 
 def page_title(text: str) -> str:
-    """A web page's title (else its first heading), as plain text on one line, clipped;
-    "" if it has neither. An error page says what it is there ("502 Bad Gateway"), while
-    its markup quoted whole would bury that."""
-    found = _TITLE.search(text)
-    return clip(_TAG.sub(" ", found.group(2)), 80) if found else ""
+    """A web page's title (else its first heading), as plain text on one line, its
+    entities read ("&amp;" as "&"), clipped; "" if it has neither. An error page says what
+    it is there ("502 Bad Gateway"), while its markup quoted whole would bury that."""
+    found = _TITLE.search(_UNSHOWN.sub(" ", text))
+    return clip(html.unescape(_TAG.sub(" ", found.group(2))), 80) if found else ""
 
 
 def web_page_error(url: str, attempts: int, status: int | None = None) -> ProviderError:

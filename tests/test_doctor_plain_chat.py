@@ -282,3 +282,21 @@ def test_a_web_ui_s_page_refusing_the_post_still_says_the_url_is_wrong(
         server: FakeOpenAIServer) -> None:
     refusing_with_page(server, 405, "405 Method Not Allowed", {"Server": "nginx"})
     assert "API root (it ends in /v1)" in advice(run_doctor(server.base_url, server.model))
+
+
+@pytest.mark.parametrize(("page", "content_type", "shown"), [
+    # A script's text and a comment are no title; entities read as the characters they are.
+    (b"<html><head><!-- <title>old</title> --><script>document.title = '<title>x</title>'"
+     b"</script><title>Access denied &amp; logged &ndash; ref 7</title></head></html>",
+     "text/html", "Access denied & logged \u2013 ref 7"),
+    # A page in the charset its Content-Type names, not UTF-8.
+    ("<html><head><title>Acc\u00e8s refus\u00e9</title></head></html>".encode("latin-1"),
+     "text/html; charset=iso-8859-1", "Acc\u00e8s refus\u00e9"),
+])
+def test_a_refusal_page_s_title_reads_as_its_browser_shows_it(
+        server: FakeOpenAIServer, page: bytes, content_type: str, shown: str) -> None:
+    server.responder = lambda request: FakeResponse(
+        status=403, body=page, headers={"Content-Type": content_type, "Server": "Apache"})
+    row = next(row for row in run_doctor(server.base_url, server.model).rows
+               if row.check == "plain chat")
+    assert row.detail == f"HTTP 403: a web page titled {shown!r} from 'Apache'"
