@@ -135,7 +135,7 @@ def read_completion(answer: Answer) -> Exchange:
                         headers=answer.headers)
     if page:
         # A web UI refusing the POST (404, 405): as wrong a URL as a page answered with 200.
-        return Exchange(answer.status, f"{NOT_A_COMPLETION}: a web page (HTML)",
+        return Exchange(answer.status, f"{NOT_A_COMPLETION}: {page_refusal(answer)}",
                         seconds=answer.seconds)
     if not answer.ok:
         return Exchange(answer.status, error_text(answer), seconds=answer.seconds,
@@ -145,9 +145,11 @@ def read_completion(answer: Answer) -> Exchange:
     choices = body.get("choices")
     choice = _mapping(choices[0] if isinstance(choices, list) and choices else None)
     if not isinstance(choice.get("message"), dict):
-        return Exchange(answer.status, f"{NOT_A_COMPLETION}: "
-                        f"{clip(answer.text, _MAX_ERROR) or 'an empty body'}",
-                        seconds=answer.seconds)
+        # A web UI's page answered with 200 is named by its title, not quoted as markup.
+        said = (page_refusal(answer) if is_web_page(answer.headers.get("content-type", ""),
+                                                    answer.text)
+                else clip(answer.text, _MAX_ERROR) or "an empty body")
+        return Exchange(answer.status, f"{NOT_A_COMPLETION}: {said}", seconds=answer.seconds)
     message = _mapping(choice.get("message"))
     calls = []
     for call in message.get("tool_calls") or []:

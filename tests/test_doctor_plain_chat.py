@@ -300,3 +300,14 @@ def test_a_refusal_page_s_title_reads_as_its_browser_shows_it(
     row = next(row for row in run_doctor(server.base_url, server.model).rows
                if row.check == "plain chat")
     assert row.detail == f"HTTP 403: a web page titled {shown!r} from 'Apache'"
+
+
+@pytest.mark.parametrize("status", [200, 404])
+def test_a_web_ui_s_page_is_named_by_its_title_not_quoted_as_markup(
+        server: FakeOpenAIServer, status: int) -> None:
+    refusing_with_page(server, status, "Open WebUI", {"Server": "nginx"})
+    report = run_doctor(server.base_url, server.model)
+    row = next(row for row in report.rows if row.check == "plain chat")
+    assert row.detail == (f"HTTP {status}: the answer is not a chat completion: a web page "
+                          f"titled 'Open WebUI' from 'nginx'")
+    assert "API root (it ends in /v1)" in advice(report)
