@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tiermem.agent.config import (
+    ENV_API_KEY,
     ENV_CONTEXT_WINDOW,
     ENV_MAX_TOKENS,
     ENV_TIMEOUT,
@@ -58,6 +59,8 @@ class Findings:
     plain_chat_error: str = ""
     #: The HTTP status of a failed plain chat; None when there was no answer.
     plain_chat_status: int | None = None
+    #: What a plain chat refused with a 401 or 403 refused: "key", or "model" (to the key).
+    key_refused: str = ""
     #: A server set up wrong, as the plain chat's refusal or else the tool call probe's
     #: names it (agent/server_setup.py): what it means, after "the server", and the fix.
     server_fault: str = ""
@@ -259,6 +262,16 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
                 f"web page (HTTP {facts.plain_chat_status}): check its access rules (addresses "
                 f"allowed, a login it asks) or pass --base-url of the server itself, then run "
                 f"the doctor again"]
+    if facts.key_refused == "key":
+        return [f"the server rejected the API key (HTTP {facts.plain_chat_status}): set "
+                f"{ENV_API_KEY} to a key it accepts (the doctor and the chat both send it), then "
+                f"run the doctor again"]
+    if facts.key_refused == "model":
+        others = [name for name in facts.models if name != model]
+        listed = f" ({', '.join(others[:3])})" if others else ""
+        return [f"the API key may not use model {model!r} (HTTP {facts.plain_chat_status}): "
+                f"pass --model with a model it may use{listed}, or set {ENV_API_KEY} to a key "
+                f"allowed this model"]
     if facts.plain_chat_status == 503:
         # llama.cpp's "Loading model" and Ollama's full queue are server faults, advised
         # before: these words name no server, so no server's settings are named.

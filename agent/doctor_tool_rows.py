@@ -21,6 +21,7 @@ from tiermem.agent.doctor_report import TOOLS_SHOWN_MARGIN, DoctorReport, Status
 from tiermem.agent.http_json import StreamStart
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
 from tiermem.agent.sdk_errors import used_up
+from tiermem.agent.server_errors import key_refusal
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
     offered_parameters,
@@ -37,6 +38,7 @@ def probe_tool_calls(prober: Prober, report: DoctorReport) -> None:
                    plain.failure() if plain else "out of time")
         facts.plain_chat_error = plain.failure() if plain else "out of time"
         facts.plain_chat_status = plain.status if plain else None
+        facts.key_refused = (key_refusal(plain.status, plain.body) or "") if plain else ""
         _note_fault(prober, report, plain)
         return
     facts.plain_chat = True

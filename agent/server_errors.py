@@ -32,8 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "not_json_error",
-           "page_title", "server_message", "web_page_error"]
+__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "key_refusal",
+           "not_json_error", "page_title", "server_message", "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
 
@@ -147,6 +147,26 @@ def not_json_error(url: str, attempts: int, content_type: str, text: str) -> Pro
         kind="bad_response", retryable=False, attempts=attempts,
         hint=(f"check the URL, not the model: set --base-url (or OPENAI_BASE_URL) to the "
               f"server's API root, and check it with `tiermem doctor --base-url {url}`"))
+
+
+_MODEL_DENIED = re.compile(r"\bnot allowed to access model\b", re.IGNORECASE)
+
+
+def key_refusal(status: int | None, body: Any) -> Literal["key", "model"] | None:
+    """What a 401 or 403 refused: the API key itself ("key": OpenAI's "Incorrect API key
+    provided"), or this model to the key ("model": a LiteLLM proxy's "key not allowed to
+    access model", of type "key_model_access_denied", which it sends as a 401 or a 403; any
+    other 403); None for another status."""
+    if status not in (401, 403):
+        return None
+    inner = body.get("error", body) if isinstance(body, Mapping) else body
+    if isinstance(inner, Mapping):
+        if "key_model_access_denied" in (inner.get("type"), inner.get("code")):
+            return "model"
+        inner = inner.get("message")
+    if isinstance(inner, str) and _MODEL_DENIED.search(inner):
+        return "model"
+    return "key" if status == 401 else "model"
 
 
 def server_message(body: Any) -> str:

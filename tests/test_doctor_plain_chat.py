@@ -311,3 +311,27 @@ def test_a_web_ui_s_page_is_named_by_its_title_not_quoted_as_markup(
     assert row.detail == (f"HTTP {status}: the answer is not a chat completion: a web page "
                           f"titled 'Open WebUI' from 'nginx'")
     assert "API root (it ends in /v1)" in advice(report)
+
+
+def test_a_key_the_api_rejects_is_advised_as_the_chat_says_it(server: FakeOpenAIServer) -> None:
+    refusing(server, 401, {"error": {"message": "Incorrect API key provided: sk-abc***.",
+                                     "type": "invalid_request_error",
+                                     "code": "invalid_api_key"}})
+    assert run_doctor(server.base_url, server.model, "sk-abc").advice == [
+        "the server rejected the API key (HTTP 401): set OPENAI_API_KEY to a key it accepts "
+        "(the doctor and the chat both send it), then run the doctor again"]
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_model_a_proxy_s_key_may_not_use_is_advised_with_the_models_it_lists(
+        server: FakeOpenAIServer, status: int) -> None:
+    # LiteLLM sends this refusal as a 401 or a 403, by version: the key is good either way.
+    refusing(server, status, {"error": {
+        "message": "key not allowed to access model. This key can only access "
+                   "models=['gpt-4o']. Tried to access fake-model",
+        "type": "key_model_access_denied", "param": "model", "code": str(status)}})
+    server.routes[("GET", "/v1/models")] = {"object": "list", "data": [
+        {"id": "gpt-4o", "object": "model"}, {"id": server.model, "object": "model"}]}
+    assert run_doctor(server.base_url, server.model, "sk-abc").advice == [
+        f"the API key may not use model 'fake-model' (HTTP {status}): pass --model with a "
+        f"model it may use (gpt-4o), or set OPENAI_API_KEY to a key allowed this model"]
