@@ -26,6 +26,7 @@ from tiermem.agent.server_errors import (
     classify_refusal,
     clip,
     is_web_page,
+    key_refusal,
     page_title,
     server_message,
     web_page_error,
@@ -176,13 +177,14 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} failed with HTTP {status} ({tries}): the server is having problems; "
             f"check its logs or try again later"
         )
-    elif status == 401:
+    elif key_refusal(status, body) == "key":
         kind = "auth"
         text = f"{url} rejected the API key (HTTP 401): check OPENAI_API_KEY"
-    elif status == 403:
+    elif status in (401, 403):
+        # A 403, or a LiteLLM proxy's 401 "key not allowed to access model": the key is good.
         kind = "auth"
         text = (
-            f"{url} refused access to model {model!r} (HTTP 403): check that the "
+            f"{url} refused access to model {model!r} (HTTP {status}): check that the "
             f"API key (OPENAI_API_KEY) may use this model"
         )
     elif page:

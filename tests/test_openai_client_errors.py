@@ -27,6 +27,21 @@ def test_401_is_auth_and_not_retried(server: FakeOpenAIServer, sleeps: list[floa
     assert sleeps == []
 
 
+def test_a_proxy_s_401_for_a_model_the_key_may_not_use_says_so_not_that_the_key_is_wrong(
+        server: FakeOpenAIServer, sleeps: list[float]) -> None:
+    # A LiteLLM proxy's refusal, sent as a 401 by some versions: the key is good.
+    server.enqueue_error(401, {"error": {
+        "message": "key not allowed to access model. This key can only access "
+                   "models=['gpt-4o']. Tried to access fake-model",
+        "type": "key_model_access_denied", "param": "model", "code": "401"}})
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert str(info.value).startswith(
+        f"{server.base_url} refused access to model 'fake-model' (HTTP 401): check that the "
+        f"API key (OPENAI_API_KEY) may use this model; the server said: key not allowed")
+    assert info.value.kind == "auth" and not info.value.retryable and sleeps == []
+
+
 @pytest.mark.parametrize("status", [400, 404, 422])
 def test_client_errors_are_not_retried(
     server: FakeOpenAIServer, sleeps: list[float], status: int
