@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["body_wait"]
+__all__ = ["body_wait", "wait_words"]
 
 _UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 _PART = re.compile(r"(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)")
@@ -58,3 +58,17 @@ def _said(value: Any, depth: int) -> Iterator[str]:
 def _seconds(duration: str) -> float | None:
     total = sum(float(number) * _UNITS[unit] for number, unit in _PART.findall(duration))
     return total if math.isfinite(total) else None
+
+
+def wait_words(seconds: float) -> str:
+    """A long wait as a person reads it: "2 h 48 min", "3 min 20 s", "3.5 days"."""
+    whole = math.ceil(seconds)
+    if whole >= 2 * 86400:
+        return f"{whole / 86400:.3g} days"
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"

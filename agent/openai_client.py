@@ -34,7 +34,8 @@ many attempts were made are explicit, documented and testable:
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``, the longer of both, or
   a wait its body asks, agent/body_waits.py) is
   the wait instead, capped at ``max_retry_after`` and a minute in all for the request so a
-  misconfigured server cannot stall a turn for minutes (a wait over a few seconds is
+  misconfigured server cannot stall a turn for minutes (one asked longer than a minute ends
+  the request at once, agent/sdk_errors.py; a wait over a few seconds is
   told as it starts; ``Retry-After: 0`` leaves the backoff); the waits after 429s (and a
   busy server's 503s) take,
   too, from a minute the client spends on rate limits until the server answers or a

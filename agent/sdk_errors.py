@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.base_url import is_openai_service
-from tiermem.agent.body_waits import body_wait
+from tiermem.agent.body_waits import body_wait, wait_words
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
+from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.server_errors import (
     classify_refusal,
     clip,
@@ -92,7 +93,7 @@ def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
             attempts=attempts,
         )
     if isinstance(exc, openai.APIStatusError):
-        return _status_error(exc, attempts, tries, url, model)
+        return _past_the_minute(_status_error(exc, attempts, tries, url, model), exc, url)
     return ProviderError(
         f"{url} sent a response that is not a chat completion: {clip(str(exc))}; "
         f"check that the base URL points at an OpenAI-compatible /v1 API",
@@ -101,17 +102,43 @@ def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
     )
 
 
-def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:
-    status: int = exc.status_code
+def _said(exc: Any) -> tuple[bool, Any, str]:
+    """Whether refusal ``exc`` came as a web page, its body as read (a page's title, not its
+    markup), and what it said, as an error's words end."""
     page = _is_web_page(exc)
-    # A proxy's error page is read for its title, not quoted as markup.
     body = page_title(exc.response.text) if page else exc.body
     detail = server_message(body)
     if page:
-        said = (f"; it answered with a web page titled {detail!r}, not the API's JSON" if detail
-                else "; it answered with a web page (HTML), not the API's JSON")
-    else:
-        said = f"; the server said: {detail}" if detail else ""
+        return page, body, (f"; it answered with a web page titled {detail!r}, not the API's "
+                            f"JSON" if detail else "; it answered with a web page (HTML), not "
+                            "the API's JSON")
+    return page, body, f"; the server said: {detail}" if detail else ""
+
+
+def _past_the_minute(error: ProviderError, exc: Any, url: str) -> ProviderError:
+    """``error``, or, when its server asked a wait longer than the minute a client waits
+    (Gemini's "Please retry in 2h47m56s.", a ``Retry-After: 10000``), one that ends the
+    request at once and names that wait: sent again after the 30 s it would be capped to,
+    it would be refused alike. A loading model's waits are its own (agent/loading_wait.py)."""
+    asked = retry_after_seconds(exc)
+    if not error.retryable or error.retry_wait is not None or asked is None \
+            or asked <= RATE_LIMIT_BUDGET:
+        return error
+    wait = wait_words(asked)
+    return ProviderError(
+        f"{url} refused the request (HTTP {error.status_code}) and asked to wait {wait} before "
+        f"it is sent again, longer than the minute this client waits, so it was not sent "
+        f"again" + _said(exc)[2],
+        kind=error.kind, retryable=False, status_code=error.status_code,
+        attempts=error.attempts,
+        hint=(f"a quota for the day (or the hour) is used up, it seems: send it again in "
+              f"{wait}, or use another key or --base-url"))
+
+
+def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:
+    status: int = exc.status_code
+    # A proxy's error page is read for its title, not quoted as markup.
+    page, body, said = _said(exc)
     refusal = classify_refusal(status, body)
     kind: ProviderErrorKind
     if refusal is not None and refusal.kind == "context_exceeded":

@@ -43,12 +43,12 @@ def refusals(server: FakeOpenAIServer, requests: int,
 def test_a_busy_server_s_long_retry_after_is_told_and_capped_at_a_minute_in_all(
         server: FakeOpenAIServer) -> None:
     for _ in range(4):
-        server.enqueue_error(503, BUSY, headers={"Retry-After": "600"})
+        server.enqueue_error(503, BUSY, headers={"Retry-After": "45"})
     sleeps, told, errors = refusals(server, 1)
     # 30 s a wait, then the minute a busy server is given, as a rate limit, is spent.
     assert sleeps == [30.0, 30.0] and "a busy server are spent" in errors[0]
     assert "proxy" not in errors[0]
-    asked = "the model server answered HTTP 503 and asked to wait 600 s"
+    asked = "the model server answered HTTP 503 and asked to wait 45 s"
     assert told == [retry_text(30.0, asked)] * 2
     assert "waiting 30 s before sending the request again" in told[0]
 
@@ -87,7 +87,7 @@ def test_a_retry_after_of_nothing_leaves_the_client_s_waits_and_tells_no_zero_wa
 @pytest.mark.parametrize("first", ["rate limit", "loading"])
 def test_loading_waits_and_asked_waits_share_the_request_s_minute(
         server: FakeOpenAIServer, first: str) -> None:
-    rate_limit = (429, None, {"Retry-After": "600"})
+    rate_limit = (429, None, {"Retry-After": "45"})
     loading = (503, LOADING, None)
     order = [rate_limit, loading] if first == "rate limit" else [loading, rate_limit]
     for status, body, headers in [*order, loading, loading]:
@@ -326,7 +326,7 @@ def answered_after(server: FakeOpenAIServer, model: str) -> tuple[list[float], l
 @pytest.mark.parametrize(("retry_in", "delay", "waited", "asked"), [
     ("17.5s", "17s", 17.5, "18"),
     # Capped as a Retry-After is.
-    ("2h47m56.584147483s", "10076s", 30.0, "10077"),
+    ("45s", "45s", 30.0, "45"),
     # Short: not told.
     ("850ms", "0s", 0.85, None),
 ])
@@ -351,3 +351,21 @@ def test_a_wait_quoted_in_the_body_of_a_failure_other_than_a_429_is_not_asked(
     sleeps, told = answered_after(server, "qwen3:4b")
     # The short backoff, not the 30 s a wait asked of 5 h would be capped to.
     assert len(sleeps) == 1 and sleeps[0] <= 1.0 and told == []
+
+
+@pytest.mark.parametrize(("status", "body", "headers", "wait"), [
+    # Gemini's limit per day, its wait in the body only.
+    (429, gemini_limit("2h47m56.584147483s", "10076s"), {}, "2 h 47 min"),
+    (429, None, {"Retry-After": "10000"}, "2 h 46 min"),
+    (503, BUSY, {"Retry-After": "600"}, "10 min"),
+])
+def test_a_wait_asked_beyond_the_client_s_minute_ends_the_request_at_once_naming_it(
+        server: FakeOpenAIServer, status: int, body: bytes | dict[str, object] | None,
+        headers: dict[str, str], wait: str) -> None:
+    server.enqueue_error(status, body, headers={"Content-Type": "application/json", **headers})
+    server.enqueue_reply("Noted.")  # what a request sent again would get: it is not sent
+    sleeps, told, errors = refusals(server, 1)
+    assert sleeps == [] and told == [] and len(server.requests) == 1
+    assert errors[0].startswith(f"{server.base_url} refused the request (HTTP {status}) and "
+                                f"asked to wait {wait} before it is sent again, longer than "
+                                f"the minute this client waits, so it was not sent again")

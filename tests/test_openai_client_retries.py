@@ -27,7 +27,7 @@ def test_429_then_success_honours_retry_after(
 
 
 def test_retry_after_is_capped(server: FakeOpenAIServer, sleeps: list[float]) -> None:
-    server.enqueue_error(429, headers={"Retry-After": "3600"})
+    server.enqueue_error(429, headers={"Retry-After": "45"})
     server.enqueue_error(503, headers={"retry-after-ms": "1500"})
     server.enqueue_reply("ok")
     make_client(server, sleeps, max_retry_after=30.0).complete(MESSAGES, TOOLS)
