@@ -4,7 +4,7 @@ Google's Gemini API (its OpenAI-compatible endpoint among them) answers a rate l
 429 that has no ``Retry-After`` header: its message ends "Please retry in 17.5s." and its
 details may hold a ``RetryInfo`` whose ``retryDelay`` is "17s". Both are durations as Go
 prints them ("2h47m56.58s", "850ms"). ``body_wait`` reads either, for the client to wait as
-it waits for a ``Retry-After`` (agent/sdk_errors.py's ``retry_after_seconds``).
+it waits for a ``Retry-After`` (agent/retry_after.py's ``retry_after_seconds``).
 """
 
 from __future__ import annotations

@@ -96,7 +96,8 @@ from tiermem.agent.http_json import error_without_secrets, shown_url, without_se
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.loading_wait import LoadingWaits, too_busy
 from tiermem.agent.response import MalformedResponseError, parse_completion
-from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
+from tiermem.agent.retry_after import retry_after_seconds
+from tiermem.agent.sdk_errors import provider_error
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
 from tiermem.agent.wire_ids import with_wire_ids
 

@@ -1,9 +1,9 @@
-"""How the ``openai`` package's failures read to a user, and how long a server asks to wait.
+"""How the ``openai`` package's failures read to a user.
 
 ``provider_error`` turns what a request raised into a ``ProviderError``: its text
 says what to do, and its kind (with ``retryable``) is what the client's retry rule
-reads (agent/openai_client.py's docstring). ``retry_after_seconds`` reads a
-``Retry-After`` or ``retry-after-ms`` header, or a wait the body asks (agent/body_waits.py).
+reads (agent/openai_client.py's docstring); a wait a server asks is read by
+agent/retry_after.py.
 
 The SDK's HTTP library (httpx, or a fork of it, by SDK version) is never imported:
 its errors are told apart by name, which both spell alike.
@@ -11,18 +11,16 @@ its errors are told apart by name, which both spell alike.
 
 from __future__ import annotations
 
-import email.utils
-import math
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.base_url import is_openai_service
-from tiermem.agent.body_waits import body_wait, wait_words
+from tiermem.agent.body_waits import wait_words
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
 from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
+from tiermem.agent.retry_after import retry_after_seconds
 from tiermem.agent.server_errors import (
     classify_refusal,
     clip,
@@ -39,7 +37,7 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["BUDGET_HINT", "QUOTA_HINT", "provider_error", "retry_after_seconds", "used_up"]
+__all__ = ["BUDGET_HINT", "QUOTA_HINT", "provider_error", "used_up"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -320,44 +318,3 @@ def _never_sent(cause: BaseException | None) -> bool:
     """Whether a timeout came before the request reached the server (no connection, or
     none free in the pool), which makes sending it again safe for any server."""
     return type(cause).__name__ in ("ConnectTimeout", "PoolTimeout")
-
-
-def retry_after_seconds(exc: Exception) -> float | None:
-    """The wait a 429/503 response asked for, in seconds, or None: also for a wait of
-    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
-    response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
-    (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
-    proxy's default, not the server's wish. A wait a 429's body asks (Gemini's "Please retry
-    in 17.5s.", with no header) counts as a header's; another failure's body is no server's
-    wish (a 500 may quote the prompt it failed on)."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
-             if headers is not None
-             and (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
-    in_body = (body_wait(getattr(exc, "body", None))
-               if getattr(exc, "status_code", None) == 429 else None)
-    if in_body is not None:
-        asked.append(in_body)
-    return max(asked) if asked and max(asked) > 0 else None
-
-
-def _header_seconds(value: str | None, scale: float, name: str) -> float | None:
-    """The seconds a header's ``value`` says, in units of ``scale`` seconds or (for
-    ``Retry-After``) as an HTTP date; None when absent or unreadable."""
-    if value is None:
-        return None
-    seconds: float | None
-    try:
-        seconds = float(value) * scale
-    except ValueError:
-        seconds = _http_date_delay(value) if name == "retry-after" else None
-    return seconds if seconds is not None and math.isfinite(seconds) else None
-
-
-def _http_date_delay(value: str) -> float | None:
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return when.timestamp() - time.time()

@@ -1,0 +1,56 @@
+"""How long a refusal asks the client to wait before the request is sent again.
+
+``retry_after_seconds`` reads a ``Retry-After`` or ``retry-after-ms`` header, or a wait the
+body asks (agent/body_waits.py).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+
+from tiermem.agent.body_waits import body_wait
+
+__all__ = ["retry_after_seconds"]
+
+
+def retry_after_seconds(exc: Exception) -> float | None:
+    """The wait a 429/503 response asked for, in seconds, or None: also for a wait of
+    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
+    response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
+    (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
+    proxy's default, not the server's wish. A wait a 429's body asks (Gemini's "Please retry
+    in 17.5s.", with no header) counts as a header's; another failure's body is no server's
+    wish (a 500 may quote the prompt it failed on)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
+             if headers is not None
+             and (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
+    in_body = (body_wait(getattr(exc, "body", None))
+               if getattr(exc, "status_code", None) == 429 else None)
+    if in_body is not None:
+        asked.append(in_body)
+    return max(asked) if asked and max(asked) > 0 else None
+
+
+def _header_seconds(value: str | None, scale: float, name: str) -> float | None:
+    """The seconds a header's ``value`` says, in units of ``scale`` seconds or (for
+    ``Retry-After``) as an HTTP date; None when absent or unreadable."""
+    if value is None:
+        return None
+    seconds: float | None
+    try:
+        seconds = float(value) * scale
+    except ValueError:
+        seconds = _http_date_delay(value) if name == "retry-after" else None
+    return seconds if seconds is not None and math.isfinite(seconds) else None
+
+
+def _http_date_delay(value: str) -> float | None:
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return when.timestamp() - time.time()
