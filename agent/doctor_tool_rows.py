@@ -5,6 +5,7 @@ text, whether tools reach the model without ``tool_choice``, ``finish_reason`` a
 
 from __future__ import annotations
 
+from tiermem.agent.body_waits import wait_words
 from tiermem.agent.command_hints import hint_for
 from tiermem.agent.doctor_checks import call_fault
 from tiermem.agent.doctor_probes import (
@@ -19,7 +20,9 @@ from tiermem.agent.doctor_probes import (
 )
 from tiermem.agent.doctor_report import TOOLS_SHOWN_MARGIN, DoctorReport, Status
 from tiermem.agent.http_json import StreamStart
+from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
+from tiermem.agent.retry_after import asked_wait, long_wait_hint
 from tiermem.agent.sdk_errors import used_up
 from tiermem.agent.server_errors import key_refusal
 from tiermem.agent.text_tool_calls import (
@@ -88,6 +91,13 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     elif exchange is not None and exchange.status == 429 and (
             spent := used_up(exchange.body)) is not None:
         report.findings.server_hint = hint_for(f"{spent[0]} (HTTP 429): {spent[1]}", "doctor")
+    elif exchange is not None and exchange.status == 429 and (asked := asked_wait(
+            429, exchange.headers, exchange.body)) is not None and asked > RATE_LIMIT_BUDGET:
+        # Not a minute's rate limit: "run the doctor again in a minute" would fail alike.
+        wait = wait_words(asked)
+        report.findings.server_hint = hint_for(
+            f"the server asked to wait {wait} before a request is sent again (HTTP 429): "
+            f"{long_wait_hint(wait)}", "doctor")
     elif exchange is not None and exchange.status == 429:
         # A rate limit, maybe a proxy's, tells nothing of the setup, as a busy server does not.
         report.findings.server_fault = "is rate-limiting requests (HTTP 429)"

@@ -1,7 +1,7 @@
 """How long a refusal asks the client to wait before the request is sent again.
 
 ``retry_after_seconds`` reads a ``Retry-After`` or ``retry-after-ms`` header, or a wait the
-body asks (agent/body_waits.py).
+body asks (agent/body_waits.py); ``asked_wait`` the same of an answer the doctor read.
 """
 
 from __future__ import annotations
@@ -9,30 +9,43 @@ from __future__ import annotations
 import email.utils
 import math
 import time
+from typing import Any
 
 from tiermem.agent.body_waits import body_wait
 
-__all__ = ["retry_after_seconds"]
+__all__ = ["asked_wait", "long_wait_hint", "retry_after_seconds"]
 
 
 def retry_after_seconds(exc: Exception) -> float | None:
-    """The wait a 429/503 response asked for, in seconds, or None: also for a wait of
-    nothing (``Retry-After: 0``, or a date passed), which leaves the client's own wait. A
-    response with both ``retry-after-ms`` and ``Retry-After`` asks the longer: OpenAI's agree
-    (the seconds rounded up), and a ``retry-after-ms: 0`` beside a real ``Retry-After`` is a
-    proxy's default, not the server's wish. A wait a 429's body asks (Gemini's "Please retry
-    in 17.5s.", with no header) counts as a header's; another failure's body is no server's
-    wish (a 500 may quote the prompt it failed on)."""
+    """The wait the refusal ``exc`` (the ``openai`` package's) asked for (``asked_wait``)."""
     response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
+    return asked_wait(getattr(exc, "status_code", None), getattr(response, "headers", None),
+                      getattr(exc, "body", None))
+
+
+def asked_wait(status: int | None, headers: Any, body: Any) -> float | None:
+    """The wait a 429/503 response (its ``status``, ``headers`` and parsed ``body``) asked
+    for, in seconds, or None: also for a wait of nothing (``Retry-After: 0``, or a date
+    passed), which leaves the client's own wait. A response with both ``retry-after-ms`` and
+    ``Retry-After`` asks the longer: OpenAI's agree (the seconds rounded up), and a
+    ``retry-after-ms: 0`` beside a real ``Retry-After`` is a proxy's default, not the
+    server's wish. A wait a 429's body asks (Gemini's "Please retry in 17.5s.", with no
+    header) counts as a header's; another failure's body is no server's wish (a 500 may
+    quote the prompt it failed on)."""
     asked = [seconds for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0))
              if headers is not None
              and (seconds := _header_seconds(headers.get(name), scale, name)) is not None]
-    in_body = (body_wait(getattr(exc, "body", None))
-               if getattr(exc, "status_code", None) == 429 else None)
+    in_body = body_wait(body) if status == 429 else None
     if in_body is not None:
         asked.append(in_body)
     return max(asked) if asked and max(asked) > 0 else None
+
+
+def long_wait_hint(wait: str) -> str:
+    """What to do when a server asked to wait ``wait`` (in words), longer than the minute a
+    client waits: no request sent sooner can pass."""
+    return (f"a quota for the day (or the hour) is used up, it seems: send it again in {wait}, "
+            f"or use another key or --base-url")
 
 
 def _header_seconds(value: str | None, scale: float, name: str) -> float | None:

@@ -20,7 +20,7 @@ from tiermem.agent.body_waits import wait_words
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
 from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
-from tiermem.agent.retry_after import retry_after_seconds
+from tiermem.agent.retry_after import long_wait_hint, retry_after_seconds
 from tiermem.agent.server_errors import (
     classify_refusal,
     clip,
@@ -129,8 +129,7 @@ def _past_the_minute(error: ProviderError, exc: Any, url: str) -> ProviderError:
         f"again" + _said(exc)[2],
         kind=error.kind, retryable=False, status_code=error.status_code,
         attempts=error.attempts,
-        hint=(f"a quota for the day (or the hour) is used up, it seems: send it again in "
-              f"{wait}, or use another key or --base-url"))
+        hint=long_wait_hint(wait))
 
 
 def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:

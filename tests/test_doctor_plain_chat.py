@@ -335,3 +335,20 @@ def test_a_model_a_proxy_s_key_may_not_use_is_advised_with_the_models_it_lists(
     assert run_doctor(server.base_url, server.model, "sk-abc").advice == [
         f"the API key may not use model 'fake-model' (HTTP {status}): pass --model with a "
         f"model it may use (gpt-4o), or set OPENAI_API_KEY to a key allowed this model"]
+
+
+@pytest.mark.parametrize(("body", "headers", "wait"), [
+    ([{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED",
+                 "message": "You exceeded your current quota. Please retry in 2h47m56.5s."}}],
+     {}, "2 h 47 min"),
+    ({"error": {"message": "Too many requests"}}, {"Retry-After": "10000"}, "2 h 46 min"),
+])
+def test_a_429_asking_a_wait_of_hours_is_not_advised_as_a_minute_s_rate_limit(
+        server: FakeOpenAIServer, body: Any, headers: dict[str, str], wait: str) -> None:
+    server.responder = lambda request: FakeResponse(
+        status=429, body=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **headers})
+    assert run_doctor(server.base_url, server.model).advice == [
+        f"the server asked to wait {wait} before a request is sent again (HTTP 429): a quota "
+        f"for the day (or the hour) is used up, it seems: run `tiermem doctor` again in "
+        f"{wait}, or use another key or --base-url"]
