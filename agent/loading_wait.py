@@ -8,7 +8,8 @@ Once that much was spent with no answer in between, a later request (a scenario'
 eval's next turn) the server refuses so is not sent again, whatever wait its ``Retry-After``
 asks, until the server
 answers again: a completion, or a refusal of its own (a 400, say; not a gateway's 502, 503
-or 504, whose server behind may still be down, nor a 429, maybe a proxy's), or a minute
+or 504, nor Cloudflare's 520 to 524, whose server behind may still be down, nor a 429, maybe
+a proxy's), or a minute
 passes with no such refusal nor a wait for a rate limit below (a server restarted an hour
 later loads its model afresh); its error says the minute was spent. Each loading wait is told as it
 starts, so that a chat waiting a minute does not look hung.

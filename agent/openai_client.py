@@ -116,8 +116,9 @@ DEFAULT_BASE_DELAY = 0.5
 DEFAULT_MAX_DELAY = 8.0
 DEFAULT_MAX_RETRY_AFTER = 30.0
 #: Refusals that tell nothing of the model server: a rate limit (a proxy's, maybe) and a
-#: gateway's, whose server behind may still be loading its model.
-_NO_ANSWER = (None, 429, 502, 503, 504)
+#: gateway's (Cloudflare's 520 to 524 among them), whose server behind may still be loading
+#: its model.
+_NO_ANSWER = (None, 429, 502, 503, 504, 520, 521, 522, 523, 524)
 
 
 class OpenAIClient:

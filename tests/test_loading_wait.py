@@ -218,10 +218,15 @@ def test_a_refusal_from_the_loaded_server_gives_a_later_loading_its_waits_afresh
     assert sleeps == [10.0]
 
 
+@pytest.mark.parametrize(("status", "said"), [
+    (502, "Bad Gateway"),
+    # Cloudflare's own: the server behind it gave no answer, or could not be reached.
+    (520, "Web server is returning an unknown error"), (521, "Web server is down"),
+    (522, "Connection timed out"), (523, "Origin is unreachable")])
 def test_a_gateway_s_502_is_no_answer_from_the_server_behind_it(
-        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+        server: FakeOpenAIServer, memory: HierarchicalMemory, status: int, said: str) -> None:
     agent, sleeps = waited_out(server, memory)
-    server.enqueue_error(502, {"error": {"message": "Bad Gateway"}})
+    server.enqueue_error(status, {"error": {"message": said}})
     loading(server, 1)
     with pytest.raises(ProviderError) as info:
         agent.step("second")
