@@ -54,6 +54,20 @@ def plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list
         return ["the server is busy or overloaded (HTTP 503): run the doctor again shortly, "
                 "once fewer requests run on it; its log, or that of a proxy in front of it, "
                 "says why otherwise"]
+    status = facts.plain_chat_status
+    if status in (504, 524):
+        return [f"a proxy or gateway in front of the model server stopped waiting for its "
+                f"answer (HTTP {status}): if it is yours, raise its read timeout (nginx "
+                f"proxy_read_timeout, 60 s by default); or run the doctor again once the model "
+                f"is loaded"]
+    if status in (502, 520, 521, 522, 523):
+        return [f"a proxy or gateway in front of the model server got no answer from it (HTTP "
+                f"{status}): check that the model server is running, and its log and the "
+                f"proxy's, then run the doctor again"]
+    if status is not None and status >= 500:
+        return [f"the server failed a short chat request (HTTP {status}): its log says why "
+                f"(out of memory running the model, say); run the doctor again once that is "
+                f"fixed"]
     if "within the timeout" in error:
         return [f"the server did not answer a short chat request within "
                 f"{facts.probe_timeout:g} s: a model still loading or a slow machine. Run the "

@@ -352,3 +352,19 @@ def test_a_429_asking_a_wait_of_hours_is_not_advised_as_a_minute_s_rate_limit(
         f"the server asked to wait {wait} before a request is sent again (HTTP 429): a quota "
         f"for the day (or the hour) is used up, it seems: run `tiermem doctor` again in "
         f"{wait}, or use another key or --base-url"]
+
+
+@pytest.mark.parametrize(("status", "title", "advised"), [
+    (502, "502 Bad Gateway", "a proxy or gateway in front of the model server got no answer "
+                             "from it (HTTP 502): check that the model server is running"),
+    (504, "504 Gateway Time-out", "a proxy or gateway in front of the model server stopped "
+                                  "waiting for its answer (HTTP 504): if it is yours, raise "
+                                  "its read timeout"),
+    (500, "500 Internal Server Error", "the server failed a short chat request (HTTP 500): its "
+                                       "log says why"),
+])
+def test_a_server_failure_page_is_advised_as_the_chat_says_it(
+        server: FakeOpenAIServer, status: int, title: str, advised: str) -> None:
+    refusing_with_page(server, status, title, {"Server": "nginx"})
+    report = run_doctor(server.base_url, server.model)
+    assert len(report.advice) == 1 and report.advice[0].startswith(advised)
