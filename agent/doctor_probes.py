@@ -105,6 +105,8 @@ class Exchange:
 def error_text(answer: Answer) -> str:
     """The message in an error body (OpenAI, FastAPI and llama.cpp shapes), shortened."""
     body = answer.body
+    if isinstance(body, list) and body:
+        body = body[0]  # Google's APIs send their error as a list of one
     message: Any = None
     if isinstance(body, dict):
         message = body.get("error") or body.get("detail") or body.get("message")

@@ -368,3 +368,13 @@ def test_a_server_failure_page_is_advised_as_the_chat_says_it(
     refusing_with_page(server, status, title, {"Server": "nginx"})
     report = run_doctor(server.base_url, server.model)
     assert len(report.advice) == 1 and report.advice[0].startswith(advised)
+
+
+def test_an_error_sent_as_a_list_of_one_shows_its_message(server: FakeOpenAIServer) -> None:
+    # Gemini's OpenAI-compatible endpoint sends its error as a list of one.
+    server.responder = lambda request: FakeResponse(status=400, body=json.dumps([{"error": {
+        "code": 400, "message": "API key not valid. Please pass a valid API key.",
+        "status": "INVALID_ARGUMENT"}}]).encode(), headers={"Content-Type": "application/json"})
+    row = next(row for row in run_doctor(server.base_url, server.model).rows
+               if row.check == "plain chat")
+    assert row.detail == "HTTP 400: API key not valid. Please pass a valid API key."
