@@ -160,6 +160,10 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                              # OpenAI's 503s keep the short backoff: it loads no model.
                              retry_wait=None if is_openai_service(url) else fault.wait,
                              may_pass=fault.may_pass, busy=fault.busy)
+    if key_refusal(status, body) == "key":
+        # Also Google's 400 "API key not valid", which is no request to change.
+        return ProviderError(f"{url} rejected the API key (HTTP {status}): check OPENAI_API_KEY"
+                             + said, kind="auth", status_code=status, attempts=attempts)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""
@@ -201,9 +205,6 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} failed with HTTP {status} ({tries}): the server is having problems; "
             f"check its logs or try again later"
         )
-    elif key_refusal(status, body) == "key":
-        kind = "auth"
-        text = f"{url} rejected the API key (HTTP 401): check OPENAI_API_KEY"
     elif status in (401, 403):
         # A 403, or a LiteLLM proxy's 401 "key not allowed to access model": the key is good.
         kind = "auth"

@@ -150,27 +150,38 @@ def not_json_error(url: str, attempts: int, content_type: str, text: str) -> Pro
 
 
 _MODEL_DENIED = re.compile(r"\bnot allowed to access model\b", re.IGNORECASE)
+# Google's words for a key it does not know, which it sends as a 400: its message begins so
+# (a message quoting a prompt that says them is no such refusal).
+_KEY_INVALID = re.compile(r"API key not valid\b", re.IGNORECASE)
 
 
 def key_refusal(status: int | None, body: Any) -> Literal["key", "model"] | None:
-    """What a 401 or 403 refused: the API key itself ("key": OpenAI's "Incorrect API key
-    provided"), or this model to the key ("model": a LiteLLM proxy's "key not allowed to
-    access model", of type "key_model_access_denied", which it sends as a 401 or a 403; any
-    other 403); None for another status."""
+    """What a 400, 401 or 403 refused: the API key itself ("key": OpenAI's "Incorrect API key
+    provided", or Google's 400 "API key not valid"), or this model to the key ("model": a
+    LiteLLM proxy's "key not allowed to access model", of type "key_model_access_denied",
+    which it sends as a 401 or a 403; any other 403); None for another refusal."""
+    body = _one(body)
+    if status == 400:
+        return "key" if _KEY_INVALID.match(server_message(body)) else None
     if status not in (401, 403):
         return None
     inner = body.get("error", body) if isinstance(body, Mapping) else body
-    if isinstance(inner, Mapping):
-        if "key_model_access_denied" in (inner.get("type"), inner.get("code")):
-            return "model"
-        inner = inner.get("message")
-    if isinstance(inner, str) and _MODEL_DENIED.search(inner):
+    if isinstance(inner, Mapping) and "key_model_access_denied" in (inner.get("type"),
+                                                                   inner.get("code")):
+        return "model"
+    if _MODEL_DENIED.search(_flat(body)):
         return "model"
     return "key" if status == 401 else "model"
 
 
+def _one(body: Any) -> Any:
+    """``body``, or the error in it when it is a list of one, as Google's APIs send it."""
+    return body[0] if isinstance(body, list) and len(body) == 1 else body
+
+
 def server_message(body: Any) -> str:
     """The server's own words in an error body, on one line and clipped; "" if none."""
+    body = _one(body)
     if isinstance(body, Mapping):
         inner = body.get("error")
         if isinstance(inner, Mapping):

@@ -378,3 +378,13 @@ def test_an_error_sent_as_a_list_of_one_shows_its_message(server: FakeOpenAIServ
     row = next(row for row in run_doctor(server.base_url, server.model).rows
                if row.check == "plain chat")
     assert row.detail == "HTTP 400: API key not valid. Please pass a valid API key."
+
+
+def test_google_s_400_for_a_key_it_does_not_know_is_advised_as_a_rejected_key(
+        server: FakeOpenAIServer) -> None:
+    refusing(server, 400, [{"error": {  # type: ignore[arg-type]
+        "code": 400, "message": "API key not valid. Please pass a valid API key.",
+        "status": "INVALID_ARGUMENT"}}])
+    assert run_doctor(server.base_url, server.model, "AIza-abc").advice == [
+        "the server rejected the API key (HTTP 400): set OPENAI_API_KEY to a key it accepts "
+        "(the doctor and the chat both send it), then run the doctor again"]

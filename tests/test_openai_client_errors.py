@@ -3,6 +3,7 @@ a context overflow, and answers that are no completion (a web page, a stray body
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -40,6 +41,31 @@ def test_a_proxy_s_401_for_a_model_the_key_may_not_use_says_so_not_that_the_key_
         f"{server.base_url} refused access to model 'fake-model' (HTTP 401): check that the "
         f"API key (OPENAI_API_KEY) may use this model; the server said: key not allowed")
     assert info.value.kind == "auth" and not info.value.retryable and sleeps == []
+
+
+GOOGLE_BAD_KEY = [{"error": {
+    "code": 400, "message": "API key not valid. Please pass a valid API key.",
+    "status": "INVALID_ARGUMENT",
+    "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+                 "domain": "googleapis.com"}]}}]
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    # Gemini's key it does not know, a 400 sent as a list of one.
+    (GOOGLE_BAD_KEY, "rejected the API key (HTTP 400): check OPENAI_API_KEY; the server said: "
+                     "API key not valid. Please pass a valid API key."),
+    # Another 400 sent so: its words are quoted too.
+    ([{"error": {"code": 400, "message": "Unknown name \"foo\": Cannot find field.",
+                 "status": "INVALID_ARGUMENT"}}],
+     "the server refused the request: Unknown name \"foo\": Cannot find field. (HTTP 400"),
+])
+def test_an_error_sent_as_a_list_of_one_is_read_for_its_words(
+        server: FakeOpenAIServer, sleeps: list[float], body: list[object], said: str) -> None:
+    server.enqueue_error(400, json.dumps(body).encode(),
+                         headers={"Content-Type": "application/json"})
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert said in str(info.value) and not info.value.retryable and sleeps == []
 
 
 @pytest.mark.parametrize("status", [400, 404, 422])
