@@ -160,6 +160,15 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                              # OpenAI's 503s keep the short backoff: it loads no model.
                              retry_wait=None if is_openai_service(url) else fault.wait,
                              may_pass=fault.may_pass, busy=fault.busy)
+    if page and status in (401, 403, 407):
+        # A proxy's or firewall's own page (Cloudflare's "Attention Required!", nginx's basic
+        # auth), not the API's refusal of the key or the model.
+        return ProviderError(
+            f"a proxy or firewall in front of {url} refused the request (HTTP {status})" + said,
+            kind="auth", status_code=status, attempts=attempts,
+            hint="check the access rules of the proxy or firewall in front of the server "
+                 "(addresses allowed, a login it asks), or set --base-url to the server "
+                 "itself, then send it again")
     if key_refusal(status, body) == "key":
         # Also Google's 400 "API key not valid", which is no request to change.
         return ProviderError(f"{url} rejected the API key (HTTP {status}): check OPENAI_API_KEY"

@@ -150,6 +150,23 @@ def test_a_web_page_for_an_answer_points_at_the_url_not_the_model(
     assert pickle.loads(pickle.dumps(error)).hint == error.hint
 
 
+@pytest.mark.parametrize(("status", "title"), [
+    (403, "Attention Required! | Cloudflare"), (401, "401 Authorization Required"),
+    (407, "407 Proxy Authentication Required")])
+def test_a_proxy_s_page_refusing_the_request_points_at_its_access_rules_not_the_key(
+        server: FakeOpenAIServer, sleeps: list[float], status: int, title: str) -> None:
+    server.enqueue_error(status, f"<html><head><title>{title}</title></head></html>".encode(),
+                         headers={"Content-Type": "text/html", "Server": "cloudflare"})
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    error = info.value
+    assert str(error) == (f"a proxy or firewall in front of {server.base_url} refused the "
+                          f"request (HTTP {status}); it answered with a web page titled "
+                          f"{title!r}, not the API's JSON")
+    assert error.hint is not None and error.hint.startswith("check the access rules of the proxy")
+    assert (error.kind, error.retryable, sleeps) == ("auth", False, [])
+
+
 @pytest.mark.parametrize("status", [404, 405])
 def test_a_web_page_refusing_the_request_points_at_the_url(
     server: FakeOpenAIServer, sleeps: list[float], status: int
