@@ -24,7 +24,7 @@ from tiermem.memory.text.forget_requests import keeps_what_is_held
 from tiermem.memory.text.plan_values import held_of
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.reminded_requests import kept_in_mind, of_what_is_held
-from tiermem.memory.text.secret_names import names_a_secret
+from tiermem.memory.text.secret_names import DETAIL, a_secret_or_detail, names_a_secret
 
 __all__ = ["as_keep_request", "keeps_nothing_held"]
 
@@ -58,11 +58,6 @@ _NOT_TO_SHARE = re.compile(
     + _NAMED + r"(?:\s+with\s+(?:anyone|anybody|others))?" + _END, _I)
 #: A request to keep a thing and nothing more ("Keep my address.").
 _KEEP = re.compile(r"^\W*(?:please\s+)?keep\s+" + _NAMED + _END, _I)
-#: A detail of the user's that memory holds as a fact ("address", "phone number").
-_DETAIL = re.compile(
-    r"^(?:(?:home|work|postal|mailing|billing|email|e-mail)\s+address|address"
-    r"|(?:phone|mobile|cell)(?:\s+number)?|number|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
-    r"|(?:full\s+|last\s+|first\s+|middle\s+)?name|surname)$", _I)
 #: A request to keep a thing, taken back at once ("Keep my PIN - wait.", "..., no wait"),
 #: and what it was said to be then (", no, wait, it's 4321").
 _KEPT_WAIT = re.compile(
@@ -106,7 +101,7 @@ def as_keep_request(sentence: str, held: Iterable[str] = ()) -> str:
         # "Remember to keep my receipts" of none held is a task
         return (f"Keep {_as_held(keep['named'], held)}." if _held_or_detail(keep["named"], held)
                 else sentence)
-    if not negated and (bare := _BARE.match(request)) is not None and _a_secret_or_detail(
+    if not negated and (bare := _BARE.match(request)) is not None and a_secret_or_detail(
             bare["named"].split(None, 1)[1]):
         # "Remember my address"; "... my umbrella tomorrow"
         return f"Keep {_as_held(bare['named'], held)}."
@@ -124,7 +119,7 @@ def _held_on_to(sentence: str, keep: str, held: Iterable[str]) -> str:
     named = _KEEP.match(told) or _KEPT_SAFE.match(told)
     if told != keep or (named is not None and (
             _held_or_detail(named["named"], held)
-            or _a_secret_or_detail(named["named"].split(None, 1)[1]))):
+            or a_secret_or_detail(named["named"].split(None, 1)[1]))):
         return told
     return sentence
 
@@ -144,19 +139,7 @@ def _as_held(named: str, held: Iterable[str]) -> str:
 
 def _held_or_detail(named: str, held: Iterable[str]) -> bool:
     """Whether ``named`` ("my address") is held, a secret or a detail of the user's."""
-    return of_what_is_held(named, list(held)) or _DETAIL.match(named.split(None, 1)[1]) is not None
-
-
-def _a_secret_or_detail(thing: str) -> bool:
-    """Whether ``thing`` ("PIN", "PIN code", "phone number") is a secret or a detail of the
-    user's, and nothing more ("PIN 4321", "seat", "answers brief" are not)."""
-    # someone's ("sister's number") as the user's own: "Keep my sister's number safe" of
-    # none held was stored as "Keep User's sister's number safe"
-    thing = re.sub(r"^[\w-]+['’]s\s+(?=\w)", "", thing)
-    words = thing.split()
-    return (_DETAIL.match(thing) is not None or names_a_secret(words, len(words) - 1)
-            or (len(words) == 2 and names_a_secret(words, 0)
-                and words[1].casefold() in ("code", "number")))
+    return of_what_is_held(named, list(held)) or DETAIL.match(named.split(None, 1)[1]) is not None
 
 
 def _shared(sentence: str, held: Iterable[str]) -> str:
@@ -165,7 +148,7 @@ def _shared(sentence: str, held: Iterable[str]) -> str:
     if (do_not := _DO_NOT.match(sentence.strip())) is None or (
             share := _NOT_TO_SHARE.match(do_not["request"])) is None:
         return sentence
-    if not _a_secret_or_detail((named := share["named"]).split(None, 1)[1]) and not (
+    if not a_secret_or_detail((named := share["named"]).split(None, 1)[1]) and not (
             keeps_what_is_held(f"Keep {named}.", list(held))):
         return sentence  # "Don't share my screen", "... my PIN yet"
     return _unshared(named)
@@ -185,6 +168,6 @@ def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
     if keep is None or keeps_what_is_held(f"Keep {keep['named']}.", held):
         return None
     thing = keep["named"].split(None, 1)[1]  # "Keep my kids safe" is a wish: no detail
-    if not _a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
+    if not a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
         return None  # "Keep my seat", "Keep my answers brief" ask otherwise
     return "your " + thing

@@ -1,5 +1,6 @@
 """The names of secrets: a thing whose value is whatever word follows it ("my password
-swordfish", "my API key sk-123", "my recovery phrase ..."), whatever that word looks like."""
+swordfish", "my API key sk-123", "my recovery phrase ..."), whatever that word looks like;
+and the details of the user's ("address", "phone number") memory holds as facts."""
 
 from __future__ import annotations
 
@@ -15,6 +16,13 @@ _SECRET_KEY_KIND = re.compile(r"^(?:api|access|secret|ssh|private|license|licenc
 #: The word before "phrase" that makes it a wallet's secret words ("my recovery phrase"),
 #: whose value is several plain words: none looked like a value, and all were stored.
 _SECRET_PHRASE_KIND = re.compile(r"^(?:recovery|seed|secret|backup|mnemonic)$", _I)
+
+
+#: A detail of the user's that memory holds as a fact ("address", "phone number").
+DETAIL = re.compile(
+    r"^(?:(?:home|work|postal|mailing|billing|email|e-mail)\s+address|address"
+    r"|(?:phone|mobile|cell)(?:\s+number)?|number|e-?mail(?:\s+address)?|birthday|date\s+of\s+birth"
+    r"|(?:full\s+|last\s+|first\s+|middle\s+)?name|surname)$", _I)
 
 
 def names_a_secret(words: list[str], at: int) -> bool:
@@ -77,3 +85,15 @@ def secret_said_plainly(text: str) -> str | None:
     if not names_a_secret(words, len(words) - 1):
         return None
     return f'{match["owner"]} {match["thing"]} {match["verb"]} {match["value"]}{match["end"]}'
+
+
+def a_secret_or_detail(thing: str) -> bool:
+    """Whether ``thing`` ("PIN", "PIN code", "phone number") is a secret or a detail of the
+    user's, and nothing more ("PIN 4321", "seat", "answers brief" are not)."""
+    # someone's ("sister's number") as the user's own: "Keep my sister's number safe" of
+    # none held was stored as "Keep User's sister's number safe"
+    thing = re.sub(r"^[\w-]+['’]s\s+(?=\w)", "", thing)
+    words = thing.split()
+    return (DETAIL.match(thing) is not None or names_a_secret(words, len(words) - 1)
+            or (len(words) == 2 and names_a_secret(words, 0)
+                and words[1].casefold() in ("code", "number")))
