@@ -17,6 +17,21 @@ from offline_helpers import core_after, reply_and_core
     ("My email is a@b.com.", "I'd like my email deleted, please.", []),
     ("My email is a@b.com.", "My card is lost and I want my email gone.",
      ["User's card is lost"]),
+    ("My sister is Ana.", "I want my sister forgotten.", []),
+    ("My card number is 4111.", "I want my card number deleted.", []),
+    ("My email is a@b.com.", "I want my email and my phone number gone.", []),
+    # a person or a thing of the world gone is a wish: read as a request to forget, each
+    # was lost, and the sister held went
+    ("My PIN is 1234.", "I need my tooth removed.",
+     ["User needs User's tooth removed", "User's PIN is 1234"]),
+    ("My PIN is 1234.", "I want my debt gone.",
+     ["User wants User's debt gone", "User's PIN is 1234"]),
+    ("My PIN is 1234.", "I want my account deleted.",
+     ["User wants User's account deleted", "User's PIN is 1234"]),
+    ("My sister is Ana.", "I want my sister gone, she is mean.",
+     ["User wants User's sister gone, she is mean", "User's sister is Ana"]),
+    ("My PIN is 1234.", "I want my tooth removed, I'm in pain.",
+     ["User is in pain", "User wants User's tooth removed", "User's PIN is 1234"]),
 ])
 def test_a_request_wished_for_forgets(held: str, said: str, kept: list[str]) -> None:
     assert core_after(held, said) == kept

@@ -20,7 +20,7 @@ from tiermem.memory.text.forget_openings import FORGET_NAMED
 from tiermem.memory.text.given_names import names_another
 from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.restated import restated
-from tiermem.memory.text.secret_names import names_a_secret
+from tiermem.memory.text.secret_names import a_secret_or_detail, names_a_secret
 
 __all__ = ["ITS_REMARK", "asked_new_ones", "hedged_new_ones", "other_names_told", "plans_joined",
            "slip_before_it"]
@@ -126,7 +126,7 @@ _OWN_DOING = re.compile(r"^\W*(?:i|we)\s+(?!(?:am|was)\b)", _I)
 #: deleted"): stored, "User wants User's PIN gone" kept the PIN beside it.
 _WISHED_GONE = re.compile(
     rf"^\W*(?:(?:and|also|so|oh|ok(?:ay)?|please)\b[\s,]*)*(?:i\s+(?:want|need|would\s+like)"
-    rf"|i{_APOS}d\s+like)\s+(?P<thing>(?:my|our)\s+[^,;.!?]+?)\s+(?:gone|deleted|removed"
+    rf"|i{_APOS}d\s+like)\s+(?P<thing>(?:my|our)\s+[^,;.!?]+?)\s+(?P<how>gone|deleted|removed"
     r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*"
     # what is said after it ("I want my email gone, my card is lost"), kept beside it
     r"(?:\s*[,;]\s*(?P<rest>\S.*?))?\W*$", _I)
@@ -134,10 +134,27 @@ _WISHED_GONE = re.compile(
 _OF_WHAT_GOES = re.compile(r"(?:it|she|he|they|that|this)\b", _I)
 
 
+#: More words that name what memory holds of the speaker ("my card number", "my data").
+_INFORMATION = re.compile(r"^(?:number|data|details|info|information)$", _I)
+
+
+def _wish_to_forget(sentence: str) -> re.Match[str] | None:
+    """``sentence`` read as a wish that memory lose a thing: one forgotten, or a secret or
+    detail of the speaker's gone ("I want my PIN gone"). A person or a thing of the world
+    gone or removed is a wish of the speaker's own ("I want my ex gone", "I need my tooth
+    removed", "I want my debt gone"): read as a request, it was lost."""
+    wish = _WISHED_GONE.match(sentence)
+    if wish is None or wish["how"].casefold() == "forgotten":
+        return wish
+    words = wish["thing"].split()[1:]
+    return wish if any(a_secret_or_detail(" ".join(words[at:])) for at in range(len(words))) or (
+        _INFORMATION.match(words[-1]) is not None) else None
+
+
 def _wished(sentence: str) -> list[str]:
     """``sentence`` said as the request to forget it wishes for ("Forget my PIN." of "I want
     my PIN gone as well."), and what is said after it as a sentence of its own, or as it is."""
-    wish = _WISHED_GONE.match(sentence)
+    wish = _wish_to_forget(sentence)
     if wish is None:
         return [sentence]
     if wish["rest"] and _OF_WHAT_GOES.match(wish["rest"]):
@@ -155,7 +172,7 @@ def _request_apart(sentence: str) -> list[str]:
         rest = sentence[brk.end():]
         bare = brk[0].strip(" ,;").casefold() in {"and", "but"}
         if (brk.start() > 0 and (FORGET_NAMED.match(rest) is not None
-                                 or _WISHED_GONE.match(rest) is not None)
+                                 or _wish_to_forget(rest) is not None)
                 and not (bare and _OWN_DOING.match(sentence) and rest[:6].casefold() == "forget")
                 and _QUOTING.search(sentence[:brk.start()]) is None):
             return [sentence[:brk.start()].rstrip(" ,;") + ".", *_wished(_opened(rest))]
