@@ -47,9 +47,15 @@ def test_a_request_after_and_with_no_comma_forgets(said: str) -> None:
     assert core_after("My email is a@b.com.", said) == ["User's card is lost"]
 
 
-def test_the_speakers_own_forgetting_asks_nothing() -> None:
-    assert "User's PIN is 1234" in core_after("My PIN is 1234.",
-                                              "I lose my keys and forget my PIN.")
+@pytest.mark.parametrize("said", [
+    "I lose my keys and forget my PIN.",
+    # the PIN went, and "User: I get home" was stored
+    "I eat and then forget my PIN.",
+    "I get home then forget my PIN.",
+])
+def test_the_speakers_own_forgetting_asks_nothing(said: str) -> None:
+    assert core_after("My PIN is 1234.", said) == ["User's PIN is 1234",
+                                                   f"User: {said.rstrip('.')}"]
 
 
 @pytest.mark.parametrize("said", ["I want my PIN gone.", "I'd like my email deleted, please."])

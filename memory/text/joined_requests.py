@@ -109,7 +109,7 @@ def _meant_apart(sentence: str, after_request: bool) -> list[str]:
 #: lost, forget my email too.", "I moved to Faro, so forget my address."), or with no comma
 #: ("My card is lost and please forget my email"); "If I move, forget my address" asks only
 #: on a condition, and "I lose my keys and forget my PIN" tells of the speaker.
-_REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?|\s+(?:so|then)\s+"
+_REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?|\s+(?:so|(?:and\s+)?then)\s+"
                             r"|\s+(?:and|but)\s+(?=(?:please|pls)\b)"
                             r"|\s+(?:and|but)\s+(?=forget\b)"
                             r"|\s+(?:and|but)\s+"
@@ -117,8 +117,8 @@ _REQUEST_AFTER = re.compile(r"\s*[,;]\s*(?:(?:and|so|but|then)\b\s*)?|\s+(?:so|t
 _ON_A_CONDITION = re.compile(r"^\W*(?:if|when|whenever|unless|once|in\s+case|before|after)\b", _I)
 #: Words that quote someone else's request ("My wife said, forget my email").
 _QUOTING = re.compile(r"\b(?:said|says|say|told\s+\w+|asked|asks|wrote|writes|goes)\W*$", _I)
-#: The speaker's own doing, before a bare "and forget": "I lose my keys and forget my PIN"
-#: tells of them, and so asks nothing.
+#: The speaker's own doing, before a bare "and forget" or "then forget": "I lose my keys and
+#: forget my PIN" tells of them, and so asks nothing.
 _OWN_DOING = re.compile(r"^\W*(?:i|we)\s+(?!(?:am|was)\b)", _I)
 
 
@@ -170,7 +170,8 @@ def _request_apart(sentence: str) -> list[str]:
         return _wished(sentence)
     for brk in _REQUEST_AFTER.finditer(sentence):
         rest = sentence[brk.end():]
-        bare = brk[0].strip(" ,;").casefold() in {"and", "but"}
+        # "I lock the door then forget my keys" tells of the speaker as "and" does
+        bare = brk[0].strip(" ,;").casefold().split()[:1] in (["and"], ["but"], ["then"])
         if (brk.start() > 0 and (FORGET_NAMED.match(rest) is not None
                                  or _wish_to_forget(rest) is not None)
                 and not (bare and _OWN_DOING.match(sentence) and rest[:6].casefold() == "forget")
