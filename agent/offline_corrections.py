@@ -28,7 +28,7 @@ from tiermem.memory.text.corrections import (
     number_meant,
 )
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.forget_beside import means_instead
+from tiermem.memory.text.forget_beside import means_instead, names_which_one
 from tiermem.memory.text.forget_requests import forget_opening, forgets_the_last
 from tiermem.memory.text.fragments import (
     corrects_nothing,
@@ -104,7 +104,8 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     notes = []
     sentences = [part for whole in split_sentences(text) for part in correction_apart(whole)]
     for at, sentence in enumerate(sentences):
-        if at and forget_opening(sentences[at - 1].strip()) and means_instead(sentence):
+        if at and forget_opening(sentences[at - 1].strip()) and (
+                means_instead(sentence) or names_which_one(sentence)):
             continue  # "Forget my PIN. I meant 4321." stores the PIN meant: no slip
         if at and forget_opening(sentences[at - 1].strip()) and slip_before_it(sentence):
             continue  # "Forget my boss. No wait, it's Maria.": Maria is the new boss

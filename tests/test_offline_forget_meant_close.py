@@ -5,7 +5,9 @@ thanks, bye"), which read as part of the value lost it."""
 from __future__ import annotations
 
 import pytest
-from offline_helpers import core_after
+from offline_helpers import chat, core_after, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.mark.parametrize(("said", "kept"), [
@@ -18,3 +20,16 @@ from offline_helpers import core_after
 ])
 def test_what_was_meant_closing_a_request(said: str, kept: list[str]) -> None:
     assert core_after("My PIN is 1234.", said) == kept
+
+
+@pytest.mark.parametrize("said", [
+    # asked which word "my new one" corrects, and "User: I mean the old one" was stored
+    "Forget my PIN. I meant my new one.",
+    "Forget my PIN. I mean the old one.",
+    "Forget my PIN. I meant the old one, thanks.",
+])
+def test_which_one_was_meant_in_a_sentence_of_its_own(said: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My PIN is 1234.", said)[-1]
+        assert core_of(memory) == {}
+    assert "User's PIN is 1234" in reply and "corrects" not in reply

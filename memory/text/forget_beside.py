@@ -26,7 +26,7 @@ from tiermem.memory.text.plan_values import (
 from tiermem.memory.text.restated import BREAK, restated
 
 __all__ = ["PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after", "named_in",
-           "of_what_goes", "other_meant"]
+           "names_which_one", "of_what_goes", "other_meant"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -138,9 +138,12 @@ _OTHER_MEANT = (
 _MEANT_OTHER = re.compile("^" + _OTHER_MEANT, _I)
 #: Which one of what a request named was meant ("..., I meant my new one", "I mean the old
 #: one"): it is still the thing named.
-_WHICH_ONE_AFTER = re.compile(BREAK + r"i\s+meant?\s+(?:the|my|our)\s+(?:new|old|current"
-                              r"|previous|other|first|second|last)\s+ones?"
-                              rf"{_SIGNED_OFF}*\W*$", _I)
+_WHICH_ONE = (r"i\s+meant?\s+(?:the|my|our)\s+(?:new|old|current|previous|other|first|second"
+              rf"|last)\s+ones?{_SIGNED_OFF}*\W*$")
+_WHICH_ONE_AFTER = re.compile(BREAK + _WHICH_ONE, _I)
+#: The same in a sentence of its own ("Forget my PIN. I meant my new one."): alone, it was
+#: read as a correction of the PIN gone, and asked which word it corrects.
+_WHICH_ONE_ALONE = re.compile(r"^\W*" + _WHICH_ONE, _I)
 #: Where a request naming what to forget gives way to the other thing meant.
 _MEANT_OTHER_AFTER = re.compile(BREAK + _OTHER_MEANT, _I)
 #: Asking to remember what "it", the thing named, is now ("remember it's hunter3").
@@ -299,6 +302,12 @@ def other_meant(said: str) -> str | None:
     brother", "my brother and sister" of "I meant my brother and sister"), or None."""
     other = _MEANT_OTHER.match(said.strip())
     return f"{other['whose']}{other['more']}" if other is not None and not other["too"] else None
+
+
+def names_which_one(said: str) -> bool:
+    """Whether ``said`` only tells which one of what a request named was meant ("I meant my
+    new one")."""
+    return _WHICH_ONE_ALONE.match(said.strip()) is not None
 
 
 def insists(said: str) -> bool:

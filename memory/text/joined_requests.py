@@ -14,6 +14,7 @@ from tiermem.memory.text.forget_beside import (
     insists,
     means_instead,
     named_in,
+    names_which_one,
     of_what_goes,
 )
 from tiermem.memory.text.forget_openings import FORGET_NAMED
@@ -190,7 +191,8 @@ def plans_joined(sentences: list[str]) -> list[str]:
     you a new one.") joined to the request, as if said after a comma: alone, it was stored
     as a quote that points at nothing; so is what was meant, a value ("Forget my PIN. I
     meant 4321."), which alone was read as a correction of the PIN gone, and lost with it,
-    or another thing to forget ("I meant my brother", stored as "User's brother"), the
+    or another thing to forget ("I meant my brother", stored as "User's brother"), or which
+    one of it ("I meant my new one", read as a correction), the
     speaker insisting on it ("I mean it", stored as "User: I mean it"), its new value
     ("Forget my PIN. It's 4321."), stored alone as "It's 4321", and a remark on it
     ("Forget my PIN. It's old."), stored alone as "It's old", and what a secret is the same
@@ -202,7 +204,8 @@ def plans_joined(sentences: list[str]) -> list[str]:
     for sentence in parts:
         joined = f"{out[-1].strip().rstrip(' .!;')}, {sentence.strip()}" if out else ""
         if out and FORGET_NAMED.match(out[-1].strip()) is not None and (
-                means_instead(sentence) or insists(sentence) or restated(joined) != joined
+                means_instead(sentence) or insists(sentence) or names_which_one(sentence)
+                or restated(joined) != joined
                 or _ITS_VALUE.match(sentence) is not None
                 or ITS_REMARK.match(sentence) is not None
                 or _NEW_ONE.match(sentence) is not None
