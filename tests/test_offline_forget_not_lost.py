@@ -77,3 +77,18 @@ def test_a_wish_with_more_said_after_it_forgets(said: str, kept: list[str]) -> N
 
 def test_what_is_said_after_a_wish_matching_nothing_is_kept() -> None:
     assert core_after("I want my email gone, my card is lost.") == ["User's card is lost"]
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # read as more things named, the request matched nothing and the card was lost
+    ("My PIN is 1234.", "Forget my email, my card is lost.",
+     ["User's PIN is 1234", "User's card is lost"]),
+    ("My PIN is 1234.", "Forget my sister, my brother's name is Tom.",
+     ["User's PIN is 1234", "User's brother's name is Tom"]),
+    ("My email is a@b.com.", "Forget my email, my card is lost.", ["User's card is lost"]),
+    # things named, no statement
+    ("My email is a@b.com. My PIN is 1234.", "Forget my email, my PIN and my address.", []),
+])
+def test_a_statement_of_the_speakers_after_a_request_is_kept(held: str, said: str,
+                                                             kept: list[str]) -> None:
+    assert core_after(held, said) == kept

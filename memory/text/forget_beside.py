@@ -170,6 +170,10 @@ _NEW_ONE_AFTER = re.compile(r"\s*[,;]?\s+(?:(?:and|but|so)\s+)?(?=(?:my|our|the)
 _NEW_ONE_ONLY = re.compile(r"^(?:the|my|our)\s+new\s+one\b", _I)
 #: A word pointing back at what a request named ("I'll reset it", "I'll call her").
 _BACK_AT_IT = re.compile(r"\b(?:it|that|them|this|one|him|her)\b", _I)
+#: A statement of the speaker's own thing after a request ("Forget my email, my card is
+#: lost"): read as more things named, the whole matched nothing and the statement was lost.
+_THEIR_THING_SAID = re.compile(r"^(?:my|our)\s+(?!new\b|(?:\w+\s+)?ones?\b)[^,;]+?\s+"
+                               rf"(?:is|are|was|were|has|have|had|got|{_APOS}s)\s", _I)
 #: A remark opening on "it", the thing a request named ("it's 9 Elm Road, time for bed").
 _OF_IT = re.compile(r"it\b", _I)
 #: A slip word between a request and "it's" ("Forget my boss, no wait, it's Maria"): the
@@ -266,6 +270,8 @@ def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, 
         # "Forget my PIN, the new one will come by post": no value of it, and, read whole,
         # the request matched nothing and the PIN stayed
         return request.rstrip(" .!") + ".", ""
+    if len(remark) == 1 and more and _THEIR_THING_SAID.match(more[0]):
+        return said.rstrip(" .!") + ".", more[0]
     parts = _SPEAKER_AFTER.split(sentence.strip(), maxsplit=1)
     if len(parts) < 2:
         return sentence, ""
