@@ -70,9 +70,13 @@ def test_a_wish_that_matches_nothing_says_so(said: str) -> None:
     ("I want my email gone, my card is lost.", ["User's card is lost"]),
     ("I want my email gone, I'm moving to Leeds.", ["User is moving to Leeds"]),
     ("I want my email gone, it's old.", []),
+    # what is to stay, apart, was stored as "Keep User's email" beside the email
+    ("I want my email gone, but keep my PIN.", ["User's PIN is 1234"]),
+    ("I want my email gone, keep my PIN.", ["User's PIN is 1234"]),
 ])
 def test_a_wish_with_more_said_after_it_forgets(said: str, kept: list[str]) -> None:
-    assert core_after("My email is a@b.com.", said) == kept
+    held = "My email is a@b.com. My PIN is 1234." if "PIN" in said else "My email is a@b.com."
+    assert core_after(held, said) == kept
 
 
 def test_what_is_said_after_a_wish_matching_nothing_is_kept() -> None:

@@ -131,8 +131,9 @@ _WISHED_GONE = re.compile(
     r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*"
     # what is said after it ("I want my email gone, my card is lost"), kept beside it
     r"(?:\s*[,;]\s*(?P<rest>\S.*?))?\W*$", _I)
-#: A remark on what a wish named goes on from it ("..., she is mean", "..., it's old").
-_OF_WHAT_GOES = re.compile(r"(?:it|she|he|they|that|this)\b", _I)
+#: A remark on what a wish named goes on from it ("..., she is mean", "..., it's old"), or
+#: what is to stay ("..., but keep my email"): apart, "Keep User's email" was stored.
+_OF_WHAT_GOES = re.compile(r"(?:it|she|he|they|that|this)\b|(?:but\s+)?(?:keep|not)\b", _I)
 
 
 #: More words that name what memory holds of the speaker ("my card number", "my data").
