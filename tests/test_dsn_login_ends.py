@@ -27,6 +27,12 @@ NOTE = (" (port hidden: with no @host it may be a password; write the database's
     # Before: "dbname=***@y" and "postgresql://u:***@y".
     ("postgresql://u:pw?x@h/x@y", "user=u dbname=x@y host=h", "postgresql://u:***@h/x@y"),
     ("postgres://u:pw#x@h/x@y", "user=u dbname=x@y host=h", "postgres://u:***@h/x@y"),
+    # A password holding an "@" and a "/" is read to the "@" before a host and its path or
+    # port, not to its first "@". Before: "dbname=word@h/app" and "postgresql://u:***@ss/word@h/app".
+    ("postgresql://u:p@ss/word@h/app", "user=u dbname=***@h/app host=ss",
+     "postgresql://u:***@h/app"),
+    ("postgresql://u:p@ss/word@h:5432", "user=u dbname=***@h:5432 host=ss",
+     "postgresql://u:***@h:5432"),
     # A password holding an "@" is hidden whole, and the part libpq reads as the host's.
     ("postgresql://u:a@b@h/x@y", "user=u dbname=x@y host=***@h", "postgresql://u:***@h/x@y"),
     # Several hosts with no "@" and no database: the first host's port may be the password

@@ -72,14 +72,23 @@ def _in_login(password: str, uri: str) -> str:
     host and port number, before its path, query or fragment: the login ends there, as
     libpq and urllib end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
     ``postgresql://u:pw@h/x@y``) follows no password, or none of it. libpq reads a login up
-    to a "/" alone: a "?" or "#" before it is the password's (``postgresql://u:p?w@h/x@y``)."""
+    to a "/" alone: a "?" or "#" before it is the password's (``postgresql://u:p?w@h/x@y``).
+    A path with a host after an "@" (``postgresql://u:p@ss/word@h/db``) ends a password
+    holding an "@" and a "/": it is read to the last "@", hiding more."""
     after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
     ends = "/" if is_dsn(uri.lstrip(" \t\n='\"")) else "/?#"
-    authority = re.split(f"[{ends}]", after_scheme, maxsplit=1)[0]
+    authority, *path = re.split(f"[{ends}]", after_scheme, maxsplit=1)
     login, at, host = authority.rpartition("@")
     if not at and not port_number(unquote(host.rpartition(":")[2])):
         return password
+    if at and _HOST_AFTER_AT.search("".join(path)):
+        return password  # postgresql://u:p@ss/word@h/db: a "/" in the password too
     return login.partition(":")[2]
+
+
+# An "@" in a path followed by a host and a path or port (word@h/db, word@h:5432): the
+# password's end, which holds a "/" too, rather than a database's name, which has neither.
+_HOST_AFTER_AT = re.compile(r"@[^/@]*(?:/|:\d+$)")
 
 
 # A URI with no "@" before its path (postgresql://u:PASSWORD): libpq reads no login, and
