@@ -52,3 +52,24 @@ NOTE = (" (port hidden: with no @host it may be a password; write the database's
 def test_a_dsn_is_shown_with_only_its_password_hidden(dsn: str, shown: str, message: str) -> None:
     assert public_dsn(dsn) == shown
     assert without_password(f"cannot open {dsn}: refused", dsn) == f"cannot open {message}: refused"
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    # A "?" or "#" in a URL's password, with no host or port before it: before,
+    # "https://bob:***@team/v1" (the host hidden) and urllib's "as 's3cr'" shown.
+    ("https://bob:s3cr?t99@gw.example.com/org@team/v1", "https://bob:***@gw.example.com/org@team/v1"),
+    ("https://bob:s3cr#t99@gw.example.com/v1", "https://bob:***@gw.example.com/v1"),
+    ("https://u:pw?x@h/x@y", "https://u:***@h/x@y"),
+    # A host, or a login, before the "?": the query's "@" follows no password.
+    ("https://h:8443?x=a@b", "https://h:8443?x=a@b"),
+    ("https://bob:s3cret@h?x=a@b", "https://bob:***@h?x=a@b"),
+])
+def test_a_url_s_password_may_hold_a_question_mark(url: str, shown: str) -> None:
+    from tiermem.agent.base_url import normalize_base_url
+    from tiermem.agent.errors import LLMConfigError
+
+    assert without_password(f"base URL {url}", url) == f"base URL {shown}"
+    if "bob:s3cr" in url and "@h?" not in url:
+        with pytest.raises(LLMConfigError) as caught:
+            normalize_base_url(url)
+        assert "s3cr" not in str(caught.value) and shown in str(caught.value), caught.value

@@ -46,9 +46,11 @@ def _passwords(location: str) -> list[str]:
     found = [_in_login(m.group(1), location) for m in (_URI_PASSWORD.match(location),) if m]
     found += [_in_login(m.group(1), location[m.start():])
               for m in _INNER_URI_PASSWORD.finditer(location)]
-    # libpq ends a password at its first unencoded "@" or "/", reading the rest as the
-    # host, port or database, which a message names: each piece is a part to hide.
-    found += [piece for uri_password in found for piece in re.split(r"[/@]", uri_password)]
+    # libpq ends a password at its first unencoded "@" or "/" (urllib at a "?" or "#" too),
+    # reading the rest as the host, port or database, which a message names: each piece is
+    # a part to hide.
+    ends = r"[/@]" if is_dsn(location.lstrip()) else r"[/@?#]"
+    found += [piece for uri_password in found for piece in re.split(ends, uri_password)]
     found += hostless_password(location)
     found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
     found += [m.group(1) for m in _UNQUOTED_PASSWORD.finditer(location)]
@@ -69,21 +71,29 @@ def _passwords(location: str) -> list[str]:
 
 def _in_login(password: str, uri: str) -> str:
     """``password``, read up to the last "@" of ``uri``, unless ``uri`` has an "@", or a
-    host and port number, before its path, query or fragment: the login ends there, as
-    libpq and urllib end it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
-    ``postgresql://u:pw@h/x@y``) follows no password, or none of it. libpq reads a login up
-    to a "/" alone: a "?" or "#" before it is the password's (``postgresql://u:p?w@h/x@y``).
-    A path with a host after an "@" (``postgresql://u:p@ss/word@h/db``) ends a password
-    holding an "@" and a "/": it is read to the last "@", hiding more."""
+    host and port number, before its path: the login ends there, as libpq and urllib end
+    it, and an "@" after it (``https://gw.example.com:8443/org@team/v1``,
+    ``postgresql://u:pw@h/x@y``) follows no password, or none of it. A URL's login ends at
+    a "?" or "#" too when a host, or an "@", is before it (``https://h:1?q=a@b``); else the
+    "?" or "#" is the password's (``https://u:p?w@h/x@y``), as libpq reads any before a "/".
+    A DSN's path with a host after an "@" (``postgresql://u:p@ss/word@h/db``) ends a
+    password holding an "@" and a "/": it is read to the last "@", hiding more."""
     after_scheme = re.sub(r"^\W*[A-Za-z][A-Za-z0-9+.-]*:/*", "", uri)
-    ends = "/" if is_dsn(uri.lstrip(" \t\n='\"")) else "/?#"
-    authority, *path = re.split(f"[{ends}]", after_scheme, maxsplit=1)
+    authority, _, path = after_scheme.partition("/")
+    dsn = is_dsn(uri.lstrip(" \t\n='\""))
+    if (cut := re.search(r"[?#]", authority)) and not dsn and _ends_login(authority[:cut.start()]):
+        authority, path = authority[:cut.start()], after_scheme[cut.end():]
     login, at, host = authority.rpartition("@")
     if not at and not port_number(unquote(host.rpartition(":")[2])):
         return password
-    if at and _HOST_AFTER_AT.search("".join(path)):
+    if at and dsn and _HOST_AFTER_AT.search(path):
         return password  # postgresql://u:p@ss/word@h/db: a "/" in the password too
     return login.partition(":")[2]
+
+
+def _ends_login(authority: str) -> bool:
+    """Whether ``authority`` ends a login: it holds an "@", or ends in a port number."""
+    return "@" in authority or port_number(unquote(authority.rpartition(":")[2]))
 
 
 # An "@" in a path followed by a host and a path or port (word@h/db, word@h:5432): the
