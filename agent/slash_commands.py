@@ -48,7 +48,7 @@ from tiermem.memory.errors import (
 from tiermem.memory.ops.forget import forgot_before
 from tiermem.memory.ops.forget_select import OVER_THE_BOUND
 from tiermem.memory.text.counts import counted
-from tiermem.memory.text.padding import unmarked, unpadded
+from tiermem.memory.text.padding import marks_shown, unmarked, unpadded
 from tiermem.user_paths import expanded
 
 
@@ -167,7 +167,7 @@ class SlashCommands(SearchCommands):
             else:
                 near = nearest_commands(name)
                 meant = f" (did you mean {' or '.join(near)}?)" if near else ""
-                self.chat.usage(f"unknown command {typed}{meant}; /help lists them")
+                self.chat.usage(f"unknown command {marks_shown(typed)}{meant}; /help lists them")
         except TiermemError as exc:
             self.chat.fail("error", exc)
         except Exception as exc:

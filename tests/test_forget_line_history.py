@@ -1,5 +1,6 @@
 """/forget lines: one refused as a usage error leaves the prompt history too (the words after
-it may be the text its user meant to forget), and a request is read as a message is sent."""
+it may be the text its user meant to forget), and a request is read as a message is sent.
+A command holding a mark of no width is shown with it."""
 
 from __future__ import annotations
 
@@ -122,3 +123,15 @@ def test_forget_joined_to_its_text_by_a_mark_of_no_width_is_refused_as_forget(li
         assert repl.run_piped([line]) == 1
         records = [json.loads(row) for row in out.getvalue().splitlines()]
         assert [r["command"] for r in records if "command" in r] == ["/forget"], records
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("/core\u2060x", "unknown command /core\\u2060x (did you mean /core?); /help lists them"),
+    ("/Frob\u200bnicate", "unknown command /Frob\\u200bnicate; /help lists them")])
+def test_an_unknown_command_shows_the_mark_of_no_width_it_holds(line: str, said: str) -> None:
+    # Before, "unknown command /core\u2060x" printed the mark as typed, invisible: the
+    # command named seemed to be "/corex".
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        repl, _ = make_repl(memory)
+        assert repl.run_piped([line]) == 1
+        assert errors_of(repl).splitlines() == [said]

@@ -24,3 +24,9 @@ def unpadded(line: str) -> str:
 def unmarked(text: str) -> str:
     """``text`` without the marks of no width anywhere in it (a word joiner within a word)."""
     return _MARKS.sub("", text)
+
+
+def marks_shown(text: str) -> str:
+    """``text`` with each mark of no width written as its code (``\\u2060``), so a message
+    echoing it shows what it holds ("/core\\u2060x", not "/corex")."""
+    return _MARKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
