@@ -45,7 +45,7 @@ from tiermem.memory.text.corrections import (
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
-from tiermem.memory.text.keep_requests import keeps_nothing_held
+from tiermem.memory.text.keep_requests import keeps_nothing_held, names_alone
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.negations import as_denied
 from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
@@ -222,8 +222,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         previous, before, retired_before = sentence, dict(new), len(retired)
         held_before = dict(current)
         if (is_question(sentence) or keeps_the_last(sentence, current)
-                or keeps_nothing_held(sentence, current)):
-            continue  # "Keep my PIN" of a PIN held changes nothing, and of none keeps none
+                or keeps_nothing_held(sentence, current) or names_alone(sentence)):
+            continue  # "Keep my PIN" or "my PIN": of a PIN held changes nothing, of none keeps none
         # "I'm 30. I meant 31.": the one number this message told is the slip; after
         # "I'm 30. Tom is 40." it could be either
         correction = correction_of(sentence) or number_meant(

@@ -139,3 +139,24 @@ def test_keeping_what_is_held_of_someone_secret_changes_nothing() -> None:
         reply = _chat(memory, "My sister is Ana.", "Keep my sister secret.")[-1]
         assert sorted(_core(memory)) == ["User's sister is Ana"]
     assert reply == KEPT_NOTE
+
+
+@pytest.mark.parametrize(("said", "thing"), [("my PIN", "PIN"), ("My email!", "email"),
+                                             ("my home address.", "home address"),
+                                             ("My PIN, please.", "PIN")])
+def test_a_secret_or_detail_named_alone_is_stored_as_no_fact(said: str, thing: str) -> None:
+    # Each was stored as a fact with no value ("User's PIN"), beside the PIN told or for one
+    # never told; now it is asked for, as "Keep my PIN." of nothing held is.
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, said)[-1]
+        assert not _core(memory)
+        assert f"I hold nothing about your {thing}, so nothing was kept" in reply, reply
+    assert _after_pin(said.replace("email", "PIN").replace("home address", "PIN"))[1] == \
+        ["User's PIN is 1234"]
+
+
+@pytest.mark.parametrize("said", ["my brother", "My PIN is 4321.", "Don't forget my umbrella."])
+def test_what_is_no_secret_or_detail_alone_is_still_stored(said: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        _chat(memory, said)
+        assert len(_core(memory)) == 1

@@ -7,9 +7,10 @@ are of the PIN held; read as statements, each was stored as itself ("Keep User's
 safe"). Of a thing neither held nor a secret, "Remember to keep my receipts" is a task, and
 is left as said. "Remember not to share my PIN" tells a wish, said again as "I don't want
 my PIN shared", which is stored as the user's, as is "Don't share my PIN" (not "Don't share
-my screen", no detail of the user's). "Keep my address" (or "Remember my address") of
-nothing held keeps nothing (``keeps_nothing_held``): only of a secret or a detail of the
-user's, for "Keep my seat", "Keep my answers brief" and "Keep my PIN 4321" ask otherwise.
+my screen", no detail of the user's). "Keep my address" (or "Remember my address", or "my
+address" alone) of nothing held keeps nothing (``keeps_nothing_held``): only of a secret or
+a detail of the user's, for "Keep my seat", "Keep my answers brief" and "Keep my PIN 4321"
+ask otherwise; "my PIN" alone is stored as no fact of a PIN held either (``names_alone``).
 "Keep my PIN, no wait" keeps the PIN, and "Remember my PIN, no, wait, it's 4321" tells it.
 "Keep my kids safe" is a wish of its own, and left as said, as "Keep my sister safe" is of a
 sister held ("Keep my sister secret" keeps what is held of her).
@@ -26,7 +27,7 @@ from tiermem.memory.text.relations import relation_of
 from tiermem.memory.text.reminded_requests import kept_in_mind, of_what_is_held
 from tiermem.memory.text.secret_names import DETAIL, a_secret_or_detail, names_a_secret
 
-__all__ = ["as_keep_request", "keeps_nothing_held"]
+__all__ = ["as_keep_request", "keeps_nothing_held", "names_alone"]
 
 _I = re.IGNORECASE
 #: A thing of the speaker's, in a word or two ("my PIN", "my phone number").
@@ -58,6 +59,8 @@ _NOT_TO_SHARE = re.compile(
     + _NAMED + r"(?:\s+with\s+(?:anyone|anybody|others))?" + _END, _I)
 #: A request to keep a thing and nothing more ("Keep my address.").
 _KEEP = re.compile(r"^\W*(?:please\s+)?keep\s+" + _NAMED + _END, _I)
+#: A thing named and nothing said of it ("my PIN", "My email!"), not asked ("my PIN?").
+_ALONE = re.compile(r"^\W*" + _NAMED + r"(?:,?\s+please)?[^\w?]*$", _I)
 #: A request to keep a thing, taken back at once ("Keep my PIN - wait.", "..., no wait"),
 #: and what it was said to be then (", no, wait, it's 4321").
 _KEPT_WAIT = re.compile(
@@ -162,12 +165,21 @@ def _unshared(named: str) -> str:
 
 def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
     """What ``sentence`` asks to keep ("your address" of "Keep my address."), when it only
-    asks to keep a secret or a detail of the user's no fact ``held`` names; else None."""
+    asks to keep (or names) a secret or a detail of the user's no fact ``held`` names; else None."""
     held = list(held)
-    keep = _KEPT_SAFE.match(sentence.strip()) or _KEEP.match(sentence.strip())
+    said = sentence.strip()
+    keep = _KEPT_SAFE.match(said) or _KEEP.match(said) or _ALONE.match(said)
     if keep is None or keeps_what_is_held(f"Keep {keep['named']}.", held):
         return None
     thing = keep["named"].split(None, 1)[1]  # "Keep my kids safe" is a wish: no detail
     if not a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
         return None  # "Keep my seat", "Keep my answers brief" ask otherwise
     return "your " + thing
+
+
+def names_alone(sentence: str) -> bool:
+    """Whether ``sentence`` only names a secret or a detail of the user's ("my PIN", "My
+    email!"): a fragment with no value, stored as "User's PIN" it would stand beside the
+    PIN told, or for one never told."""
+    named = _ALONE.match(sentence.strip())
+    return named is not None and a_secret_or_detail(named["named"].split(None, 1)[1])
