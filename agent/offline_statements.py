@@ -34,6 +34,7 @@ from tiermem.agent.offline_replay import (
 from tiermem.agent.offline_restored import not_forgotten, put_back
 from tiermem.agent.offline_said_last import said_last
 from tiermem.memory.text.appositions import kept_of_the_name, with_the_relation_kept
+from tiermem.memory.text.changed_to import changed_of_held
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -239,7 +240,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 durable = retire([target], facts)
                 new.setdefault(meant, "durable" if durable else kind)
             continue
-        statement = read_statement(sentence)
+        # "My job changed to nurse" of a job held tells the job, as "I changed my job to" does
+        statement = read_statement(changed_of_held(sentence, current) or sentence)
         if statement.change not in (None, "retraction") and statement.text[:2].casefold() == "it":
             # "Actually it's on Monday" after "The meeting is on Friday": the meeting's day
             statement = replace(statement, text=named_for_it(

@@ -349,6 +349,14 @@ def test_a_time_said_changed_to_is_kept_as_said() -> None:
     # stored as said, beside the email it replaced
     (("My email changed to a@b.com.",), ["User's email is a@b.com"]),
     (("My email is x@y.com.", "My email has changed to a@b.com."), ["User's email is a@b.com"]),
+    # a value of the kind held replaces it, whatever its look: "User's job changed to nurse"
+    # was stored beside "User's job is teacher"
+    (("My job is teacher.", "My job changed to nurse."), ["User's job is nurse"]),
+    (("My city is Lisbon.", "My city has changed to Porto."), ["User's city is Porto"]),
+    (("My flight is at 5pm.", "My flight changed to 6pm."), ["User's flight is 6pm"]),
+    (("My email is x@y.com.", "My email changed to gmail."),
+     ["User's email changed to gmail", "User's email is x@y.com"]),
+    (("My job changed to nurse.",), ["User's job changed to nurse"]),
 ])
 def test_what_changed_to_replaces_only_a_code_a_number_or_a_secret(
         memory: HierarchicalMemory, said: tuple[str, ...], kept: list[str]) -> None:

@@ -6,16 +6,20 @@ flight changed to 6pm") or a count of things ("My opinion changed to 2 things"),
 secret, to a word of any look ("My password changed to swordfish"): "My mind changed to
 yes" and "My life changed to the better in 2020" are kept as said. When it changed
 ("yesterday") is no part of the value, and an abbreviation keeps its dot ("5 Elm St.").
+Of a thing a fact holds a value of the same kind of ("User's job is teacher"), "My job
+changed to nurse" is said as "I changed my job to nurse" (``changed_of_held``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from tiermem.memory.text.plan_values import held_of, value_kind
 from tiermem.memory.text.secret_names import names_a_secret
 from tiermem.memory.text.sentences import strip_terminator
 
-__all__ = ["changed_to"]
+__all__ = ["changed_of_held", "changed_to"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -57,3 +61,17 @@ def changed_to(text: str) -> str | None:
             names_a_secret(words, len(words) - 1) and len(value.split()) == 1):
         return None  # "My flight changed to 6pm", "My PIN changed to something else"
     return f"my {thing} is {value}"
+
+
+def changed_of_held(text: str, held: Iterable[str]) -> str | None:
+    """``text`` ("My job changed to nurse.") said as "I changed my job to nurse." when a
+    fact ``held`` gives the thing a value of the same kind ("User's job is teacher"): the
+    value replaces that one, whatever its look; else None."""
+    changed = _CHANGED_MY.match(text.rstrip(".!"))
+    if changed is None or (thing := changed["changed"]) is None:
+        return None
+    value = strip_terminator(_WHEN.sub("", text[changed.start("value"):]))
+    if _THINGS.match(value) or value_kind(value) not in {
+            kind for _, kind in held_of(f"my {thing}", held)}:
+        return None  # "My email changed to gmail" of "User's email is x@y.com": no address
+    return f"I changed my {thing} to {value}."
