@@ -91,13 +91,14 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     elif exchange is not None and exchange.status == 429 and (
             spent := used_up(exchange.body)) is not None:
         report.findings.server_hint = hint_for(f"{spent[0]} (HTTP 429): {spent[1]}", "doctor")
-    elif exchange is not None and exchange.status == 429 and (asked := asked_wait(
-            429, exchange.headers, exchange.body)) is not None and asked > RATE_LIMIT_BUDGET:
-        # Not a minute's rate limit: "run the doctor again in a minute" would fail alike.
-        wait = wait_words(asked)
+    elif exchange is not None and exchange.status in (429, 503) and (asked := asked_wait(
+            exchange.status, exchange.headers, exchange.body)) is not None \
+            and asked > RATE_LIMIT_BUDGET:
+        # Not a minute's rate limit, nor a short spell busy: "run the doctor again in a
+        # minute" (or "shortly") would fail alike.
         report.findings.server_hint = hint_for(
-            f"the server asked to wait {wait} before a request is sent again (HTTP 429): "
-            f"{long_wait_hint(wait)}", "doctor")
+            f"the server asked to wait {wait_words(asked)} before a request is sent again "
+            f"(HTTP {exchange.status}): {long_wait_hint(asked, exchange.status)}", "doctor")
     elif exchange is not None and exchange.status == 429:
         # A rate limit, maybe a proxy's, tells nothing of the setup, as a busy server does not.
         report.findings.server_fault = "is rate-limiting requests (HTTP 429)"

@@ -129,7 +129,7 @@ def _past_the_minute(error: ProviderError, exc: Any, url: str) -> ProviderError:
         f"again" + _said(exc)[2],
         kind=error.kind, retryable=False, status_code=error.status_code,
         attempts=error.attempts,
-        hint=long_wait_hint(wait))
+        hint=long_wait_hint(asked, error.status_code))
 
 
 def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:
