@@ -186,6 +186,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} refused the request: {spent[0]} (HTTP 429){said}",
             kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
             hint=spent[1])
+    if status == 429 and _OVER_THE_LIMIT.search(server_message(body)):
+        return ProviderError(
+            f"{url} refused the request as larger than the tokens a minute the account may "
+            f"send (HTTP 429){said}", kind="rate_limit", retryable=False, status_code=status,
+            attempts=attempts, hint=_OVER_THE_LIMIT_HINT)
     if status == 429:
         kind = "rate_limit"
         text = (
@@ -244,6 +249,16 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         kind = "bad_request"
         text = f"{url} refused the request (HTTP {status})"
     return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+
+#: OpenAI's and Groq's 429 for one request larger than the account's limit of tokens a minute
+#: ("Request too large for gpt-4o ... on tokens per min (TPM): Limit 30000, Requested 31538"):
+#: no wait lets it pass; also as a LiteLLM proxy quotes it, after its own words.
+_OVER_THE_LIMIT = re.compile(r"\brequest too large for\b.{0,200}?\bper min", re.IGNORECASE)
+_OVER_THE_LIMIT_HINT = ("waiting does not lift it: the prompt and the reply budget count "
+                        "against the limit; start the chat with a smaller --context-window (or "
+                        "--max-tokens) so that requests stay under it, or raise the account's "
+                        "limit (its tier), then send it again")
 
 
 #: What to do when the account's credit or plan, not the rate of requests, refused a request.
