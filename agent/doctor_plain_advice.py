@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tiermem.agent.command_hints import hint_for
 from tiermem.agent.config import ENV_API_KEY, ENV_TIMEOUT, default_timeout
 from tiermem.agent.doctor_probes import BUDGET_SECONDS, NOT_A_COMPLETION
+from tiermem.agent.server_errors import PLACE_HINT
 from tiermem.agent.server_setup import at_ollama_port, pull_command
 
 if TYPE_CHECKING:
@@ -38,6 +40,9 @@ def plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list
                 f"web page (HTTP {facts.plain_chat_status}): check its access rules (addresses "
                 f"allowed, a login it asks) or pass --base-url of the server itself, then run "
                 f"the doctor again"]
+    if facts.key_refused == "place":
+        return [f"the server refused requests from this country or region (HTTP "
+                f"{facts.plain_chat_status}): {hint_for(PLACE_HINT, 'doctor')}"]
     if facts.key_refused == "key":
         return [f"the server rejected the API key (HTTP {facts.plain_chat_status}): set "
                 f"{ENV_API_KEY} to a key it accepts (the doctor and the chat both send it), then "

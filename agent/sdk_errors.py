@@ -22,6 +22,7 @@ from tiermem.agent.errors import ProviderError, ProviderErrorKind
 from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.retry_after import long_wait_hint, retry_after_seconds
 from tiermem.agent.server_errors import (
+    PLACE_HINT,
     classify_refusal,
     clip,
     is_web_page,
@@ -169,7 +170,12 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             hint="check the access rules of the proxy or firewall in front of the server "
                  "(addresses allowed, a login it asks), or set --base-url to the server "
                  "itself, then send it again")
-    if key_refusal(status, body) == "key":
+    denied = key_refusal(status, body)
+    if denied == "place":
+        return ProviderError(
+            f"{url} refused requests from this country or region (HTTP {status})" + said,
+            kind="auth", status_code=status, attempts=attempts, hint=PLACE_HINT)
+    if denied == "key":
         # Also Google's 400 "API key not valid", which is no request to change.
         return ProviderError(f"{url} rejected the API key (HTTP {status}): check OPENAI_API_KEY"
                              + said, kind="auth", status_code=status, attempts=attempts)

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "key_refusal",
+__all__ = ["PLACE_HINT", "Refusal", "RefusalKind", "classify_refusal", "is_web_page", "key_refusal",
            "not_json_error", "page_title", "server_message", "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
@@ -155,12 +155,28 @@ _MODEL_DENIED = re.compile(r"\bnot allowed to access model\b", re.IGNORECASE)
 _KEY_INVALID = re.compile(r"API key not valid\b", re.IGNORECASE)
 
 
-def key_refusal(status: int | None, body: Any) -> Literal["key", "model"] | None:
+# OpenAI's 403 (code "unsupported_country_region_territory") and Gemini's 400 for a request
+# from a country or region they do not serve.
+_PLACE = re.compile(r"country, region, or territory not supported|user location is not "
+                    r"supported", re.IGNORECASE)
+#: What to do when a service refused requests from where they come from.
+PLACE_HINT = ("the service serves no requests from where this machine reaches it (the country "
+              "of its address, or of a VPN or proxy it goes through): set --base-url to a "
+              "server that does, a local one (Ollama, llama.cpp) among them, then send it again")
+
+
+def key_refusal(status: int | None,
+                body: Any) -> Literal["key", "model", "place"] | None:
     """What a 400, 401 or 403 refused: the API key itself ("key": OpenAI's "Incorrect API key
     provided", or Google's 400 "API key not valid"), or this model to the key ("model": a
     LiteLLM proxy's "key not allowed to access model", of type "key_model_access_denied",
-    which it sends as a 401 or a 403; any other 403); None for another refusal."""
+    which it sends as a 401 or a 403; any other 403), or the country or region the request
+    comes from ("place": OpenAI's 403 "unsupported_country_region_territory", Gemini's 400
+    "User location is not supported"), which no key or model changes; None for another
+    refusal."""
     body = _one(body)
+    if status in (400, 403) and _PLACE.match(server_message(body)):
+        return "place"
     if status == 400:
         return "key" if _KEY_INVALID.match(server_message(body)) else None
     if status not in (401, 403):
