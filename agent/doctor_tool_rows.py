@@ -88,9 +88,10 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
         report.findings.server_fault = fault.says
         report.findings.server_hint = hint_for(fault.hint, "doctor")
         report.findings.server_busy = fault.busy
-    elif exchange is not None and exchange.status == 429 and (
+    elif exchange is not None and exchange.status in (400, 429) and (
             spent := used_up(exchange.body)) is not None:
-        report.findings.server_hint = hint_for(f"{spent[0]} (HTTP 429): {spent[1]}", "doctor")
+        report.findings.server_hint = hint_for(
+            f"{spent[0]} (HTTP {exchange.status}): {spent[1]}", "doctor")
     elif exchange is not None and exchange.status in (429, 503) and (asked := asked_wait(
             exchange.status, exchange.headers, exchange.body)) is not None \
             and asked > RATE_LIMIT_BUDGET:

@@ -179,6 +179,14 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         # Also Google's 400 "API key not valid", which is no request to change.
         return ProviderError(f"{url} rejected the API key (HTTP {status}): check OPENAI_API_KEY"
                              + said, kind="auth", status_code=status, attempts=attempts)
+    # A LiteLLM proxy sends its budget spent as a 429, or as a 400 ("litellm.BadRequestError:
+    # ... Budget has been exceeded!").
+    spent = used_up(body) if status in (400, 429) else None
+    if spent is not None:
+        return ProviderError(
+            f"{url} refused the request: {spent[0]} (HTTP {status}){said}",
+            kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
+            hint=spent[1])
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""
@@ -186,12 +194,6 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
                              attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
-    spent = used_up(body) if status == 429 else None
-    if spent is not None:
-        return ProviderError(
-            f"{url} refused the request: {spent[0]} (HTTP 429){said}",
-            kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
-            hint=spent[1])
     if status == 429 and _OVER_THE_LIMIT.search(server_message(body)):
         return ProviderError(
             f"{url} refused the request as larger than the tokens a minute the account may "
