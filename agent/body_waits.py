@@ -14,13 +14,21 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["body_wait", "wait_words"]
+__all__ = ["LONGEST_WAIT", "body_wait", "wait_words"]
 
 _UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
-_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)")
-_DURATION = rf"(?:{_PART.pattern})+"
+# A unit as Go prints it, or as a person writes it ("5 minutes", "30 sec"), by its first
+# letters; a unit goes on to no other letter ("5mins" is 5 minutes, "5 mice" no wait).
+_WORDS = {**{unit: unit for unit in _UNITS}, "hour": "h", "hr": "h", "minute": "m", "min": "m",
+          "second": "s", "sec": "s", "millisecond": "ms"}
+_UNIT = (r"(?:ms|us|µs|ns|h|m|s|millisecond|hour|hr|minute|min|second|sec)"
+         r"(?:s)?(?![a-zµ])")
+_PART = re.compile(rf"(\d+(?:\.\d+)?) ?({_UNIT})", re.IGNORECASE)
+_DURATION = rf"(?:{_PART.pattern} ?)+"
 _RETRY_IN = re.compile(rf"\bplease retry in ({_DURATION})", re.IGNORECASE)
 _WHOLE = re.compile(rf"\s*({_DURATION})\s*")
+#: The longest wait read: a longer one (or digits beyond a float's range) is no less long.
+LONGEST_WAIT = 366 * 86400.0
 # How deep into the body's objects and lists a wait is looked for, and how many items of a list.
 _DEPTH = 5
 _ITEMS = 8
@@ -56,12 +64,20 @@ def _said(value: Any, depth: int) -> Iterator[str]:
 
 
 def _seconds(duration: str) -> float | None:
-    total = sum(float(number) * _UNITS[unit] for number, unit in _PART.findall(duration))
-    return total if math.isfinite(total) else None
+    total = sum(float(number) * _UNITS[_unit(unit)] for number, unit in _PART.findall(duration))
+    return min(total, LONGEST_WAIT)
+
+
+def _unit(written: str) -> str:
+    """The Go unit a unit as written ("minutes", "Sec", "ms") stands for."""
+    unit = written.lower()
+    return unit if unit in _UNITS else _WORDS[unit.removesuffix("s")]
 
 
 def wait_words(seconds: float) -> str:
     """A long wait as a person reads it: "2 h 48 min", "3 min 20 s", "3.5 days"."""
+    if seconds >= LONGEST_WAIT:
+        return "more than a year"
     whole = math.ceil(seconds)
     if whole >= 2 * 86400:
         return f"{whole / 86400:.3g} days"

@@ -11,7 +11,7 @@ import math
 import time
 from typing import Any
 
-from tiermem.agent.body_waits import body_wait, wait_words
+from tiermem.agent.body_waits import LONGEST_WAIT, body_wait, wait_words
 
 __all__ = ["asked_wait", "long_wait_hint", "retry_after_seconds"]
 
@@ -66,7 +66,8 @@ def _header_seconds(value: str | None, scale: float, name: str) -> float | None:
         seconds = float(value) * scale
     except ValueError:
         seconds = _http_date_delay(value) if name == "retry-after" else None
-    return seconds if seconds is not None and math.isfinite(seconds) else None
+    # Digits beyond a float's range ask a wait no less long than the longest read.
+    return None if seconds is None or math.isnan(seconds) else min(seconds, LONGEST_WAIT)
 
 
 def _http_date_delay(value: str) -> float | None:
