@@ -38,7 +38,7 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["BUDGET_HINT", "QUOTA_HINT", "provider_error", "used_up"]
+__all__ = ["BUDGET_HINT", "FREE_DAY_HINT", "QUOTA_HINT", "provider_error", "used_up"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -287,11 +287,20 @@ _BUDGET_SPENT = re.compile(r"budget has been exceeded|\bexceededbudget\b|\bexcee
                            r"|\bcrossed budget\b", re.IGNORECASE)
 
 
+#: What to do when OpenRouter's requests a day to its free models are used up.
+FREE_DAY_HINT = ("waiting a minute does not lift it: OpenRouter gives the day's requests to free "
+                 "models again at midnight UTC; pass --model a model without :free, buy credits "
+                 "(they raise the day's requests), or use another key or --base-url, then send "
+                 "it again")
+#: OpenRouter's 429 "Rate limit exceeded: free-models-per-day" (or "...-high-balance").
+_FREE_DAY = re.compile(r"\bfree-models-per-day\b", re.IGNORECASE)
+
+
 def used_up(body: Any) -> tuple[str, str] | None:
     """What a 429's ``body`` says is used up, and what to do, when no wait lifts it: the
-    account's quota (``quota_used_up``), or a proxy's spending budget (its error's type or
-    code "budget_exceeded", or LiteLLM's words for it); None for a limit on the rate of
-    requests, which a wait lifts."""
+    account's quota (``quota_used_up``), a proxy's spending budget (its error's type or
+    code "budget_exceeded", or LiteLLM's words for it), or OpenRouter's requests a day to free
+    models; None for a limit on the rate of requests, which a wait lifts."""
     if quota_used_up(body):
         return "the account's quota is used up", QUOTA_HINT
     inner = body.get("error", body) if isinstance(body, Mapping) else body
@@ -301,6 +310,8 @@ def used_up(body: Any) -> tuple[str, str] | None:
         inner = inner.get("message")
     if isinstance(inner, str) and _BUDGET_SPENT.search(inner):
         return "the proxy's spending budget is used up", BUDGET_HINT
+    if isinstance(inner, str) and _FREE_DAY.search(inner):
+        return "the day's requests to free models are used up", FREE_DAY_HINT
     return None
 
 
