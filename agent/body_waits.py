@@ -3,8 +3,10 @@
 Google's Gemini API (its OpenAI-compatible endpoint among them) answers a rate limit with a
 429 that has no ``Retry-After`` header: its message ends "Please retry in 17.5s." and its
 details may hold a ``RetryInfo`` whose ``retryDelay`` is "17s". Both are durations as Go
-prints them ("2h47m56.58s", "850ms"). ``body_wait`` reads either, for the client to wait as
-it waits for a ``Retry-After`` (agent/retry_after.py's ``retry_after_seconds``).
+prints them ("2h47m56.58s", "850ms"). OpenAI and Groq word theirs "Please try again in
+4m48s.", which a proxy handing their error on may send with no header. ``body_wait`` reads
+any of them, for the client to wait as it waits for a ``Retry-After``
+(agent/retry_after.py's ``retry_after_seconds``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _UNIT = (r"(?:ms|us|µs|ns|h|m|s|millisecond|hour|hr|minute|min|second|sec)"
          r"(?:s)?(?![a-zµ])")
 _PART = re.compile(rf"(\d+(?:\.\d+)?) ?({_UNIT})", re.IGNORECASE)
 _DURATION = rf"(?:{_PART.pattern} ?)+"
-_RETRY_IN = re.compile(rf"\bplease retry in ({_DURATION})", re.IGNORECASE)
+# Gemini's "Please retry in 17.5s."; OpenAI's and Groq's "Please try again in 4m48s.".
+_RETRY_IN = re.compile(rf"\bplease (?:retry|try again) in ({_DURATION})", re.IGNORECASE)
 _WHOLE = re.compile(rf"\s*({_DURATION})\s*")
 #: The longest wait read: a longer one (or digits beyond a float's range) is no less long.
 LONGEST_WAIT = 366 * 86400.0

@@ -44,15 +44,15 @@ def asked_wait(status: int | None, headers: Any, body: Any) -> float | None:
 def long_wait_hint(seconds: float, status: int | None) -> str:
     """What to do when a server refused with ``status`` and asked to wait ``seconds``, longer
     than the minute a client waits: no request sent sooner can pass. Only a 429 asking hours
-    is a quota for the day or the hour; a minute or so more is a limit per minute counted
-    over a longer span (Groq's and OpenAI's tokens per minute ask "1m12s"), and a 503's wait
-    is a busy server's or its maintenance, no quota of the key."""
+    is a quota for the day or the hour; minutes are a limit on requests or tokens that lifts
+    sooner (Groq's tokens per minute ask "1m12s", its tokens per day "4m48s"), and a 503's
+    wait is a busy server's or its maintenance, no quota of the key."""
     wait = wait_words(seconds)
     if status != 429:
         return (f"the server is busy or down for maintenance, it seems: send it again in "
                 f"{wait}, or use another --base-url")
     used = ("a quota for the day (or the hour) is used up" if seconds >= 3600
-            else "a limit on requests or tokens per minute or hour is reached")
+            else "a limit on requests or tokens is reached")
     return f"{used}, it seems: send it again in {wait}, or use another key or --base-url"
 
 

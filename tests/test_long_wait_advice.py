@@ -1,5 +1,5 @@
 """What the chat and the doctor advise when a server asks a wait longer than the minute a
-client waits: a quota for the day only when it asks hours; a limit counted per minute or hour
+client waits: a quota for the day only when it asks hours; a limit on requests or tokens
 when it asks a minute or so more; a busy server or its maintenance for a 503. Both say it
 alike."""
 
@@ -23,11 +23,18 @@ GROQ_TPM = {"error": {
                "7100. Please try again in 1m11.9s. Visit https://console.groq.com/docs/"
                "rate-limits for more information.",
     "type": "tokens", "code": "rate_limit_exceeded"}}
+# Groq's limit of tokens a day, as a LiteLLM proxy hands it on: the wait in its words only.
+GROQ_TPD = {"error": {
+    "message": "litellm.RateLimitError: RateLimitError: GroqException - Rate limit reached for "
+               "model `llama-3.3-70b-versatile` in organization `org_01abc` service tier "
+               "`on_demand` on tokens per day (TPD): Limit 100000, Used 99100, Requested 1500. "
+               "Please try again in 4m48s. Need more tokens? Upgrade to Dev Tier today",
+    "type": None, "param": None, "code": "429"}}
 GEMINI_DAY = [{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED",
                          "message": "You exceeded your current quota. Please retry in "
                                     "2h47m56.5s."}}]
 
-PER_MINUTE = "a limit on requests or tokens per minute or hour is reached, it seems"
+PER_MINUTE = "a limit on requests or tokens is reached, it seems"
 DAY = "a quota for the day (or the hour) is used up, it seems"
 BUSY = "the server is busy or down for maintenance, it seems"
 
@@ -35,6 +42,7 @@ CASES = [
     (429, {"error": {"message": "Too many requests"}}, {"Retry-After": "61"}, "1 min 1 s",
      PER_MINUTE),
     (429, GROQ_TPM, {"Retry-After": "72"}, "1 min 12 s", PER_MINUTE),
+    (429, GROQ_TPD, {}, "4 min 48 s", PER_MINUTE),
     (429, GEMINI_DAY, {}, "2 h 47 min", DAY),
     (503, {"error": {"message": "Service Unavailable"}}, {"Retry-After": "600"}, "10 min",
      BUSY),
