@@ -113,8 +113,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             done_by = None if result.outcome != "unmatched" else forgot_before(
                 memory, request, result.audit_id)
             policy = _agent_policy(place.home, args)
-            hints = [] if args.json else _sources_kept(args, policy, memory,
-                                                         result.sources_kept)
+            hints = [] if args.json else [
+                *_sources_kept(args, policy, memory, result.sources_kept),
+                *_sources_kept(args, policy, memory, result.quoted_by_user, quoting=True)]
         failure = judge_failure(judge, "forget") if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
@@ -137,12 +138,18 @@ def _mode_from(args: argparse.Namespace, policy_config: ForgetConfig) -> str:
 
 
 def _sources_kept(args: argparse.Namespace, policy: PrivacyConfig | None, memory: Any,
-                  ids: tuple[int, ...]) -> list[str]:
-    """The lines saying which messages the facts forgotten were learned from stay, and the
-    command that forgets each too (agent/forget_sources.py)."""
+                  ids: tuple[int, ...], quoting: bool = False) -> list[str]:
+    """The lines saying which messages the facts forgotten were learned from stay (with
+    ``quoting``: which of the user's messages an erasure kept that quote what it erased),
+    and the command that forgets each too (agent/forget_sources.py)."""
     import shlex
 
-    from tiermem.agent.forget_sources import policy_view, sources_kept_lines
+    from tiermem.agent.forget_sources import (
+        LEARNED_FROM,
+        QUOTED_BY_USER,
+        policy_view,
+        sources_kept_lines,
+    )
     from tiermem.agent.place import store_flag
 
     command = (f"tiermem forget --agent {args.agent}{store_flag(args.store)}"
@@ -157,7 +164,7 @@ def _sources_kept(args: argparse.Namespace, policy: PrivacyConfig | None, memory
     return sources_kept_lines(memory, ids, quoted,
                               f"{command} - with its whole text on standard input",
                               f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` "
-                              "with /recall", shown)
+                              "with /recall", shown, QUOTED_BY_USER if quoting else LEARNED_FROM)
 
 
 def _agent_policy(home: Path, args: argparse.Namespace) -> PrivacyConfig | None:

@@ -90,24 +90,33 @@ def erased_before(report: ErasureReport) -> str:
 QUOTED_CHARS = 300
 
 
+#: The first line of ``sources_kept_lines``, for one message and for more.
+LEARNED_FROM = ("the message it was learned from is kept, and conversation search still finds "
+                "what it says; to forget it too:",
+                "the messages they were learned from are kept, and conversation search still "
+                "finds what they say; to forget them too:")
+#: The first line naming the user's messages an erasure kept that quote what it erased.
+QUOTED_BY_USER = ("your message saying it as well is kept (an erasure takes no message of "
+                  "yours it was not asked to); to erase it too:",
+                  "your messages saying it as well are kept (an erasure takes no message of "
+                  "yours it was not asked to); to erase them too:")
+
+
 def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
                        quoted: Callable[[str], str] | None, unquoted: str,
-                       where: str, shown: Callable[[list[str]], list[str]] | None = None
-                       ) -> list[str]:
+                       where: str, shown: Callable[[list[str]], list[str]] | None = None,
+                       header: tuple[str, str] = LEARNED_FROM) -> list[str]:
     """The lines saying that the messages ``ids`` are kept and how to forget them too:
     ``quoted(text)`` is the command that forgets ``text`` (None: quote no text), ``unquoted``
     how to forget one whose text is not quoted, ``where`` where the user sees a message's
-    text (``/recall`` in the chat), and ``shown`` how the privacy policy shows texts there
-    (None: as ``memory`` shows them)."""
+    text (``/recall`` in the chat), ``shown`` how the privacy policy shows texts there
+    (None: as ``memory`` shows them), and ``header`` the first line for one and for more."""
     hits = memory.recall.get_many(list(ids))
     messages = [hits[i] for i in ids if i in hits]
     if not messages:
         return []
     views = (shown or memory.texts_shown)([m.text for m in messages])
-    lines = ["the message it was learned from is kept, and conversation search still finds "
-             "what it says; to forget it too:" if len(messages) == 1 else
-             "the messages they were learned from are kept, and conversation search still "
-             "finds what they say; to forget them too:"]
+    lines = [header[len(messages) != 1]]
     for message, view in zip(messages, views, strict=True):
         text = message.text
         if view != text:

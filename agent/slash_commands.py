@@ -27,6 +27,8 @@ from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import (
     ALREADY_FORGOTTEN,
+    LEARNED_FROM,
+    QUOTED_BY_USER,
     UNMATCHED_HINT,
     WITHHELD_HINT,
     erased_before,
@@ -250,10 +252,12 @@ class SlashCommands(SearchCommands):
             self.say(f"{'erased' if erase else 'forgotten'}: {result.in_words()}")
             self.old_file_news()
             command = "/forget --erase" if erase else "/forget"
-            for hint in sources_kept_lines(memory, result.sources_kept,
-                                           lambda text: f"{command} {text}",
-                                           f"{command} and its whole text", "/recall"):
-                self.say(escape(hint))
+            for ids, header in ((result.sources_kept, LEARNED_FROM),
+                                (result.quoted_by_user, QUOTED_BY_USER)):
+                for hint in sources_kept_lines(memory, ids, lambda text: f"{command} {text}",
+                                               f"{command} and its whole text", "/recall",
+                                               header=header):
+                    self.say(escape(hint))
         elif result.outcome == "failed":
             # The request was not carried out: a script must see it fail (exit status 1,
             # ``error`` under --json), not read it as nothing to forget.

@@ -15,8 +15,9 @@
   erased, in their content or their tool calls' arguments, and the model's
   messages of the turn that last moved a fact erased out of core
   (``Fact.evicted_tick``) that quote that fact, the same way (memory/ops/quoting.py);
-- the messages of every other turn that quote a text erased, read from all of recall
-  once (memory/ops/erased_copies.py), counted apart in the report;
+- the model's messages of every other turn that quote a text erased, read from all of
+  recall once (memory/ops/erased_copies.py), counted apart in the report; the user's
+  messages quoting it, in any turn, are named in the report, not taken;
 - every line of a stored state value (the agent's summary) that quotes what
   was erased (memory/ops/state_scrub.py), and of the copies of the prompt history
   a layer above keeps outside the database (memory/prompt_history.py).
@@ -53,7 +54,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, TiermemError
-from tiermem.memory.ops.erased_copies import copies_in_recall
+from tiermem.memory.ops.erased_copies import copies_in_recall, users_apart
 from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.ops.quoting import quoting_copies
@@ -93,6 +94,8 @@ class ErasureReport:
     digest: str
     #: Of ``messages``, those of other turns taken for quoting what was erased.
     copies: int = 0
+    #: The user's messages, not erased, that quote what was (memory/ops/erased_copies.py).
+    quoted_by_user: list[int] = field(default_factory=list)
     purge_pending: bool = False
     not_reached: list[str] = field(default_factory=list)
 
@@ -162,12 +165,13 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         named = set(message_ids)
         erased_texts = ([f.text for f in gone_facts] + [p.text for p in gone_passages]
                         + [m.content for m in turns if m.id in named])
-        quoting_ids = [m.id for m in quoting_copies(
+        quoting_ids, users = users_apart(m for m in quoting_copies(
             turns, erased_texts, store.messages.in_turns(retired_in, forgotten=True),
-            [f.text for f in gone_facts]) if m.id not in named]
-        # And the copies other turns hold, in all of recall (memory/ops/erased_copies.py).
-        copy_ids = [m.id for m in copies_in_recall(store.messages, erased_texts,
-                                                   {*named, *quoting_ids})]
+            [f.text for f in gone_facts]) if m.id not in named)
+        # And the copies other turns hold, in all of recall (memory/ops/erased_copies.py);
+        # the user's messages quoting it are named, not taken.
+        copy_ids, users_later = users_apart(copies_in_recall(
+            store.messages, erased_texts, {*named, *quoting_ids, *users}))
         all_messages = [*message_ids, *quoting_ids, *copy_ids]
         gone_messages = (memory.recall.erase_messages(all_messages, reason)
                          if all_messages else [])
@@ -202,6 +206,7 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
     report = ErasureReport(
         facts=len(gone_facts), passages=len(gone_passages), messages=len(gone_messages),
         state_values=scrubbed, copies=len(set(copy_ids) & {m.id for m in gone_messages}),
+        quoted_by_user=sorted({*users, *users_later}),
         digest=digest_of_all(part for pair in texts for part in pair))
     if not erased:
         return report

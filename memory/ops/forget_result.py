@@ -37,6 +37,12 @@ class ForgetResult:
     sources_kept: tuple[int, ...] = ()
 
     @property
+    def quoted_by_user(self) -> tuple[int, ...]:
+        """The user's messages the erasure asked kept that quote what it erased
+        (``ErasureReport.quoted_by_user``): to erase them too, by their whole text."""
+        return () if self.erasure is None else tuple(self.erasure.quoted_by_user)
+
+    @property
     def count(self) -> int:
         """How many rows were forgotten (a fact and its passage count as two)."""
         done = self.forgotten

@@ -1,5 +1,6 @@
-"""An erasure takes the messages of every other turn that quote what it erases, on every
-backend (memory/ops/erased_copies.py; ``MessageStore.after`` reads recall a page at a time)."""
+"""An erasure takes the model's messages of every other turn that quote what it erases, and
+names the user's, on every backend (memory/ops/erased_copies.py; ``MessageStore.after``
+reads recall a page at a time)."""
 
 from __future__ import annotations
 
@@ -49,10 +50,29 @@ def test_an_erased_message_takes_its_copies_in_later_turns_of_every_role(
 
         report = m.erase(messages=[said[0]], reason="asked")
 
-        # The tool's result, the reply, the user's later message and the forgotten reply.
-        assert (report.facts, report.messages, report.copies) == (1, 5, 4)
-        assert _ids(m) == [said[1], asked[0], again[1]]
+        # The tool's result, the reply and the forgotten reply; the user's later message,
+        # a statement of its own, is named for the user to erase too.
+        assert (report.facts, report.messages, report.copies) == (1, 4, 3)
+        assert report.quoted_by_user == [again[0]]
+        assert _ids(m) == [said[1], asked[0], *again]
+        m.erase(messages=report.quoted_by_user, reason="asked")
         assert read_paths_showing(m, "zebracanary77", query="password zebracanary77") == []
+
+
+@pytest.mark.parametrize("said", ["What is my name?", "I don't know that.",
+                                  "I live in Berlin."])
+def test_an_erasure_keeps_the_users_messages_of_other_turns_saying_it_again(
+        backend: Backend, said: str) -> None:
+    """A phrase of four words or more said again, or inside a longer statement, is the
+    user's own message: named, never taken, whatever the model's copies."""
+    with backend.memory() as m:
+        first = _turn(m, ("user", said), ("assistant", f"You said: {said}"))
+        later = _turn(m, ("user", said), ("user", f"I moved to Munich. Tom says {said}"),
+                      ("tool", _found(first[0], said)), ("assistant", "Noted."))
+        report = m.erase(messages=[first[0]], reason="asked")
+        assert (report.messages, report.copies) == (3, 1)
+        assert report.quoted_by_user == later[:2]
+        assert _ids(m) == [*later[:2], later[3]]
 
 
 def test_an_erased_fact_takes_the_later_replies_quoting_it(backend: Backend) -> None:

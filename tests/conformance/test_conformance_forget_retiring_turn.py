@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from backends import Backend
 from test_conformance_forget_turn import _call
 
@@ -129,15 +130,23 @@ def test_the_users_message_in_the_retiring_turn_is_no_copy_of_the_fact(
         assert [x.id for x in m.store.messages.in_turns([1, 2])] == [first[0], second[0]]
 
 
-def test_erasing_takes_the_users_later_message_repeating_the_words_erased(
-        backend: Backend) -> None:
-    """Forgetting keeps it (above); an erasure reads all of recall for the words it takes
-    (memory/ops/erased_copies.py), and "Tom still thinks I live in Berlin." holds them."""
+@pytest.mark.parametrize("forgotten_first", [False, True])
+def test_erasing_keeps_the_users_message_in_the_retiring_turn(
+        backend: Backend, forgotten_first: bool) -> None:
+    """Forgetting keeps it (above), and so does an erasure, by ids or of what a forget took
+    (the retiring turn's call and result among it): a statement of the user's own, named
+    for the user to erase too (memory/ops/erased_copies.py)."""
     with backend.memory() as m:
         first, second = _moved_on(m, FACT)
-        report = m.erase(messages=[first[0]], reason="asked")
-        assert (report.facts, report.messages, report.copies) == (1, 1 + len(second), 1)
-        assert m.store.messages.in_turns([1, 2], forgotten=True) == []
+        if forgotten_first:
+            report = m.forget(SAID, erase=True).erasure
+            assert report is not None
+        else:
+            report = m.erase(messages=[first[0]], reason="asked")
+        assert (report.facts, report.messages, report.copies) == (1, len(second), 0)
+        assert report.quoted_by_user == [second[0]]
+        assert [x.content for x in m.store.messages.in_turns([1, 2], forgotten=True)] == [
+            MOVED]
 
 
 def test_erasing_a_short_text_keeps_the_users_statement_quoting_it(backend: Backend) -> None:
