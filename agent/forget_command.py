@@ -203,8 +203,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
         print(json.dumps({**result.to_dict(), "already_forgotten_by": done_by,
                           "advice": advice}))
     elif result.outcome == "matched":
-        print(f"{'erased' if result.erasure else 'forgotten'}: {result.in_words()} "
-              f"(audit #{result.audit_id})")
+        print(f"{'erased' if result.erasure else 'forgotten'}: "
+              f"{result.in_words(f'audit #{result.audit_id}')}")
         for gap in result.erasure.not_reached if result.erasure else ():
             note(f"not reached by the erasure: {gap}")
     elif done_by is not None:

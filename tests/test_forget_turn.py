@@ -231,7 +231,7 @@ def test_the_commands_erasure_counts_the_copies_it_took(
     args = ["forget", "--agent", "ada", "--embedder", "hashing", "--erase"]
     assert run([*args, PASSWORD_SAID]) == 0
     assert capsys.readouterr().out.startswith(
-        "erased: 1 fact, 0 passages, 6 messages (2 of them copies in other turns) (audit #1)")
+        "erased: 1 fact, 0 passages, 6 messages (2 of them copies in other turns; audit #1)\n")
     assert files_holding(home, PASSWORD) == []
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from tiermem.memory.ops.erase import ErasureReport
 from tiermem.memory.store.records import Forgotten
-from tiermem.memory.text.counts import erased_counted, items_counted
+from tiermem.memory.text.counts import erased_counted
 
 __all__ = ["ForgetResult"]
 
@@ -48,13 +48,16 @@ class ForgetResult:
         done = self.forgotten
         return len(done.facts) + len(done.passages) + len(done.messages)
 
-    def in_words(self) -> str:
+    def in_words(self, *notes: str) -> str:
         """What the request took, counted per table: what the erasure removed when it asked
-        one (other turns' copies of it included), else what was forgotten."""
+        one (other turns' copies of it included), else what was forgotten; ``notes`` follow
+        in one pair of brackets: "6 messages (2 of them copies in other turns; audit #1)"."""
         done, erased = self.forgotten, self.erasure
         if erased is None:
-            return items_counted(len(done.facts), len(done.passages), len(done.messages))
-        return erased_counted(erased.facts, erased.passages, erased.messages, erased.copies)
+            return erased_counted(len(done.facts), len(done.passages), len(done.messages), 0,
+                                  *notes)
+        return erased_counted(erased.facts, erased.passages, erased.messages, erased.copies,
+                              *notes)
 
     def to_dict(self) -> dict[str, Any]:
         done = self.forgotten

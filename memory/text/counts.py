@@ -13,12 +13,16 @@ def items_counted(facts: int, passages: int, messages: int) -> str:
             f"{counted(messages, 'message')}")
 
 
-def erased_counted(facts: int, passages: int, messages: int, copies: int) -> str:
+def erased_counted(facts: int, passages: int, messages: int, copies: int,
+                   *notes: str) -> str:
     """What an erasure took, ``copies`` being the messages of other turns taken for quoting
-    it: "1 fact, 0 passages, 6 messages (2 of them copies in other turns)"."""
-    return items_counted(facts, passages, messages) + copies_counted(copies)
+    it: "1 fact, 0 passages, 6 messages (2 of them copies in other turns)"; ``notes`` join
+    the same brackets ("...; audit #1")."""
+    return items_counted(facts, passages, messages) + copies_counted(copies, *notes)
 
 
-def copies_counted(copies: int) -> str:
-    """`` (N of them copies in other turns)`` after an erasure's counts; "" for none."""
-    return f" ({copies} of them copies in other turns)" if copies else ""
+def copies_counted(copies: int, *notes: str) -> str:
+    """`` (N of them copies in other turns)`` after an erasure's counts, ``notes`` after it
+    in the same brackets; "" for neither."""
+    said = [f"{copies} of them copies in other turns"] * bool(copies) + list(notes)
+    return f" ({'; '.join(said)})" if said else ""
