@@ -116,3 +116,26 @@ def test_the_value_of_a_secret_held_is_that_secret_said_again(said: tuple[str, .
         assert "can't tell" not in reply
         chat(memory, "Forget my password.", "Forget my PIN.")
         assert not [fact for fact in core_of(memory) if "hunter2" in fact or "1234" in fact]
+
+
+@pytest.mark.parametrize(("held", "said"), [
+    # "It's still Monday" replaced the password with "Monday", and "It's $40" was asked of
+    ("My password is hunter2.", "It's still Monday."),
+    ("My PIN is 1234.", "It's still 5pm."),
+    ("My PIN is 1234.", "It's still 2."),
+    ("My PIN is 1234.", "It's still hunter2."),
+    ("My API key is sk-1.", "It's $40."),
+    ("My password is hunter2.", "It's 100%."),
+    ("My PIN is 1234.", "It's 30C."),
+    ("My password is hunter2.", "It's 1-0."),
+    ("My password is hunter2.", "It's 24/7."),
+    ("My PIN is 1234.", "It's 42."),
+    ("My PIN is 1234.", "It's v2."),
+])
+def test_a_reading_or_a_value_of_another_look_after_a_secret_is_read_as_before(
+        held: str, said: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, held, said)[-1]
+        kept = "User's " + held.removeprefix("My ").rstrip(".")
+        assert sorted(core_of(memory)) == sorted([kept, said.rstrip(".")])
+        assert "can't tell" not in reply

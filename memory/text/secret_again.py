@@ -16,11 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.identifiers import identifies
 from tiermem.memory.text.secret_names import names_a_secret, secret_said_plainly
 
 __all__ = ["secret_denied", "secret_meant", "secret_told", "with_secret_named"]
 
 _I = re.IGNORECASE
+#: The fewest digits a PIN has.
+_SHORTEST_PIN = 4
 
 #: What a secret is told by: "My password is hunter2" (its value one word), or held as:
 #: "User's password is hunter2".
@@ -69,6 +72,21 @@ def _a_value(value: str, opened: bool) -> bool:
     return opened and _HOW.match(value) is None
 
 
+#: A degree said short ("30C", "-5°F"): a reading, though its letter is a capital.
+_DEGREES = re.compile(r"^-?\d+(?:\.\d+)?°?[CF]$")
+
+
+def _of_its_kind(value: str, secret: str) -> bool:
+    """Whether ``value`` may be the secret whose value is ``secret``: no reading ("$40",
+    "100%", "5pm", "Monday", "30C"), and digits as many as a PIN has ("2" is a count) or,
+    of a secret not all digits, a letter ("1-0", "24/7" and "2.5" are numbers)."""
+    if not identifies(value) or _DEGREES.match(value):
+        return False
+    if value.isdigit():
+        return len(value) >= _SHORTEST_PIN
+    return not secret.isdigit() and any(char.isalpha() for char in value)
+
+
 def secret_denied(sentence: str, before: str | None) -> str | None:
     """The value ``sentence`` says the secret ``before`` told is not ("bob" of "Oops, it's
     not bob." after "My password is hunter2."), or None."""
@@ -88,7 +106,8 @@ def secret_meant(sentence: str, before: str | None) -> str | None:
     told = secret_told(before) if before is not None else None
     if (match is None or told is None or told[2] == match["value"]
             or match["value"].isalpha() or _HOUR.match(match["value"])
-            or match["value"].casefold() in ("still", "not")):
+            or match["value"].casefold() in ("still", "not")
+            or not _of_its_kind(match["value"], told[2])):
         return None
     return match["value"]
 
@@ -108,7 +127,7 @@ def _said_again(sentence: str, before: str | None, held: Iterable[str]) -> str |
                  if (said := secret_told(fact)) is not None and said[2] == value}
         if len(alike) == 1:
             told = ("my", *next(iter(alike)))
-        elif still is None or told is None or not _a_value(value, opened=False):
+        elif still is None or told is None or not _of_its_kind(value, told[2]):
             return None
     _, thing, _ = told
     return f"My {thing} is still {value}."
