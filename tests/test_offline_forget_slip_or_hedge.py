@@ -42,3 +42,19 @@ def test_a_new_value_said_only_to_be_likely_is_not_kept(held: str, said: str,
 def test_a_value_told_plainly_says_nothing_of_a_hedge() -> None:
     assert core_after("My boss is Ann.", "Forget my boss. It's Maria.") == [
         "User's boss is Maria"]
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # the cleft's "Maria who called" was taken as the new boss, said only to be likely, and
+    # nothing was stored; "No wait, it's Maria who called." was lost with no word of it
+    ("Forget my boss. I think it's Maria who called.", "User: I think it's Maria who called"),
+    ("Forget my boss, I think it's Maria who called.", "User: I think it's Maria who called"),
+    ("Forget my boss. Maybe it's Maria who knows.", "Maybe it's Maria who knows"),
+    ("Forget my boss. No wait, it's Maria who called.", "It's Maria who called"),
+])
+def test_a_cleft_after_a_request_to_forget_is_a_sentence_of_its_own(said: str,
+                                                                    kept: str) -> None:
+    core, reply = core_and_reply("My boss is Ann.", said)
+    assert core == [kept]
+    assert "may be" not in reply
+

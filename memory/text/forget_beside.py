@@ -25,8 +25,8 @@ from tiermem.memory.text.plan_values import (
 )
 from tiermem.memory.text.restated import BREAK, restated
 
-__all__ = ["PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after", "named_in",
-           "names_which_one", "of_what_goes", "other_meant"]
+__all__ = ["NOT_CLEFT", "PLAN_INSTEAD", "insists", "means_instead", "named_and_said_after",
+           "named_in", "names_which_one", "of_what_goes", "other_meant"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -176,13 +176,16 @@ _THEIR_THING_SAID = re.compile(r"^(?:my|our)\s+(?!new\b|(?:\w+\s+)?ones?\b)[^,;]
                                rf"(?:is|are|was|were|has|have|had|got|{_APOS}s)\s", _I)
 #: A remark opening on "it", the thing a request named ("it's 9 Elm Road, time for bed").
 _OF_IT = re.compile(r"it\b", _I)
+#: After "it's", no cleft ("it's Maria who called", "it's the one that broke"): a sentence
+#: of its own, no value of what a request names.
+NOT_CLEFT = r"(?![^,;.!?]*?\s(?:who|whom|that|which)\b)"
 #: A slip word between a request and "it's" ("Forget my boss, no wait, it's Maria"): the
 #: value after it is the new one, as after the comma alone; read whole, nothing went.
 _SLIP_BEFORE_IT = re.compile(rf"(?<=[,;])(\s*)(?:(?:no|nope|wait|sorry|oops|actually)\b[\s,!.-]*)+"
-                             rf"(?=it(?:{_APOS}s|\s+is)\s)", _I)
+                             rf"(?=it(?:{_APOS}s|\s+is)\s{NOT_CLEFT})", _I)
 #: A hedge between a request and "it's" ("Forget my boss, maybe it's Maria"): no new one.
 _HEDGED_AFTER = re.compile(r"\s*[,;]\s*(?:maybe|perhaps|possibly|probably|i\s+think|i\s+guess)"
-                           rf"\b[\s,]*it(?:{_APOS}s|\s+is)\s", _I)
+                           rf"\b[\s,]*it(?:{_APOS}s|\s+is)\s{NOT_CLEFT}", _I)
 
 
 def named_and_said_after(sentence: str, held: Iterable[str] = ()) -> tuple[str, str]:

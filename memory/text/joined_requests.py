@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.forget_beside import (
+    NOT_CLEFT,
     PLAN_INSTEAD,
     insists,
     means_instead,
@@ -45,7 +46,7 @@ _NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
 #: which word Maria corrects, and "Maybe it's Maria" was stored as a fact of nothing.
 _HEDGES = r"maybe|perhaps|possibly|probably|i\s+think|i\s+guess"
 _OPENED_ITS = re.compile(rf"^\W*(?:(?:no|nope|wait|sorry|oops|actually|{_HEDGES})\b[\s,!.-]*)+"
-                         rf"(?=it(?:{_APOS}s|\s+is)\s)", _I)
+                         rf"(?=it(?:{_APOS}s|\s+is)\s{NOT_CLEFT})", _I)
 #: What a secret is the same as, or is, in the speaker's own words ("It's the same as my
 #: locker code.", "It's my bike lock's code."): of a secret just named, stored alone it kept
 #: a clue to it; "It's my birthday." is still a statement. What any thing named is the same
@@ -231,7 +232,7 @@ _ASKED_NEW = re.compile(rf"^\W*(?:it(?:{_APOS}s|\s+is)|(?:the|my)\s+new\s+one\s+
 
 
 #: A new value said only to be likely ("Forget my boss. Maybe it's Maria."), no value told.
-_HEDGED_NEW = re.compile(rf"^\W*(?:{_HEDGES})\b[\s,]*it(?:{_APOS}s|\s+is)\s+"
+_HEDGED_NEW = re.compile(rf"^\W*(?:{_HEDGES})\b[\s,]*it(?:{_APOS}s|\s+is)\s+{NOT_CLEFT}"
                          r"(?P<value>[^!?]*?[\w@])\W*$", _I)
 
 
