@@ -20,6 +20,7 @@ from tiermem.memory.text.joined_requests import (
     hedged_new_ones,
     other_names_told,
     plans_joined,
+    secrets_given_a_word,
 )
 from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.said_again import (
@@ -99,6 +100,10 @@ def dropped_notes(text: str, recent: list[str]) -> list[str]:
     for other in other_names_told(split_sentences(text)):
         notes.append(f'(offline) I did not keep "{other}" as the new one: it does not read as '
                      "a name.")
+    for secret in secrets_given_a_word(split_sentences(text)):
+        # "Forget my PIN. No wait, it's Maria.": the word went with no word of it
+        notes.append(f'(offline) I did not keep the word after it as your new {secret}; say '
+                     f'"My {secret} is ..." to keep it.')
     return notes
 
 

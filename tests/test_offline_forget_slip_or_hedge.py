@@ -58,3 +58,20 @@ def test_a_cleft_after_a_request_to_forget_is_a_sentence_of_its_own(said: str,
     assert core == [kept]
     assert "may be" not in reply
 
+
+
+def test_a_word_told_as_a_secret_forgotten_is_said_not_kept() -> None:
+    # the word went with no word of it, the PIN forgotten and nothing said of Maria
+    for held, said, secret in (
+            ("My PIN is 1234.", "Forget my PIN. No wait, it's Maria.", "PIN"),
+            ("My PIN is 1234.", "Forget my PIN, it's Maria.", "PIN"),
+            ("My password is hunter2.", "Forget my password. It's Swordfish.", "password")):
+        core, reply = core_and_reply(held, said)
+        assert core == []
+        assert (f'I did not keep the word after it as your new {secret}; say "My {secret} '
+                'is ..." to keep it.') in reply
+        assert "Maria" not in reply and "Swordfish" not in reply
+    # a value of a PIN is the new one, and no word went
+    core, reply = core_and_reply("My PIN is 1234.", "Forget my PIN. No wait, it's 4321.")
+    assert core == ["User's PIN is 4321"]
+    assert "did not keep" not in reply

@@ -25,7 +25,7 @@ from tiermem.memory.text.restated import restated
 from tiermem.memory.text.secret_names import a_secret_or_detail, names_a_secret
 
 __all__ = ["ITS_REMARK", "asked_new_ones", "hedged_new_ones", "other_names_told", "plans_joined",
-           "slip_before_it"]
+           "secrets_given_a_word", "slip_before_it"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -276,3 +276,18 @@ def other_names_told(sentences: list[str]) -> list[str]:
             if (value := _ITS_WORD.match(after)) is not None and named.split()
             and relation_of(named.split()[-1].strip(" .!")) is not None
             and names_another(value["value"])]
+
+
+#: A capitalised word alone, after a slip word or none, told as what a request forgets is
+#: ("Forget my PIN. No wait, it's Maria."): of a secret, no value of it is kept.
+_SLIP_WORD = re.compile(rf"^\W*(?:(?:no|nope|wait|sorry|oops|actually)\b[\s,!.-]*)*"
+                        rf"it(?:{_APOS}s|\s+is)\s+(?-i:[A-Z][a-z]+)\W*$", _I)
+
+
+def secrets_given_a_word(sentences: list[str]) -> list[str]:
+    """The secrets a request in ``sentences`` forgets and then tells a capitalised word as
+    ("PIN" of "Forget my PIN. No wait, it's Maria."), a word not kept as the new one."""
+    return [named.split(maxsplit=1)[-1].strip(" .!") for named, after
+            in _requests_and_after(sentences)
+            if _of_a_secret(f"Forget {named}") and _SLIP_WORD.match(after) is not None]
+
