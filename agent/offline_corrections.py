@@ -39,7 +39,7 @@ from tiermem.memory.text.fragments import (
     without_asides,
 )
 from tiermem.memory.text.joined_requests import slip_before_it
-from tiermem.memory.text.secret_again import secret_denied, secret_meant
+from tiermem.memory.text.secret_again import named_secret_denied, secret_denied, secret_meant
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -119,6 +119,11 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
             secret = sentences[at - 1] if at else said_last(recent_statements(messages))
             alone = meant_alone(bare) or meant_mine(bare) or secret_meant(bare, secret)
             denied = denied_alone(bare) or secret_denied(bare, secret)
+            if (named := named_secret_denied(bare)) is not None:
+                # "My password, it's not bob": of the password held, not the last fact
+                notes.append(_denied_alone(named[1], [
+                    part for part in _parts(core) if part.startswith(f"User's {named[0]} is ")]))
+                continue
             if denied is not None:
                 told = (_parts(appended) if at and appended
                         else told_last(recent_statements(messages), _parts(core)))

@@ -139,3 +139,18 @@ def test_a_reading_or_a_value_of_another_look_after_a_secret_is_read_as_before(
         kept = "User's " + held.removeprefix("My ").rstrip(".")
         assert sorted(core_of(memory)) == sorted([kept, said.rstrip(".")])
         assert "can't tell" not in reply
+
+
+def test_a_secret_named_then_what_it_is_not_stores_nothing() -> None:
+    # "User's password, it's not bob" was stored beside the password, out of reach of
+    # "Forget my password.", and the note named the last fact told, not the password
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = chat(memory, "My password is hunter2.", "I like tea.",
+                     "My password, it's not bob.")[-1]
+        assert sorted(core_of(memory)) == ["User likes tea", "User's password is hunter2"]
+        assert reply == ('(offline) "not bob" tells nothing that is so, so I stored nothing '
+                         'and kept "User\'s password is hunter2" as it is.')
+    # how it is, or no secret: stored as said
+    assert core_after("My password, it's not working.") == [
+        "User's password, it's not working"]
+    assert core_after("My car, it's not red.") == ["User's car, it's not red"]

@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from tiermem.memory.text.identifiers import identifies
 from tiermem.memory.text.secret_names import names_a_secret, secret_said_plainly
 
-__all__ = ["secret_denied", "secret_meant", "secret_told", "with_secret_named"]
+__all__ = ["named_secret_denied", "secret_denied", "secret_meant", "secret_told",
+           "with_secret_named"]
 
 _I = re.IGNORECASE
 #: The fewest digits a PIN has.
@@ -38,6 +39,10 @@ _STILL = re.compile(_OPENERS + r"it(?:['’]s|\s+is)\s+still\s+(?P<value>[^\s,;]
 #: "Oops, it's not bob": what the value is not.
 _NOT = re.compile(_OPENERS + r"it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+"
                   r"(?P<value>[^\s,;]+?)[.!]*$", _I)
+#: "My password, it's not bob": a secret named, then what its value is not.
+_NAMED_NOT = re.compile(r"^\W*(?:my|our)\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s*[,;:–—]\s*"
+                        r"it(?:['’]s\s+not|\s+is\s+not|\s+isn['’]t)\s+(?P<value>[^\s,;]+?)"
+                        r"[.!]*$", _I)
 #: "It's hunter3": a value of its own, which may be a slip's correction or the new value.
 _IS = re.compile(_OPENERS + r"it(?:['’]s|\s+is)\s+(?P<value>[^\s,;]+?)[.!]*$", _I)
 #: An hour said bare ("It's 5pm", "It's 10:30"): the clock's, not a secret's.
@@ -85,6 +90,16 @@ def _of_its_kind(value: str, secret: str) -> bool:
     if value.isdigit():
         return len(value) >= _SHORTEST_PIN
     return not secret.isdigit() and any(char.isalpha() for char in value)
+
+
+def named_secret_denied(sentence: str) -> tuple[str, str] | None:
+    """The secret ``sentence`` names and the value it says that secret is not ("password",
+    "bob" of "My password, it's not bob."), or None: "..., it's not working" says how."""
+    match = _NAMED_NOT.match(sentence.strip())
+    if match is None or not _a_value(match["value"], opened=True):
+        return None
+    words = match["thing"].split()
+    return (match["thing"], match["value"]) if names_a_secret(words, len(words) - 1) else None
 
 
 def secret_denied(sentence: str, before: str | None) -> str | None:
@@ -144,6 +159,7 @@ def with_secret_named(sentences: list[str], said_last: str | None,
     for sentence in sentences:
         again = _said_again(sentence, before, held)
         if again is None and (secret_denied(sentence, before) is not None
+                              or named_secret_denied(sentence) is not None
                               or secret_meant(sentence, before) is not None):
             continue  # the secret said before is still the one "it" points at
         out.append(again or sentence)
