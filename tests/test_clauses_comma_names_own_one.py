@@ -26,6 +26,13 @@ def test_each_name_of_the_users_is_a_fact_of_its_own(said: list[str], after: lis
     "User likes Queen, Muse is second",
     "User lives in Berlin, Germany",
     "User is not Rex, Luna is User's cat",
+    # a pronoun is no name said: read as the "Rex" before, it made "Rex is User's cat"
+    "Rex is User's dog, she is User's cat",
+    "Luna is User's cat, he is User's dog",
 ])
 def test_a_part_that_leans_back_stays_with_the_one_before(fact: str) -> None:
     assert clauses_of(fact) == [fact]
+
+
+def test_a_pronoun_after_a_comma_is_not_the_name_before_it() -> None:
+    assert core_after("Rex is my dog, she is my cat.") == ["Rex is User's dog, she is User's cat"]

@@ -193,14 +193,16 @@ def _quoted_by_speaker(inner: re.Match[str]) -> list[str] | None:
     return [part[:1].upper() + part[1:] for part in parts]
 
 
-def _comma_joins(before: str, own: str) -> bool:
-    """Whether a comma alone joins ``own`` to the statement ``before`` it as "and" would:
-    not after a denial, which a comma joins to what holds instead ("User is not tired,
-    User is hungry"), and only when ``own`` opens with the speaker or a first name."""
+def _comma_joins(before: str, own: str, piece: str) -> bool:
+    """Whether a comma alone joins ``own`` (``piece`` as read) to the statement ``before``
+    it as "and" would: not after a denial, which a comma joins to what holds instead ("User
+    is not tired, User is hungry"), and only when ``own`` opens with the speaker or a first
+    name, or ``piece`` as said with a name that is one of the speaker's ("Luna is User's
+    cat"; not "she is User's cat", whose "she" read as the "Rex" before made it so)."""
     head = _COMMA_SUBJECT.match(own)
     return (_DENIED.search(before) is None and head is not None
             and (head["word"] == "User" or is_first_name(head["word"])
-                 or _SPEAKERS_ONE.match(own) is not None)
+                 or _SPEAKERS_ONE.match(piece) is not None)
             and not (head["owns"] and head["next"].casefold() in _BEING))
 
 
@@ -238,7 +240,7 @@ def clauses_of(fact: str) -> list[str]:
             parts[-1] += (own or "")[stated.end("verb"):]  # "User lives" + " in Lisbon"
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
                 and not undone and not leans
-                and (joint.strip() != "," or _comma_joins(parts[-1], own))):
+                and (joint.strip() != "," or _comma_joins(parts[-1], own, piece))):
             parts.append(own)
         else:
             parts[-1] += joint + piece
