@@ -360,6 +360,9 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
                                                or _short_filled(share["before"], share["share"]))
             filled += [share["before"], *shared] if share is not None and shared else [sentence]
             continue
-        told = _filled(closing["before"], closing)
-        filled += [closing["before"], *told] if told or not closing["again"] else [sentence]
+        # a share before it told in full first: after "Tom is a nurse, so is Ana", "so am
+        # I" shares being a nurse, not being Ana
+        heads = with_ellipses_filled([closing["before"]])
+        told = _filled(heads[-1], closing)
+        filled += [*heads, *told] if told or not closing["again"] else [sentence]
     return filled
