@@ -43,6 +43,9 @@ _SEXED = frozenset({"he", "she", "his", "her"})
 #: A subject named by the part before ("User's boss is Tom"), whose first name may say
 #: whether a pronoun after is them.
 _NAMED_AS = re.compile(r"\s(?:is|was)\s+(?P<name>[A-Z][a-z]+)\W*$")
+#: A subject said to be one of the user's kin ("Alex is User's sister"), whose relation
+#: says whether a pronoun after is them where the name may be anyone's ("Alex", "Sam").
+_KIN_AS = re.compile(rf"\s(?:is|was)\s+User{_APOS}s\s+(?P<kin>[a-z]+)\W*$")
 #: A subject that is a name ("User's boss's name", "His name"): a part after it is about
 #: whoever bears the name, never the name itself ("... and she works remotely").
 _NAME_OF = re.compile(rf"^(?:(?P<pronoun>his|her|their|its)|(?P<bearer>.+?){_APOS}s)\s+name$",
@@ -182,12 +185,13 @@ def own_subject(piece: str, before: str) -> str | None:
         return piece if back is not None else None
     if back is not None:
         pronoun = back["pronoun"].casefold()
-        named = _NAMED_AS.search(before)
-        if _never_the_pronoun(owner, pronoun) or (
-                named is not None and pronoun in _SEXED
-                and _never_the_pronoun(named["name"], pronoun)):
-            # "Tom is User's brother and she ...", "User's boss is Tom and she ...": she
-            # is not Tom
+        named, kin = _NAMED_AS.search(before), _KIN_AS.search(before)
+        if _never_the_pronoun(owner, pronoun) or (pronoun in _SEXED and (
+                (named is not None and _never_the_pronoun(named["name"], pronoun))
+                or (kin is not None and relation_of(kin["kin"]) is not None
+                    and _never_the_pronoun(f"User's {kin['kin']}", pronoun)))):
+            # "Tom is User's brother and she ...", "User's boss is Tom and she ...",
+            # "Alex is User's sister and he ...": he is not Alex
             return None
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
         return joined + piece[back.end():]
