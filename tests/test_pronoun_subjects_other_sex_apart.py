@@ -20,6 +20,11 @@ from tiermem.memory.text.pronoun_subjects import unnamed_pronouns, with_pronouns
       "User's sister is a doctor"]),
     (["Ana is my sister.", "Tom is my brother, and she works at Acme."],
      ["Ana is User's sister", "Tom is User's brother", "User's sister works at Acme"]),
+    # a name of either sex is of the sex its relation says
+    (["Tom is my brother.", "Alex is my sister and he is a nurse."],
+     ["Alex is User's sister", "Tom is User's brother", "User's brother is a nurse"]),
+    (["Ana is my wife.", "Sam is my brother and she is my colleague."],
+     ["Ana is User's colleague", "Ana is User's wife", "Sam is User's brother"]),
 ])
 def test_the_part_of_the_other_sex_is_told_of_the_one_it_names(
         said: list[str], after: list[str]) -> None:

@@ -25,6 +25,7 @@ _LEANS = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|it|its|too|ei
                     r"|so|as\s+well)\b", _I)
 _OPENING_PRONOUN = re.compile(r"^\s*(?P<pronoun>he|she)\b", _I)
 _FIRST_WORD = re.compile(r"^\s*(?P<word>[A-Z][a-z'’-]+)\b")
+_KIN_SAID = re.compile(r"^\s*[A-Z][a-z'’-]+\s+(?:is|was)\s+(?:[Mm]y|[Oo]ur)\s")
 
 
 def other_pronoun_apart(sentence: str) -> tuple[str, str, str] | None:
@@ -56,7 +57,8 @@ def _sex_of_subject(said: str) -> str | None:
         return None
     person, _, sex = people[0]
     word = first["word"]
+    # a name given to either sex is of the one its relation says: "Alex is my sister"
     if not (person.split()[0] == word or (word.casefold() in ("my", "our"))
-            or pronoun_of_name(word) is not None):
+            or pronoun_of_name(word) is not None or _KIN_SAID.match(said) is not None):
         return None
     return sex or pronoun_of_name(word)
