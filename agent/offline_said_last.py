@@ -12,7 +12,11 @@ Pure functions over strings; agent/offline_statements.py and agent/offline.py re
 from __future__ import annotations
 
 from tiermem.memory.text.cancelled_requests import cancelled_requests
-from tiermem.memory.text.ellipses import shares_alone, with_ellipses_filled
+from tiermem.memory.text.ellipses import (
+    share_closing_dropped,
+    shares_alone,
+    with_ellipses_filled,
+)
 from tiermem.memory.text.extract import extract_facts, is_question
 from tiermem.memory.text.forget_requests import brushes_off
 from tiermem.memory.text.joined_requests import (
@@ -58,7 +62,8 @@ def shares_dropped(text: str, recent: list[str]) -> list[str]:
     sentences, before = split_sentences(text), said_last(recent)
     return [sentence for at, sentence in enumerate(sentences) if shares_alone(sentence)
             and len(with_ellipses_filled(sentences[:at + 1], before))
-            == len(with_ellipses_filled(sentences[:at], before))]
+            == len(with_ellipses_filled(sentences[:at], before))
+            ] + [share for sentence in sentences if (share := share_closing_dropped(sentence))]
 
 
 def dropped_notes(text: str, recent: list[str]) -> list[str]:

@@ -58,7 +58,7 @@ from tiermem.memory.text.unsaid_denials import (
     told_in_full,
 )
 
-__all__ = ["shares_alone", "with_ellipses_filled"]
+__all__ = ["share_closing_dropped", "shares_alone", "with_ellipses_filled"]
 
 _I = re.IGNORECASE
 
@@ -298,6 +298,21 @@ def shares_alone(sentence: str) -> bool:
     by_verb = alone is not None and (alone["said"] or "").casefold() != "me"
     return by_verb or _THING_TOO.match(sentence) is not None or _THEIRS_TOO.match(
         sentence) is not None
+
+
+#: What opens a share closing a sentence, past the statement before it: ", and ".
+_SHARE_OPENING = re.compile(r"^\W*(?:(?:and|but)\s+)?", _I)
+
+
+def share_closing_dropped(sentence: str) -> str | None:
+    """The share closing ``sentence`` ("so does my wife" of "I love my job, so does my
+    wife.", "Luna is too" of "Rex is my dog, Luna is too.") that ``with_ellipses_filled``
+    leaves out, as what it shares cannot be told of the sharer; None when none is."""
+    closing = _CLOSING.match(sentence)
+    if closing is None or closing["again"] or (
+            with_ellipses_filled([sentence]) != with_ellipses_filled([closing["before"]])):
+        return None
+    return _SHARE_OPENING.sub("", sentence[closing.end("before"):]).rstrip(" .!")
 
 
 def _before_verb(stated: re.Match[str]) -> str:
