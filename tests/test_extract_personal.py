@@ -197,7 +197,7 @@ def test_an_introduction_said_after_its_greeting_keeps_the_rest_of_the_message()
     "I'm Maya.",  # no greeting: not an introduction for sure
     "Hi, I'm British.", "Hi! I'm Catholic", "Hello, I'm Vegan.", "Hi, I'm Tired",
     "Hi, I'm French.", "Hey, I'm South African", "Hi. I'm Vegetarian", "Hi, I'm maya",
-    "Hi, I'm NASA", "Hey, I'm Back!", "Hi, I'm Maya and I live in Lisbon",
+    "Hi, I'm NASA", "Hey, I'm Back!",
     # where one is, or one's part on a shift: a name would replace the speaker's own
     "Hi, I'm Late", "Hi, I'm Away", "Good morning, I'm Covering", "Hi, I'm Primary",
     "Hey, I'm Remote", "Hi, I'm Swamped", "Hello, I'm Staff",

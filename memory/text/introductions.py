@@ -185,15 +185,22 @@ def introduced(sentence: str) -> tuple[str, str | None] | None:
 #: Where an introduction may go on to say where the speaker is from ("Hi, I'm Sam from the
 #: platform team", "... on the payments team").
 _AFFILIATION = re.compile(r"\s+(?=(?:from|on\s+the)\s+\S)", _IGNORECASE)
+#: Where an introduction may go on with a statement of the speaker's own ("Hey Sam, I'm
+#: Maya and I live in Porto"): read whole, it was kept as said and named no one.
+_AND_MORE = re.compile(r",?\s+and\s+(?=(?:i|my)\b|i['’](?:m|ve|d|ll)\b)", _IGNORECASE)
 
 
 def _apart_from_affiliation(sentence: str) -> list[str]:
     """``[introduction, "I'm from ..."]`` for an introduction followed by where the speaker is
     from ("Hi, I'm Sam from the platform team": "Hi, I'm Sam", "I'm from the platform
-    team"), which names the speaker and states that too; ``[sentence]`` otherwise."""
-    for match in _AFFILIATION.finditer(sentence):
+    team"), which names the speaker and states that too, or by "and" and a statement of the
+    speaker's ("..., I'm Maya and I live in Porto": "I live in Porto"); ``[sentence]``
+    otherwise."""
+    for match in (*_AFFILIATION.finditer(sentence), *_AND_MORE.finditer(sentence)):
         if introduced(sentence[:match.start()]) is not None:
-            return [sentence[:match.start()], f"I'm {sentence[match.end():]}"]
+            rest = sentence[match.end():]
+            return [sentence[:match.start()],
+                    f"I'm {rest}" if match.re is _AFFILIATION else rest[:1].upper() + rest[1:]]
     return [sentence]
 
 
