@@ -284,9 +284,20 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
             # A name most often a man's is no "she" (a woman's no "he"), though it says too
             # little for ``sexed``: read as Tom, "Tom is tall. She's a doctor." stored
             # "Tom is a doctor".
-            if sex in (None, pronoun) and pronoun_of_name(person.split()[0]) in (None, pronoun):
+            # nor is one whose name is said: "My boss is Tom. She ..." is not of the boss
+            name = person.split()[0] if sex is not None else _name_said(sentence, person)
+            if sex in (None, pronoun) and pronoun_of_name(name) in (None, pronoun):
                 fits[person.casefold()], sexes[person.casefold()] = (person, own), sex
     if len(fits) != 1:
         return None
     [(person, own)] = fits.values()
     return person if own and not (sexed and sexes.get(person.casefold()) is None) else None
+
+
+def _name_said(sentence: str, person: str) -> str:
+    """The name ``sentence`` says ``person`` ("My boss") has ("My boss is Tom", "Tom is my
+    boss"), else the first word of ``person``."""
+    whom = re.escape(person)
+    said = re.search(rf"(?i:{whom})\s+(?:is|was)\s+(?P<after>[A-Z][a-z]+)\b"
+                     rf"|\b(?P<before>[A-Z][a-z]+)\s+(?:is|was)\s+(?i:{whom})\b", sentence)
+    return person.split()[0] if said is None else said["after"] or said["before"]
