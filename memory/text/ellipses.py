@@ -74,7 +74,7 @@ _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{APOS}(?:m|ve)|me){TOO}"
            rf"|(?P<other>{SOMEONE})\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
            rf"{TOO}"
            # the same, turned round: "so is my son", "so does Tom"
-           rf"|so\s+(?P<so_verb>is|are|was|were|does|do|has|have)\s+(?P<so_other>{SOMEONE})")
+           rf"|so\s+(?P<so_verb>is|are|was|were|does|do|has|have)\s+(?P<so_other>{SOMEONE}){TOO}?")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
 _ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{OPENING}(?:{_SHARED}){AFTER}", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too"), or a comma alone joins

@@ -14,7 +14,7 @@ APOS = "['’]"
 
 TOO = r"(?:,?\s+(?:too|as\s+well))"
 #: Someone of the speaker's, or someone named: "my wife", "my best friend", "Tom".
-SOMEONE = (r"my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?[\w'’-]+)?"
+SOMEONE = (r"my\s+[\w'’-]+(?:\s+(?:and\s+(?:my\s+)?)?(?!(?:too|now|actually)\b)[\w'’-]+)?"
            r"|(?!(?:it|this|that|he|she|they|there|we|you)\b)(?-i:[A-Z][a-z]+)")
 #: What may follow the shared clause: "I am too now" says the speaker has become so, and
 #: "I am too, actually" no less than "I am too" that they are.
