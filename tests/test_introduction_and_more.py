@@ -13,6 +13,9 @@ _STORED = {
     "Hi Tom, I'm Ana and I'm a nurse.": ["User is a nurse", "User's name is Ana"],
     "Hi, I'm Ana and my son is Tom.": ["User's name is Ana", "User's son is Tom"],
     "Hi Tom, I'm tired and I want to sleep.": ["User: Hi Tom, I'm tired and I want to sleep"],
+    # the one greeted by title and name: "Dr Lee" was read as no greeting, and no name kept
+    "Hello Dr Lee, I'm Ana.": ["User's name is Ana"],
+    "Hi Mrs. Smith, I'm Ana.": ["User's name is Ana"],
 }
 
 

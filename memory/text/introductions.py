@@ -120,11 +120,11 @@ def called(statement: str) -> str | None:
 
 
 #: A greeting, as an introduction opens ("Hi", "Hello there", "Good morning, everyone",
-#: "Hi Tom,").
+#: "Hi Tom,", "Hello Dr Lee,").
 _GREETING = (r"(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))"
              r"(?:\s+(?:there|all|everyone|everybody|folks)"
              # the one greeted, by name, before the mark that ends the greeting: "Hi Tom,"
-             r"|\s+(?-i:[A-Z][a-z]+)(?=\s*[,!.:;–—]))?")
+             r"|\s+(?-i:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+)(?=\s*[,!.:;–—]))?")
 _GREETING_ALONE = re.compile(rf"^\W*{_GREETING}\W*$", _IGNORECASE)
 _INTRODUCTION = re.compile(
     rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:–—]+|\s-)?\s*"
