@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from difflib import get_close_matches
 
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
@@ -31,6 +32,10 @@ _CALLED_CAMEL = re.compile(r"(?:^|\.)[a-z]{2}[a-z0-9]*[A-Z]")
 #: Words a sentence about the marker goes on with after it (``[TOOL_CALLS] is how ...``).
 _ABOUT_MARKER = re.compile(r"(?:is|are|was|were|and|or|then|marks?|begins?|starts?|opens?"
                            r"|precedes?|comes?|means?|signals?|tells?|followed|token|marker)\b")
+#: A call's name and Mistral's marker for its arguments, the JSON of which follows.
+_NAMED_ARGS = re.compile(r"[\w.\-]{1,200}\[ARGS\][ \t]*")
+#: How text after a call's JSON begins when it is more calls or markup, not prose.
+_MORE_MARKUP = ("[", "{", "<", "`", ",")
 #: What shows the form of a call rather than makes one (``[TOOL_CALLS]name{...}``).
 _PLACEHOLDER = "{...}"
 #: How the text before a marker ends when the marker begins a line or follows calls.
@@ -40,25 +45,30 @@ _AFTER_CALLS = ("\n", "}", "]", ")", ">", "`")
 def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
     """``text`` up to Mistral's last marker and the sentence after it, when it ends so
     (``...[TOOL_CALLS] I saved it.``), the marker beginning a line or straight after the
-    calls, or up to the end of the JSON after that marker, beginning the reply, a line or a
-    sentence, and the words after it (``[TOOL_CALLS] [{...}]\nI saved it.``): the model went
-    on in prose after them; else ``text`` and ""."""
+    calls, or up to the end of the JSON after that marker (a name and ``[ARGS]`` before it
+    or not), beginning the reply, a line or a sentence, or after an emoji, and the words after
+    it, whatever they begin with but more markup (``[TOOL_CALLS] [{...}]\nI saved it.``,
+    ``Ok.\n[TOOL_CALLS]NAME[ARGS]{...}\n¡Listo!``, ``... ✅``): the model went on in prose
+    after them; else ``text`` and ""."""
     last = ([-1, *marker_starts(text, MISTRAL_CALLS)])[-1]  # a marker in a call's JSON is text
     before, after = text[:last].rstrip(" \t"), text[last + len(MISTRAL_CALLS):]
     if last > 0 and follows_calls(before) and is_prose(after, names):
         return text[:last], after.strip()
     # "[TOOL_CALLS] [{...}]\nI saved your city.": the calls, then prose, the marker beginning
     # the reply, a line or a sentence ("Mistral writes [TOOL_CALLS] [...] first." shows it)
-    if last >= 0 and (not before.strip() or before.endswith(("\n", ".", "!", "?"))):
-        value = after.lstrip()
-        start = len(text) - len(value)
+    if last >= 0 and (not before.strip() or before.endswith(("\n", ".", "!", "?"))
+                      or unicodedata.category(before[-1:] or " ") == "So"):
+        start = len(text) - len(after.lstrip())
+        named = _NAMED_ARGS.match(text, start)  # "[TOOL_CALLS]NAME[ARGS]{...}"
+        start = named.end() if named else start
         try:
-            _, end = _DECODER.raw_decode(text, start) if value.startswith(("[", "{")) \
+            _, end = _DECODER.raw_decode(text, start) if text.startswith(("[", "{"), start) \
                 else (None, start)
         except (ValueError, RecursionError):
             end = start
-        if end > start and text[end:].strip()[:1].isalpha():
-            return text[:end], text[end:].strip()
+        said = text[end:].strip()
+        if end > start and said and not said.startswith(_MORE_MARKUP):
+            return text[:end], said
     return text, ""
 
 
