@@ -80,6 +80,7 @@ from tiermem.agent.text_call_objects import (
     TextToolCalls,
     call_sequence,
     calls_in,
+    calls_then_text,
     cut_call,
     named_call,
     offered_name,
@@ -90,7 +91,12 @@ from tiermem.agent.text_call_objects import (
 )
 from tiermem.agent.text_call_parameters import function_with_parameters, parameters_call
 from tiermem.agent.text_call_pythonic import literal_value, pythonic_calls
-from tiermem.agent.text_call_tags import after_marker, tagged, without_markup_end_tokens
+from tiermem.agent.text_call_tags import (
+    after_marker,
+    marker_starts,
+    tagged,
+    without_markup_end_tokens,
+)
 
 __all__ = ["markup_forms"]
 
@@ -255,7 +261,19 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
             found = pythonic_calls(segment, names, cut and last, schemas).calls or None
         return found
 
-    return after_marker(content, _PYTHON_TAG, read)
+    found = after_marker(content, _PYTHON_TAG, read)
+    starts = marker_starts(content, _PYTHON_TAG)
+    before = content[:starts[-1]].rstrip(" \t") if starts else ""
+    opens = not before or before.endswith(("\n", ".", "!", "?"))
+    then = calls_then_text(content[starts[-1] + len(_PYTHON_TAG):], names) \
+        if starts and opens and not found.calls else None
+    if then is None:
+        return found
+    # "<|python_tag|>{...}\nI saved that.": the calls, then a line of prose, as bare JSON is;
+    # the tag beginning the reply, a line or a sentence ("Llama writes <|python_tag|>" no)
+    head = after_marker(content.rstrip()[:-len(then.rest)], _PYTHON_TAG, read)
+    return TextToolCalls(head.calls, spliced([head.rest, f" {then.rest}"])) if head.calls \
+        else found
 
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool,

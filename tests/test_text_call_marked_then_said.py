@@ -1,6 +1,7 @@
 """Mistral's calls after prose and before more of it, or before words that are no plain
-letters (an emoji, markdown, "¡"): the calls run and the words around them are the reply,
-not the markup shown with the fact never saved (agent/text_call_mistral_prose.py)."""
+letters (an emoji, markdown, "¡"), and Llama 3.1's ``<|python_tag|>`` call with a line of
+prose after it: the calls run and the words around them are the reply, not the markup shown
+with the fact never saved (agent/text_call_mistral_prose.py, agent/text_call_markup.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ NAMES = ["core_memory_append", "send_message"]
 FACT = {"content": "Allergic to peanuts"}
 LISTED = "[TOOL_CALLS] " + json.dumps([{"name": "core_memory_append", "arguments": FACT}])
 NAMED = "[TOOL_CALLS]core_memory_append[ARGS]" + json.dumps(FACT)
+TAGGED = "<|python_tag|>" + json.dumps({"name": "core_memory_append", "parameters": FACT})
 
 
 @pytest.mark.parametrize(("content", "rest"), [
@@ -26,6 +28,9 @@ NAMED = "[TOOL_CALLS]core_memory_append[ARGS]" + json.dumps(FACT)
     (f"Right away.\n{NAMED}\nDone!", "Right away. Done!"),
     (f"Alles klar!\n{NAMED} \u2705", "Alles klar! \u2705"),
     (f"{NAMED}\n_Erledigt._", "_Erledigt._"),
+    (f"{TAGGED}\nI have saved that.", "I have saved that."),
+    (f"Entendido.\n{TAGGED}\n\u00a1Listo!", "Entendido. \u00a1Listo!"),
+    (f"Noted! {TAGGED}\n\u2705 Saved", "Noted! \u2705 Saved"),
 ])
 def test_the_calls_run_and_the_words_around_them_are_the_reply(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -37,12 +42,16 @@ def test_the_calls_run_and_the_words_around_them_are_the_reply(content: str, res
 @pytest.mark.parametrize("content", [
     f"Mistral writes {NAMED} before its reply.",
     f"Mistral writes {LISTED} before its reply.",
+    f"Llama writes {TAGGED}\nlike that.",
+    f"{TAGGED} is how Llama calls a tool.",
 ])
 def test_markup_a_sentence_goes_on_from_is_shown(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).calls == []
 
 
-def test_the_agent_saves_the_fact_between_sentences(server: FakeOpenAIServer) -> None:
-    result, _ = allergy_turn(server, f"Verstanden.\n{NAMED}\n\u00a1Listo!")
+@pytest.mark.parametrize("calls", [NAMED, TAGGED])
+def test_the_agent_saves_the_fact_between_sentences(server: FakeOpenAIServer,
+                                                    calls: str) -> None:
+    result, _ = allergy_turn(server, f"Verstanden.\n{calls}\n\u00a1Listo!")
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.reply == "Verstanden. \u00a1Listo!"
