@@ -68,6 +68,7 @@ from functools import partial
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_fences import shown_as_example
 from tiermem.agent.text_call_mistral_prose import (
     MISTRAL_ARGS,
     MISTRAL_CALLS,
@@ -271,9 +272,11 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
         return found
     # "<|python_tag|>{...}\nI saved that.": the calls, then a line of prose, as bare JSON is;
     # the tag beginning the reply, a line or a sentence ("Llama writes <|python_tag|>" no)
-    head = after_marker(content.rstrip()[:-len(then.rest)], _PYTHON_TAG, read)
-    return TextToolCalls(head.calls, spliced([head.rest, f" {then.rest}"])) if head.calls \
-        else found
+    calls = content.rstrip()[:-len(then.rest)]
+    head = after_marker(calls, _PYTHON_TAG, read)
+    if not head.calls or shown_as_example(content, starts[-1], len(calls)):
+        return found  # "Here is an example:\n<|python_tag|>{...}\nThat's all it takes."
+    return TextToolCalls(head.calls, spliced([head.rest, f" {then.rest}"]))
 
 
 def mistral_calls(content: str, names: frozenset[str], cut: bool,

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from difflib import get_close_matches
 
+from tiermem.agent.text_call_fences import shown_as_example
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
@@ -67,7 +68,8 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
         except (ValueError, RecursionError):
             end = start
         said = text[end:].strip()
-        if end > start and said and not said.startswith(_MORE_MARKUP):
+        if end > start and said and not said.startswith(_MORE_MARKUP) \
+                and not shown_as_example(text, last, end):  # "Here is an example:\n[TOOL_..."
             return text[:end], said
     return text, ""
 

@@ -44,8 +44,12 @@ def test_the_calls_run_and_the_words_around_them_are_the_reply(content: str, res
     f"Mistral writes {LISTED} before its reply.",
     f"Llama writes {TAGGED}\nlike that.",
     f"{TAGGED} is how Llama calls a tool.",
+    f"Here is an example:\n{LISTED}\nThat's all it takes.",
+    f"For instance:\n{NAMED}\nYou get the idea.",
+    f"A sample call:\n{TAGGED}\nNothing more to it.",
+    f"Tools are called so:\n{LISTED}\nThat is just an example.",
 ])
-def test_markup_a_sentence_goes_on_from_is_shown(content: str) -> None:
+def test_markup_a_sentence_goes_on_from_or_an_example_is_shown(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).calls == []
 
 
