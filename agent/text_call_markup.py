@@ -70,6 +70,7 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_fences import shown_as_example
 from tiermem.agent.text_call_mistral_prose import (
+    LEAD_ENDS,
     MISTRAL_ARGS,
     MISTRAL_CALLS,
     MISTRAL_WRITTEN,
@@ -265,7 +266,7 @@ def python_tag_calls(content: str, names: frozenset[str], cut: bool,
     found = after_marker(content, _PYTHON_TAG, read)
     starts = marker_starts(content, _PYTHON_TAG)
     before = content[:starts[-1]].rstrip(" \t") if starts else ""
-    opens = not before or before.endswith(("\n", ".", "!", "?"))
+    opens = not before or before.endswith(LEAD_ENDS)
     then = calls_then_text(content[starts[-1] + len(_PYTHON_TAG):], names) \
         if starts and opens and not found.calls else None
     if then is None:

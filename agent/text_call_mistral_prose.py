@@ -13,8 +13,8 @@ from tiermem.agent.text_call_fences import shown_as_example
 from tiermem.agent.text_call_objects import NAMESPACES, offered_name
 from tiermem.agent.text_call_tags import marker_starts
 
-__all__ = ["MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls", "is_prose",
-           "marked_prose", "name_shaped", "prose_after_calls", "prose_word",
+__all__ = ["LEAD_ENDS", "MISTRAL_ARGS", "MISTRAL_CALLS", "MISTRAL_WRITTEN", "follows_calls",
+           "is_prose", "marked_prose", "name_shaped", "prose_after_calls", "prose_word",
            "without_marker_after_calls"]
 
 MISTRAL_CALLS, MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
@@ -35,6 +35,11 @@ _ABOUT_MARKER = re.compile(r"(?:is|are|was|were|and|or|then|marks?|begins?|start
                            r"|precedes?|comes?|means?|signals?|tells?|followed|token|marker)\b")
 #: A call's name and Mistral's marker for its arguments, the JSON of which follows.
 _NAMED_ARGS = re.compile(r"[\w.\-]{1,200}\[ARGS\][ \t]*")
+#: How the text before a marker ends when the marker begins a line or follows a sentence or
+#: the clause leading into the calls ("I'm going to remember this: [TOOL_CALLS]...").
+LEAD_ENDS = ("\n", ".", "!", "?", ":")
+#: A sentence going on, in small letters, on the line the calls end.
+_SENTENCE_GOES_ON = re.compile(r"[ \t]*[a-z]")
 #: How text after a call's JSON begins when it is more calls or markup, not prose.
 _MORE_MARKUP = ("[", "{", "<", "`", ",")
 #: What shows the form of a call rather than makes one (``[TOOL_CALLS]name{...}``).
@@ -57,7 +62,7 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
         return text[:last], after.strip()
     # "[TOOL_CALLS] [{...}]\nI saved your city.": the calls, then prose, the marker beginning
     # the reply, a line or a sentence ("Mistral writes [TOOL_CALLS] [...] first." shows it)
-    if last >= 0 and (not before.strip() or before.endswith(("\n", ".", "!", "?"))
+    if last >= 0 and (not before.strip() or before.endswith(LEAD_ENDS)
                       or unicodedata.category(before[-1:] or " ") == "So"):
         start = len(text) - len(after.lstrip())
         named = _NAMED_ARGS.match(text, start)  # "[TOOL_CALLS]NAME[ARGS]{...}"
@@ -68,7 +73,8 @@ def prose_after_calls(text: str, names: frozenset[str]) -> tuple[str, str]:
         except (ValueError, RecursionError):
             end = start
         said = text[end:].strip()
-        if end > start and said and not said.startswith(_MORE_MARKUP) \
+        goes_on = before.strip() and _SENTENCE_GOES_ON.match(text, end)  # "...: [...] then x"
+        if end > start and said and not said.startswith(_MORE_MARKUP) and not goes_on \
                 and not shown_as_example(text, last, end):  # "Here is an example:\n[TOOL_..."
             return text[:end], said
     return text, ""

@@ -31,6 +31,8 @@ TAGGED = "<|python_tag|>" + json.dumps({"name": "core_memory_append", "parameter
     (f"{TAGGED}\nI have saved that.", "I have saved that."),
     (f"Entendido.\n{TAGGED}\n\u00a1Listo!", "Entendido. \u00a1Listo!"),
     (f"Noted! {TAGGED}\n\u2705 Saved", "Noted! \u2705 Saved"),
+    (f"Okay, I will keep this: {NAMED}\nDone!", "Okay, I will keep this: Done!"),
+    (f"Gespeichert: {TAGGED}\nFertig.", "Gespeichert: Fertig."),
 ])
 def test_the_calls_run_and_the_words_around_them_are_the_reply(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
@@ -48,6 +50,7 @@ def test_the_calls_run_and_the_words_around_them_are_the_reply(content: str, res
     f"For instance:\n{NAMED}\nYou get the idea.",
     f"A sample call:\n{TAGGED}\nNothing more to it.",
     f"Tools are called so:\n{LISTED}\nThat is just an example.",
+    f"The format is: {LISTED} then your text.",
 ])
 def test_markup_a_sentence_goes_on_from_or_an_example_is_shown(content: str) -> None:
     assert find_text_tool_calls(content, NAMES).calls == []
