@@ -146,23 +146,28 @@ def prose_word(word: str, names: frozenset[str], *, mistral: bool = True) -> boo
     ``Forget`` beside a tool ``forget``), that begins no offered name, with or without a
     namespace (``functions.`` does)."""
     return (word.endswith(".") or (mistral and _CAPITALISED.fullmatch(word) is not None
-                                   and not _near(word, names))) \
-        and not any(f"{space}{name}".startswith(word)
-                    for name in names for space in ("", *NAMESPACES))
+                                   and not _near(word, names))) and not _begins_name(word, names)
+
+
+def _begins_name(word: str, names: frozenset[str]) -> bool:
+    """Whether ``word`` begins an offered name, with or without a namespace."""
+    return any(f"{space}{name}".startswith(word) for name in names for space in ("", *NAMESPACES))
 
 
 def is_prose(segment: str, names: frozenset[str]) -> bool:
     """Whether the text after a marker is a sentence, not a call written wrong: words that
     go on past a first one not written as a tool's name (``I saved it.``, ``Noted (saved).``,
-    not ``save_note (x)``),
-    or one word ending a sentence (``Done.``), with no arguments anywhere in it; a bracket
-    or quote straight after the word (``save("x")``) begins its arguments."""
+    not ``save_note (x)``), or one word ending a sentence (``Done.``) or not written as a
+    tool's name, nor beginning nor near an offered one (``ok``, not ``get_weather`` nor
+    ``Forget``), with no arguments anywhere in it; a bracket or quote straight after the word
+    (``save("x")``) begins its arguments."""
     written = MISTRAL_WRITTEN.match(segment)
     if not written or "{" in segment or MISTRAL_ARGS in segment:
         return False
     name, after = written.group(1), written.group(2)
-    if not after.strip():
-        return prose_word(name, names)
+    if not after.strip():  # "Done.", or "ok", a word not written as a tool's name is
+        return prose_word(name, names) or not (name_shaped(name, names) or _near(name, names)
+                                                or _begins_name(name, names))
     return not name_shaped(name, names) and not after.startswith(("[", "(", '"'))
 
 

@@ -62,3 +62,16 @@ def test_the_agent_saves_the_fact_between_sentences(server: FakeOpenAIServer,
     result, _ = allergy_turn(server, f"Verstanden.\n{calls}\n\u00a1Listo!")
     assert [(r.name, r.ok) for r in result.tool_results] == [("core_memory_append", True)]
     assert result.reply == "Verstanden. \u00a1Listo!"
+
+
+@pytest.mark.parametrize("word", ["ok", "noted", "gracias"])
+def test_a_plain_word_after_the_last_marker_is_the_reply(word: str) -> None:
+    found = find_text_tool_calls(f"{LISTED} [TOOL_CALLS] {word}", NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append"]
+    assert found.rest == word
+
+
+@pytest.mark.parametrize("word", ["get_weather", "core", "send_mesage"])
+def test_a_word_written_as_a_name_after_the_last_marker_is_a_call(word: str) -> None:
+    found = find_text_tool_calls(f"{LISTED} [TOOL_CALLS] {word}", NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append", word]
