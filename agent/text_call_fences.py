@@ -43,8 +43,9 @@ _EXAMPLE = re.compile(r"\b(?:examples?|for instance|" + _ABBREVIATED
                       r"|(?:I|you|we)(?:['\u2019]d| would| could)"
                       r"\s+(?:\w+\s+)?(?:write|call))(?!\w)", re.IGNORECASE)
 #: Words that open a sentence as an example, whatever its clauses after them say ("For
-#: instance, to remember a name:").
-_EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|" + _ABBREVIATED + r")(?!\w)",
+#: instance, to remember a name:", "To give you an example, here's one:", "For ex:").
+_EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|for ex\.?(?!-)|as an example"
+                              r"|to give (?:you )?an example|" + _ABBREVIATED + r")(?!\w)",
                               re.IGNORECASE)
 #: A sentence after the fence that says the fence is an example ("That is just an example.",
 #: "The example above ...", "(example)"); not one that merely names one ("I saved your example").
@@ -66,8 +67,9 @@ _ACKNOWLEDGING = re.compile(r"(?:sure|ok(?:ay)?|got it|noted|understood|al(?:l )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|\n[ \t]*\n|```")
 #: Where a paragraph or another fence ends.
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n|```")
-#: Where a sentence ends, not after "e.g." or "i.e." ("E.g. to keep your city:" is one).
-_STOP = re.compile(r"(?<=[.!?])(?<!\b[Ee]\.[Gg]\.)(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee][Gg]\.)\s")
+#: Where a sentence ends, not after "e.g.", "i.e." or "for ex." ("E.g. to keep your city:" is one).
+_STOP = re.compile(r"(?<=[.!?])(?<!\b[Ee]\.[Gg]\.)(?<!\b[Ii]\.[Ee]\.)(?<!\b[Ee][Gg]\.)"
+                   r"(?<!\b[Ff]or [Ee]x\.)\s")
 #: Where a clause of a sentence ends.
 _CLAUSE_END = re.compile(r"[,;(\u2014\u2013]|\s-\s|\bso\b|\band\b")
 #: The model saying it stores something now ("I'll note it", "Let me save", "Saving it:"),

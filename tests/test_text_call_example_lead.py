@@ -36,6 +36,10 @@ SHOWN = [
     f"Tools take JSON. e.g to keep your city:\n{FENCE}",
     f"I can remember things, i.e. facts like:\n{FENCE}",
     f"I can remember things, eg. your city:\n{FENCE}",
+    f"To give you an example, here's one:\n{FENCE}",
+    f"As an example, here it is:\n{FENCE}",
+    f"For ex:\n{FENCE}",
+    f"Thanks. For ex. your city:\n{FENCE}",
 ]
 
 
@@ -72,6 +76,7 @@ def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
      "Here's what my memory update looks like:"),
     (f"Here's how your profile looks now:\n{FENCE}", "Here's how your profile looks now:"),
     (f"Thanks! Here's how it looks in memory:\n{FENCE}", "Thanks! Here's how it looks in memory:"),
+    (f"Noted. For extra safety:\n{FENCE}", "Noted. For extra safety:"),
 ])
 def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
