@@ -103,6 +103,7 @@ from tiermem.agent.text_call_cut import (
 from tiermem.agent.text_call_fences import fenced_calls, shown_as_example, without_call_wrapping
 from tiermem.agent.text_call_markup import markup_forms
 from tiermem.agent.text_call_mistral_prose import (
+    LEAD_ENDS,
     MISTRAL_CALLS,
     follows_calls,
     marked_prose,
@@ -133,6 +134,11 @@ _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<functi
                          r"|<\|python_tag\|>|<\|python_start\|>|\[TOOL_CALLS\]|```")
 #: The whole name in a call cut before its arguments, which says whose call was cut.
 _OPENED_NAME = re.compile(r"<function=([\w.\-]+)>|\[TOOL_CALLS\]\s*([\w.\-]+)\[")
+#: A whole tag or marker that opens a call: a call cut after one, after a sentence, was cut
+#: before its name ("Sure.\n<tool_call>{\"na"); the start of a tag ("Sure. <tool_c") is text.
+_WHOLE_OPENINGS = ("<tool_call>", "<|tool_call|>", "<function=", MISTRAL_CALLS, "<|python_tag|>")
+#: A whole name in a tag, the cut before its arguments.
+_NAMED_TAG = re.compile(r"(?:<tool_call>\s*)?<function=([\w.\-]+)>?")
 #: A name alone after the marker, which may be a whole call at the cut.
 _MARKED_NAME = re.compile(r"\[TOOL_CALLS\]\s*([\w.\-]+)")
 #: How many of the last such places are tried, and how far back from the end: the calls
@@ -212,6 +218,9 @@ def find_text_tool_calls(
     if not found.calls and cut and names and cut_opening_alone(text, names):
         # "[TOOL_CALLS]send_mes", the whole reply: a call cut before its name, no reply
         found.calls, found.rest, opened = [], "", text.strip()
+    elif not found.calls and opened.startswith(_WHOLE_OPENINGS) \
+            and text.rstrip(" \t").endswith(LEAD_ENDS) and not _names_offered(opened, names):
+        found.rest = text.strip()  # "Sure.\n<tool_call>{"na": prose, then a call cut so
     elif not found.calls:  # "[TOOL_CALLS] Done.": the sentence, without the marker
         return TextToolCalls(rest=marked_prose(content, names) if names else content)
     if not prose and MISTRAL_CALLS in text:  # "<tool_call>...</tool_call>[TOOL_CALLS]..."
@@ -254,6 +263,13 @@ def calls_ending_thinking(
             return TextToolCalls()
         return found
     return TextToolCalls()
+
+
+def _names_offered(opened: str, names: frozenset[str]) -> bool:
+    """Whether ``opened``, markup the cut left after prose, is a marker or tag and the whole
+    name of an offered tool (``[TOOL_CALLS]get_time``), which prose names as well as calls."""
+    named = _MARKED_NAME.fullmatch(opened) or _NAMED_TAG.fullmatch(opened)
+    return named is not None and offered_name(named.group(1), names) in names
 
 
 def _find(content: str, names: frozenset[str], cut: bool,

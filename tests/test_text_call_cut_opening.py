@@ -109,3 +109,20 @@ def test_a_mistral_call_cut_inside_its_arguments_is_not_run_and_the_model_is_tol
     assert not told.ok and "was cut off at the reply's token limit" in told.content
     assert server.requests[1]["messages"][-1]["content"] == told.content
     assert result.reply == "Noted."
+
+
+@pytest.mark.parametrize("fragment", ["[TOOL_CALLS]core_mem", '<tool_call>{"na', "<tool_call>",
+                                      "<function=core_memory_app", "<|python_tag|>{"])
+@pytest.mark.parametrize("lead", ["Sure.\n", "Entendido: ", "Alles klar! "])
+def test_a_call_cut_before_its_name_after_a_sentence_is_no_reply(
+        server: FakeOpenAIServer, lead: str, fragment: str) -> None:
+    found = find_text_tool_calls(lead + fragment, NAMES, cut=True)
+    assert [(c.name, c.arguments) for c in found.calls][-1][1] == fragment
+    assert found.rest == lead.strip()
+    server.enqueue_reply(lead + fragment, finish_reason="length")
+    server.enqueue_reply("Noted.")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+    assert result.notice is not None and "in the middle of a " in result.notice
+    assert fragment not in (result.reply or "")
