@@ -40,6 +40,8 @@ _NAMED_ARGS = re.compile(r"[\w.\-]{1,200}\[ARGS\][ \t]*")
 LEAD_ENDS = ("\n", ".", "!", "?", ":")
 #: A sentence going on, in small letters, on the line the calls end.
 _SENTENCE_GOES_ON = re.compile(r"[ \t]*[a-z]")
+#: The markers and tags that open a call, which a reply may end with, no call written.
+_OPENING_TAGS = (MISTRAL_CALLS, "<tool_call>", "<|tool_call|>", "<|python_tag|>")
 #: How text after a call's JSON begins when it is more calls or markup, not prose.
 _MORE_MARKUP = ("[", "{", "<", "`", ",")
 #: What shows the form of a call rather than makes one (``[TOOL_CALLS]name{...}``).
@@ -126,15 +128,17 @@ def marked_prose(content: str, names: frozenset[str]) -> str:
 
 def _without_trailing_markers(content: str) -> str:
     """``content`` without the markers that end it after a sentence, or on a line of their
-    own (``Hello.\n[TOOL_CALLS]``): a call the model began and did not write, no reply. One
+    own (``Hello.\n[TOOL_CALLS]``, ``Sure.\n<tool_call>``): a call the model began and did
+    not write, no reply. One
     a sentence or a colon leads into (``Mistral's marker is [TOOL_CALLS]``, ``It writes:\n
     [TOOL_CALLS]``) is text about the marker."""
     before = content.rstrip()
-    while before.endswith(MISTRAL_CALLS):
-        before = before.removesuffix(MISTRAL_CALLS).rstrip()
+    while marker := next((m for m in _OPENING_TAGS if before.endswith(m)), None):
+        before = before.removesuffix(marker).rstrip()
     marked = content[len(before):]
     if not before or not marked.strip() or not (before.endswith((".", "!", "?"))
-                                                or ("\n" in marked.split(MISTRAL_CALLS)[0]
+                                                or ("\n" in marked[:len(marked) - len(
+                                                    marked.lstrip())]
                                                     and not before.endswith((":", ",")))):
         return content
     return before

@@ -1,7 +1,8 @@
 """Mistral's marker beginning a reply that makes no call: markers alone are no reply, and
 what follows one is shown without it ("[TOOL_CALLS] ok, noted", "[TOOL_CALLS]save(x)"),
 unless the sentence goes on from the marker ("[TOOL_CALLS] is how Mistral marks its calls.");
-markers ending prose ("Hello.\n[TOOL_CALLS]") are no part of the reply;
+markers or opening tags ending prose ("Hello.\n[TOOL_CALLS]", "Sure.\n<tool_call>") are no
+part of the reply;
 a Python call to an offered tool after it ("[TOOL_CALLS]core_memory_append(content="x")")
 runs with its values (agent/text_call_mistral_prose.py, agent/text_call_markup.py)."""
 
@@ -60,15 +61,18 @@ def test_what_follows_a_marker_that_makes_no_call_is_shown_without_it(content: s
     "[TOOL_CALLS] is how Mistral marks its calls.", "[TOOL_CALLS] and then a list.",
     "[TOOL_CALLS] marks a call.", "[TOOL_CALLS]name{...} is how newer Mistral models write one.",
     "Mistral ends with [TOOL_CALLS]", "It writes:\n[TOOL_CALLS]",
+    "Qwen writes:\n<tool_call>", "Qwen opens calls with <tool_call>",
 ])
 def test_a_sentence_about_the_marker_keeps_it(content: str) -> None:
     assert find_text_tool_calls(content, NAMES, schemas=SCHEMAS).rest == content
 
 
+@pytest.mark.parametrize("marker", ["[TOOL_CALLS]", "<tool_call>", "<|tool_call|>",
+                                    "<|python_tag|>"])
 @pytest.mark.parametrize("content", ["Hello.\n[TOOL_CALLS]", "Hello. [TOOL_CALLS]",
                                      "Hello.\n[TOOL_CALLS]\n[TOOL_CALLS] ", "Hello\n[TOOL_CALLS]"])
-def test_markers_ending_prose_are_no_part_of_the_reply(content: str) -> None:
-    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+def test_markers_ending_prose_are_no_part_of_the_reply(content: str, marker: str) -> None:
+    found = find_text_tool_calls(content.replace("[TOOL_CALLS]", marker), NAMES, schemas=SCHEMAS)
     assert (found.calls, found.rest) == ([], content.partition("[TOOL_CALLS]")[0].strip())
 
 
