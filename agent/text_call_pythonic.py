@@ -41,7 +41,7 @@ import math
 import re
 import textwrap
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
@@ -92,14 +92,18 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool,
 
 
 def tool_code_calls(content: str, names: frozenset[str], cut: bool,
-                    schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+                    schemas: Mapping[str, Any] | None = None,
+                    example: Callable[[str, int, int], bool] | None = None) -> TextToolCalls:
     """The calls in ```` ```tool_code ```` blocks (module docstring), and the text around
     them; with ``cut``, a block the reply stopped inside that begins with a call to an
-    offered tool is one cut call, its text as arguments."""
+    offered tool is one cut call, its text as arguments. A block that ``example(content,
+    start, end)`` says the reply shows as an example ("An example call:") holds none."""
     calls: list[ToolCall] = []
     kept: list[str] = []
     position = 0
     for match in _TOOL_CODE.finditer(content):
+        if example is not None and example(content, match.start(), match.end()):
+            continue
         # A block in a markdown list item is indented, body and all: Python would refuse
         # the indented first statement.
         body = textwrap.dedent(match.group(1))

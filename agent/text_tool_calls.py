@@ -278,7 +278,7 @@ def _find(content: str, names: frozenset[str], cut: bool,
         return pythonic_calls(text, offered, unfinished, schemas)
 
     def tool_code(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
-        return tool_code_calls(text, offered, unfinished, schemas)
+        return tool_code_calls(text, offered, unfinished, schemas, shown_as_example)
 
     def fenced(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return fenced_calls(text, offered, unfinished, after_prose)

@@ -19,6 +19,7 @@ from tiermem.agent.text_tool_calls import calls_ending_thinking, find_text_tool_
 NAMES = ["core_memory_append", "send_message"]
 CALL = json.dumps({"name": "core_memory_append", "arguments": {"content": "x"}})
 FENCE = f"```json\n{CALL}\n```"
+TOOL_CODE = '```tool_code\ncore_memory_append(content="x")\n```'
 
 SHOWN = [
     f"You could call it like this {FENCE} to save a fact.",
@@ -40,6 +41,9 @@ SHOWN = [
     f"As an example, here it is:\n{FENCE}",
     f"For ex:\n{FENCE}",
     f"Thanks. For ex. your city:\n{FENCE}",
+    # Gemma's tool_code block, as a fenced call.
+    f"An example tool call:\n{TOOL_CODE}", f"Here's what a tool call looks like:\n{TOOL_CODE}",
+    f"For instance, your city:\n{TOOL_CODE}", f"{TOOL_CODE}\nThat is just an example.",
 ]
 
 
@@ -87,3 +91,9 @@ def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
 def test_the_agent_shows_the_form_and_stores_nothing(server: FakeOpenAIServer,
                                                      reply: str) -> None:
     explained_turn(server, reply, "How do you save a fact?")
+
+
+@pytest.mark.parametrize("lead", ["Saving it:\n", "Got it! Here's the update:\n", ""])
+def test_a_tool_code_block_the_model_makes_runs(lead: str) -> None:
+    assert [c.name for c in find_text_tool_calls(lead + TOOL_CODE, NAMES).calls] == [
+        "core_memory_append"]
