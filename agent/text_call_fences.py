@@ -36,8 +36,9 @@ _FORM = (r"(?:(?:a|an|the|one|such\s+a)\s+)?(?:\w+\s+)?(?:calls?|format|syntax|j
          r"|structure)")
 #: "e.g." or "i.e.", written with their dots or some left out ("e.g", "eg.", "i.e").
 _ABBREVIATED = r"e\.?g\b\.?|i\.e\b\.?"
-#: Words that present a fenced call as an example of the form, not one the reply makes.
-_EXAMPLE = re.compile(r"\b(?:examples?|for instance|" + _ABBREVIATED
+#: Words that present a fenced call as an example of the form, not one the reply makes (in
+#: English, or Spanish, German or French: "Ejemplo:", "Beispiel:", "Exemple :").
+_EXAMPLE = re.compile(r"\b(?:examples?|ejemplos?|beispiele?|exemples?|for instance|" + _ABBREVIATED
                       + r"|an? sample|sample (?:call|output|code)"
                       r"|would look like|looks like this|(?:what|how)\s+" + _FORM + r"\s+looks?"
                       r"|(?:I|you|we)(?:['\u2019]d| would| could)"
@@ -45,6 +46,7 @@ _EXAMPLE = re.compile(r"\b(?:examples?|for instance|" + _ABBREVIATED
 #: Words that open a sentence as an example, whatever its clauses after them say ("For
 #: instance, to remember a name:", "To give you an example, here's one:", "For ex:").
 _EXAMPLE_OPENING = re.compile(r"\s*(?:for (?:example|instance)|for ex\.?(?!-)|as an example"
+                              r"|por ejemplo|zum beispiel|par exemple"
                               r"|to give (?:you )?an example|" + _ABBREVIATED + r")(?!\w)",
                               re.IGNORECASE)
 #: A sentence after the fence that says the fence is an example ("That is just an example.",

@@ -41,6 +41,9 @@ SHOWN = [
     f"As an example, here it is:\n{FENCE}",
     f"For ex:\n{FENCE}",
     f"Thanks. For ex. your city:\n{FENCE}",
+    # In Spanish, German or French.
+    f"Ejemplo:\n{FENCE}", f"Zum Beispiel:\n{FENCE}", f"Exemple :\n{FENCE}",
+    f"Por ejemplo, as\u00ed se ver\u00eda una llamada:\n{FENCE}", f"Par exemple :\n{FENCE}",
     # Gemma's tool_code block, as a fenced call.
     f"An example tool call:\n{TOOL_CODE}", f"Here's what a tool call looks like:\n{TOOL_CODE}",
     f"For instance, your city:\n{TOOL_CODE}", f"{TOOL_CODE}\nThat is just an example.",
@@ -81,6 +84,8 @@ def test_a_fenced_call_thought_of_as_the_form_is_no_call(content: str) -> None:
     (f"Here's how your profile looks now:\n{FENCE}", "Here's how your profile looks now:"),
     (f"Thanks! Here's how it looks in memory:\n{FENCE}", "Thanks! Here's how it looks in memory:"),
     (f"Noted. For extra safety:\n{FENCE}", "Noted. For extra safety:"),
+    (f"Ein gutes Beispiel, ich speichere es:\n{FENCE}", "Ein gutes Beispiel, ich speichere es:"),
+    (f"Entendido, lo guardo:\n{FENCE}", "Entendido, lo guardo:"),
 ])
 def test_a_fenced_call_the_model_makes_runs(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES)
