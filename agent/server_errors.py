@@ -156,7 +156,9 @@ _KEY_INVALID = re.compile(r"API key not valid\b", re.IGNORECASE)
 
 
 # OpenAI's 403 (code "unsupported_country_region_territory") and Gemini's 400 for a request
-# from a country or region they do not serve.
+# from a country or region they do not serve; also as a proxy hands them on, after its own
+# words (LiteLLM's "litellm.PermissionDeniedError: OpenAIException - Country, ...") or in
+# the provider's error it quotes (OpenRouter's "Provider returned error" with its "raw").
 _PLACE = re.compile(r"country, region, or territory not supported|user location is not "
                     r"supported", re.IGNORECASE)
 #: What to do when a service refused requests from where they come from.
@@ -175,7 +177,7 @@ def key_refusal(status: int | None,
     "User location is not supported"), which no key or model changes; None for another
     refusal."""
     body = _one(body)
-    if status in (400, 403) and _PLACE.match(server_message(body)):
+    if status in (400, 403) and _PLACE.search(_flat(body)):
         return "place"
     if status == 400:
         return "key" if _KEY_INVALID.match(server_message(body)) else None

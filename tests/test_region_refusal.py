@@ -25,7 +25,16 @@ RELAYED = {"error": {"message": "Country, region, or territory not supported (re
                      "param": "", "code": "unsupported_country_region_territory"}}
 GEMINI = [{"error": {"code": 400, "message": "User location is not supported for the API use.",
                      "status": "FAILED_PRECONDITION"}}]
-CASES = [(403, OPENAI), (403, RELAYED), (400, GEMINI)]
+# A LiteLLM proxy's 403 with OpenAI's words after its own.
+LITELLM = {"error": {"message": "litellm.PermissionDeniedError: OpenAIException - Country, "
+                                "region, or territory not supported", "type": None,
+                     "param": None, "code": "403"}}
+# OpenRouter's 400 quoting Google AI Studio's refusal whole, as its "raw".
+OPENROUTER = {"error": {"message": "Provider returned error", "code": 400, "metadata": {
+    "raw": "{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"User location is not "
+           "supported for the API use.\",\n    \"status\": \"FAILED_PRECONDITION\"\n  }\n}\n",
+    "provider_name": "Google AI Studio"}}}
+CASES = [(403, OPENAI), (403, RELAYED), (400, GEMINI), (403, LITELLM), (400, OPENROUTER)]
 
 
 def refusing(server: FakeOpenAIServer, status: int, body: Any) -> None:
