@@ -23,7 +23,7 @@ from tiermem.agent.http_json import StreamStart
 from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
 from tiermem.agent.retry_after import asked_wait, long_wait_hint
-from tiermem.agent.sdk_errors import used_up
+from tiermem.agent.sdk_errors import spent_on
 from tiermem.agent.server_errors import key_refusal
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
@@ -88,8 +88,7 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
         report.findings.server_fault = fault.says
         report.findings.server_hint = hint_for(fault.hint, "doctor")
         report.findings.server_busy = fault.busy
-    elif exchange is not None and exchange.status in (400, 429) and (
-            spent := used_up(exchange.body)) is not None:
+    elif exchange is not None and (spent := spent_on(exchange.status, exchange.body)) is not None:
         report.findings.server_hint = hint_for(
             f"{spent[0]} (HTTP {exchange.status}): {spent[1]}", "doctor")
     elif exchange is not None and exchange.status in (429, 503) and (asked := asked_wait(

@@ -38,7 +38,7 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["BUDGET_HINT", "FREE_DAY_HINT", "QUOTA_HINT", "provider_error", "used_up"]
+__all__ = ["BUDGET_HINT", "FREE_DAY_HINT", "QUOTA_HINT", "provider_error", "spent_on", "used_up"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -179,9 +179,7 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         # Also Google's 400 "API key not valid", which is no request to change.
         return ProviderError(f"{url} rejected the API key (HTTP {status}): check OPENAI_API_KEY"
                              + said, kind="auth", status_code=status, attempts=attempts)
-    # A LiteLLM proxy sends its budget spent as a 429, or as a 400 ("litellm.BadRequestError:
-    # ... Budget has been exceeded!").
-    spent = used_up(body) if status in (400, 429) else None
+    spent = spent_on(status, body)
     if spent is not None:
         return ProviderError(
             f"{url} refused the request: {spent[0]} (HTTP {status}){said}",
@@ -294,6 +292,17 @@ FREE_DAY_HINT = ("waiting a minute does not lift it: OpenRouter gives the day's 
                  "it again")
 #: OpenRouter's 429 "Rate limit exceeded: free-models-per-day" (or "...-high-balance").
 _FREE_DAY = re.compile(r"\bfree-models-per-day\b", re.IGNORECASE)
+
+
+def spent_on(status: int | None, body: Any) -> tuple[str, str] | None:
+    """What a refusal with ``status`` and ``body`` says is used up, and what to do, when no
+    wait lifts it: any 402 (Payment Required: OpenRouter's "Insufficient credits", DeepSeek's
+    "Insufficient Balance") the account's credit; a 429, or a 400 as a LiteLLM proxy sends its
+    budget spent ("litellm.BadRequestError: ... Budget has been exceeded!"), what ``used_up``
+    reads in it; None for another refusal."""
+    if status == 402:
+        return "the account's credit is used up", QUOTA_HINT
+    return used_up(body) if status in (400, 429) else None
 
 
 def used_up(body: Any) -> tuple[str, str] | None:
