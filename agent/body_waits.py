@@ -18,15 +18,18 @@ from typing import Any
 
 __all__ = ["LONGEST_WAIT", "body_wait", "wait_words"]
 
-_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
-# A unit as Go prints it, or as a person writes it ("5 minutes", "30 sec"), by its first
-# letters; a unit goes on to no other letter ("5mins" is 5 minutes, "5 mice" no wait).
-_WORDS = {**{unit: unit for unit in _UNITS}, "hour": "h", "hr": "h", "minute": "m", "min": "m",
-          "second": "s", "sec": "s", "millisecond": "ms"}
-_UNIT = (r"(?:ms|us|µs|ns|h|m|s|millisecond|hour|hr|minute|min|second|sec)"
+_UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6,
+          "ns": 1e-9}
+# A unit as Go prints it, or as a person writes it ("5 minutes", "30 sec", "1 day"), by its
+# first letters; a unit goes on to no other letter ("5mins" is 5 minutes, "5 mice" no wait).
+_WORDS = {**{unit: unit for unit in _UNITS}, "day": "d", "hour": "h", "hr": "h",
+          "minute": "m", "min": "m", "second": "s", "sec": "s", "millisecond": "ms"}
+_UNIT = (r"(?:ms|us|µs|ns|d|h|m|s|millisecond|day|hour|hr|minute|min|second|sec)"
          r"(?:s)?(?![a-zµ])")
 _PART = re.compile(rf"(\d+(?:\.\d+)?) ?({_UNIT})", re.IGNORECASE)
-_DURATION = rf"(?:{_PART.pattern} ?)+"
+# Parts follow each other as Go prints them ("1h30m"), or as a person joins them ("1 hour and
+# 30 minutes", "1 hour, 30 minutes").
+_DURATION = rf"(?:{_PART.pattern}(?:,? and |, | )?)+"
 # Gemini's "Please retry in 17.5s."; OpenAI's and Groq's "Please try again in 4m48s.".
 _RETRY_IN = re.compile(rf"\bplease (?:retry|try again) in ({_DURATION})", re.IGNORECASE)
 _WHOLE = re.compile(rf"\s*({_DURATION})\s*")

@@ -1,6 +1,7 @@
-"""A wait a 429's body asks in words ("Please retry in 5 minutes.", "30 sec"), not only as Go
-prints it ("5m0s"), is read; one beyond any real wait (digits past a float's range, a
-Retry-After of 1e300) is one of more than a year, which ends the request at once."""
+"""A wait a 429's body asks in words ("Please retry in 5 minutes.", "30 sec", "1 day", "1 hour
+and 30 minutes"), not only as Go prints it ("5m0s"), is read; one beyond any real wait (digits
+past a float's range, a Retry-After of 1e300) is one of more than a year, which ends the
+request at once."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def client(server: FakeOpenAIServer) -> tuple[OpenAIClient, list[float], list[st
 @pytest.mark.parametrize(("said", "headers", "wait"), [
     ("Quota exceeded. Please retry in 5 minutes.", {}, "5 min"),
     ("Quota exceeded. Please retry in 2 hours.", {}, "2 h"),
+    ("Daily limit reached. Please try again in 3 days.", {}, "3 days"),
+    ("Daily limit reached. Please try again in 1 day.", {}, "24 h"),
+    ("Quota exceeded. Please try again in 1 hour and 30 minutes.", {}, "1 h 30 min"),
+    ("Quota exceeded. Please try again in 2 hours, 15 minutes.", {}, "2 h 15 min"),
     ("Quota exceeded. Please retry in " + "9" * 400 + "s.", {}, "more than a year"),
     ("Too many requests", {"Retry-After": "1e300"}, "more than a year"),
     ("Too many requests", {"Retry-After": "1" * 400}, "more than a year"),
@@ -46,6 +51,7 @@ def test_a_long_wait_asked_in_words_or_beyond_range_ends_the_request_naming_it(
     ("Please retry in 20 seconds.", 20.0, "20"),
     ("Please retry in 20 secs.", 20.0, "20"),
     ("Please retry in 1 minute.", 30.0, "60"),  # capped as a Retry-After is
+    ("Please try again in 20 s and 5 ms.", 20.005, "20"),
 ])
 def test_a_short_wait_asked_in_words_is_waited(server: FakeOpenAIServer, said: str,
                                                waited: float, asked: str) -> None:
@@ -58,8 +64,9 @@ def test_a_short_wait_asked_in_words_is_waited(server: FakeOpenAIServer, said: s
                                        f"{asked} s")]
 
 
-def test_a_number_before_another_word_asks_no_wait(server: FakeOpenAIServer) -> None:
-    server.enqueue_error(429, limited("Please retry in 5 mice."))
+@pytest.mark.parametrize("said", ["Please retry in 5 mice.", "Please try again in 5 dollars."])
+def test_a_number_before_another_word_asks_no_wait(server: FakeOpenAIServer, said: str) -> None:
+    server.enqueue_error(429, limited(said))
     server.enqueue_reply("Noted.")
     llm, sleeps, told = client(server)
     assert llm.complete([{"role": "user", "content": "hi"}], []).content == "Noted."
