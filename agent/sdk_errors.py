@@ -23,6 +23,7 @@ from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.retry_after import long_wait_hint, retry_after_seconds
 from tiermem.agent.server_errors import (
     PLACE_HINT,
+    begins,
     classify_refusal,
     clip,
     is_web_page,
@@ -302,7 +303,13 @@ def spent_on(status: int | None, body: Any) -> tuple[str, str] | None:
     reads in it; None for another refusal."""
     if status == 402:
         return "the account's credit is used up", QUOTA_HINT
-    return used_up(body) if status in (400, 429) else None
+    if status == 400:
+        # Only LiteLLM's own words: a 400 quoting them further on (a validation error's
+        # "input", which holds the prompt) is no budget spent.
+        spent = used_up(body)
+        return spent if spent is not None and (_budget_typed(body) or begins(
+            _BUDGET_SPENT, body)) else None
+    return used_up(body) if status == 429 else None
 
 
 def used_up(body: Any) -> tuple[str, str] | None:
@@ -312,16 +319,23 @@ def used_up(body: Any) -> tuple[str, str] | None:
     models; None for a limit on the rate of requests, which a wait lifts."""
     if quota_used_up(body):
         return "the account's quota is used up", QUOTA_HINT
+    if _budget_typed(body):
+        return "the proxy's spending budget is used up", BUDGET_HINT
     inner = body.get("error", body) if isinstance(body, Mapping) else body
     if isinstance(inner, Mapping):
-        if "budget_exceeded" in (inner.get("code"), inner.get("type")):
-            return "the proxy's spending budget is used up", BUDGET_HINT
         inner = inner.get("message")
     if isinstance(inner, str) and _BUDGET_SPENT.search(inner):
         return "the proxy's spending budget is used up", BUDGET_HINT
     if isinstance(inner, str) and _FREE_DAY.search(inner):
         return "the day's requests to free models are used up", FREE_DAY_HINT
     return None
+
+
+def _budget_typed(body: Any) -> bool:
+    """Whether ``body``'s error is of type or code "budget_exceeded" (LiteLLM's)."""
+    inner = body.get("error", body) if isinstance(body, Mapping) else body
+    return isinstance(inner, Mapping) and "budget_exceeded" in (inner.get("code"),
+                                                                inner.get("type"))
 
 
 def quota_used_up(body: Any) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -32,8 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["PLACE_HINT", "Refusal", "RefusalKind", "classify_refusal", "is_web_page", "key_refusal",
-           "not_json_error", "page_title", "server_message", "web_page_error"]
+__all__ = ["PLACE_HINT", "Refusal", "RefusalKind", "begins", "classify_refusal", "is_web_page",
+           "key_refusal", "not_json_error", "page_title", "server_message", "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
 
@@ -156,9 +156,7 @@ _KEY_INVALID = re.compile(r"API key not valid\b", re.IGNORECASE)
 
 
 # OpenAI's 403 (code "unsupported_country_region_territory") and Gemini's 400 for a request
-# from a country or region they do not serve; also as a proxy hands them on, after its own
-# words (LiteLLM's "litellm.PermissionDeniedError: OpenAIException - Country, ...") or in
-# the provider's error it quotes (OpenRouter's "Provider returned error" with its "raw").
+# from a country or region they do not serve; also as a proxy hands them on (``begins``).
 _PLACE = re.compile(r"country, region, or territory not supported|user location is not "
                     r"supported", re.IGNORECASE)
 #: What to do when a service refused requests from where they come from.
@@ -177,7 +175,7 @@ def key_refusal(status: int | None,
     "User location is not supported"), which no key or model changes; None for another
     refusal."""
     body = _one(body)
-    if status in (400, 403) and _PLACE.search(_flat(body)):
+    if status in (400, 403) and begins(_PLACE, body):
         return "place"
     if status == 400:
         return "key" if _KEY_INVALID.match(server_message(body)) else None
@@ -190,6 +188,43 @@ def key_refusal(status: int | None,
     if _MODEL_DENIED.search(_flat(body)):
         return "model"
     return "key" if status == 401 else "model"
+
+
+# A LiteLLM proxy's name for the exception it hands on, before the provider's words:
+# "litellm.PermissionDeniedError: OpenAIException - ", "litellm.BadRequestError: ".
+_PROXY_NAME = re.compile(r"litellm\.\w+:\s*(?:\w+(?: \w+)? - )?")
+
+
+def begins(pattern: re.Pattern[str], body: Any) -> bool:
+    """Whether ``pattern`` begins the server's message in ``body``, or begins it after a
+    LiteLLM proxy's name of the exception, or begins the message of a provider's error that a
+    proxy quotes whole (OpenRouter's "Provider returned error" and its "raw"; a message that
+    is the provider's JSON). Words further on may quote the request (a validation error's
+    "input" holds the prompt), and tell nothing of the refusal."""
+    return any(pattern.match(said) for said in _messages(body, 0))
+
+
+def _messages(body: Any, depth: int) -> Iterator[str]:
+    body = _one(body)
+    inner = body.get("error", body) if isinstance(body, Mapping) else body
+    if isinstance(inner, Mapping):
+        metadata = inner.get("metadata")
+        said = [inner.get("message"), metadata.get("raw") if isinstance(metadata, Mapping)
+                else None]
+    else:
+        said = [inner]
+    for text in said:
+        if not isinstance(text, str):
+            continue
+        named = _PROXY_NAME.match(text.strip())
+        text = text.strip()[named.end() if named else 0:]
+        yield text
+        if depth < 2 and text[:1] in ("{", "["):
+            try:
+                quoted = json.loads(text)
+            except ValueError:
+                continue
+            yield from _messages(quoted, depth + 1)
 
 
 def _one(body: Any) -> Any:

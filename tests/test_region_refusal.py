@@ -34,7 +34,13 @@ OPENROUTER = {"error": {"message": "Provider returned error", "code": 400, "meta
     "raw": "{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"User location is not "
            "supported for the API use.\",\n    \"status\": \"FAILED_PRECONDITION\"\n  }\n}\n",
     "provider_name": "Google AI Studio"}}}
-CASES = [(403, OPENAI), (403, RELAYED), (400, GEMINI), (403, LITELLM), (400, OPENROUTER)]
+# Google's error whole as the message, as a gateway hands it on.
+QUOTED = {"error": {"message": "{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"User "
+                               "location is not supported for the API use.\",\n    \"status\": "
+                               "\"FAILED_PRECONDITION\"\n  }\n}\n", "code": 400,
+                    "status": "Bad Request"}}
+CASES = [(403, OPENAI), (403, RELAYED), (400, GEMINI), (403, LITELLM), (400, OPENROUTER),
+         (400, QUOTED)]
 
 
 def refusing(server: FakeOpenAIServer, status: int, body: Any) -> None:
@@ -71,3 +77,4 @@ def test_another_403_is_still_a_model_the_key_may_not_use(server: FakeOpenAIServ
                                      "type": "invalid_request_error"}})
     advice = run_doctor(server.base_url, server.model, "sk-abc").advice
     assert advice[0].startswith("the API key may not use model 'fake-model' (HTTP 403)")
+

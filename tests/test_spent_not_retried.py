@@ -63,3 +63,4 @@ def test_the_doctor_advises_something_spent_as_the_chat_hints_it(
     refusing(server, status, body)
     assert run_doctor(server.base_url, server.model).advice == [
         f"{spent} (HTTP {status}): " + hint_for(hint, "doctor")]
+
