@@ -186,6 +186,12 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} refused the request: {spent[0]} (HTTP {status}){said}",
             kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
             hint=spent[1])
+    if status in (413, 429) and _OVER_THE_LIMIT.search(server_message(body)):
+        # Groq sends it as a 413, which is no body too large for a proxy.
+        return ProviderError(
+            f"{url} refused the request as larger than the tokens a minute the account may "
+            f"send (HTTP {status}){said}", kind="rate_limit", retryable=False,
+            status_code=status, attempts=attempts, hint=_OVER_THE_LIMIT_HINT)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""
@@ -193,11 +199,6 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
                 f"sending it again cannot help")
         return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
                              attempts=attempts, hint=_TOO_LARGE if status == 413 else None)
-    if status == 429 and _OVER_THE_LIMIT.search(server_message(body)):
-        return ProviderError(
-            f"{url} refused the request as larger than the tokens a minute the account may "
-            f"send (HTTP 429){said}", kind="rate_limit", retryable=False, status_code=status,
-            attempts=attempts, hint=_OVER_THE_LIMIT_HINT)
     if status == 429:
         kind = "rate_limit"
         text = (

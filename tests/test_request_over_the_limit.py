@@ -1,6 +1,7 @@
-"""A 429 for one request larger than the account's limit of tokens a minute (OpenAI's and
-Groq's "Request too large for ... on tokens per min"): no wait lets it pass, so it is not sent
-again, and its hint says to send smaller requests, not to wait a minute."""
+"""A 429 (or Groq's 413) for one request larger than the account's limit of tokens a minute
+(OpenAI's and Groq's "Request too large for ... on tokens per min"): no wait lets it pass, so
+it is not sent again, and its hint says to send smaller requests, not to wait a minute nor to
+raise a proxy's limit on the size of a body."""
 
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ LITELLM = ("litellm.RateLimitError: RateLimitError: OpenAIException - Error code
            "{'error': {'message': '" + OPENAI.replace("gpt-4o", "gpt-3.5-turbo") + "'}}")
 
 
-def refused(server: FakeOpenAIServer, message: str) -> tuple[list[float], ProviderError]:
+def refused(server: FakeOpenAIServer, message: str,
+            status: int = 429) -> tuple[list[float], ProviderError]:
     for _ in range(4):
-        server.enqueue_error(429, {"error": {"message": message, "type": "tokens",
-                                             "code": "rate_limit_exceeded"}})
+        server.enqueue_error(status, {"error": {"message": message, "type": "tokens",
+                                                "code": "rate_limit_exceeded"}})
     sleeps: list[float] = []
     llm = OpenAIClient("gpt-4o", base_url=server.base_url, sleep=sleeps.append)
     with pytest.raises(ProviderError) as info:
@@ -35,12 +37,15 @@ def refused(server: FakeOpenAIServer, message: str) -> tuple[list[float], Provid
     return sleeps, info.value
 
 
-@pytest.mark.parametrize("message", [OPENAI, GROQ, LITELLM])
+# Groq sends its own as a 413, no body too large for a proxy's limit.
+@pytest.mark.parametrize(("message", "status"), [(OPENAI, 429), (GROQ, 429), (LITELLM, 429),
+                                                 (GROQ, 413)])
 def test_a_request_over_the_limit_a_minute_is_not_sent_again_nor_waited_for(
-        server: FakeOpenAIServer, message: str) -> None:
-    sleeps, error = refused(server, message)
+        server: FakeOpenAIServer, message: str, status: int) -> None:
+    sleeps, error = refused(server, message, status)
     assert sleeps == [] and len(server.requests) == 1 and not error.retryable
-    assert "larger than the tokens a minute the account may send (HTTP 429)" in str(error)
+    assert f"larger than the tokens a minute the account may send (HTTP {status})" in str(error)
+    assert "client_max_body_size" not in (error.hint or "")
     assert "wait a minute" not in str(error)
     assert error.hint is not None and "smaller --context-window" in error.hint
 
