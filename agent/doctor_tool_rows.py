@@ -23,7 +23,7 @@ from tiermem.agent.http_json import StreamStart
 from tiermem.agent.loading_wait import RATE_LIMIT_BUDGET
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
 from tiermem.agent.retry_after import asked_wait, long_wait_hint
-from tiermem.agent.sdk_errors import spent_on
+from tiermem.agent.sdk_errors import OVER_THE_LIMIT, OVER_THE_LIMIT_HINT, over_the_limit, spent_on
 from tiermem.agent.server_errors import key_refusal
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
@@ -91,6 +91,10 @@ def _note_fault(prober: Prober, report: DoctorReport, exchange: Exchange | None)
     elif exchange is not None and (spent := spent_on(exchange.status, exchange.body)) is not None:
         report.findings.server_hint = hint_for(
             f"{spent[0]} (HTTP {exchange.status}): {spent[1]}", "doctor")
+    elif exchange is not None and over_the_limit(exchange.status, exchange.body):
+        report.findings.server_hint = hint_for(
+            f"the request is {OVER_THE_LIMIT} (HTTP {exchange.status}): {OVER_THE_LIMIT_HINT}",
+            "doctor")
     elif exchange is not None and exchange.status in (429, 503) and (asked := asked_wait(
             exchange.status, exchange.headers, exchange.body)) is not None \
             and asked > RATE_LIMIT_BUDGET:

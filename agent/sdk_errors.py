@@ -39,7 +39,8 @@ from tiermem.agent.server_setup import (
     server_fault,
 )
 
-__all__ = ["BUDGET_HINT", "FREE_DAY_HINT", "QUOTA_HINT", "provider_error", "spent_on", "used_up"]
+__all__ = ["BUDGET_HINT", "FREE_DAY_HINT", "OVER_THE_LIMIT", "OVER_THE_LIMIT_HINT", "QUOTA_HINT",
+           "over_the_limit", "provider_error", "spent_on", "used_up"]
 
 # Gateway Timeout, and Cloudflare's "A timeout occurred".
 _GATEWAY_TIMEOUTS = frozenset({504, 524})
@@ -186,12 +187,11 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} refused the request: {spent[0]} (HTTP {status}){said}",
             kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
             hint=spent[1])
-    if status in (413, 429) and _OVER_THE_LIMIT.search(server_message(body)):
-        # Groq sends it as a 413, which is no body too large for a proxy.
+    if over_the_limit(status, body):
         return ProviderError(
-            f"{url} refused the request as larger than the tokens a minute the account may "
-            f"send (HTTP {status}){said}", kind="rate_limit", retryable=False,
-            status_code=status, attempts=attempts, hint=_OVER_THE_LIMIT_HINT)
+            f"{url} refused the request as {OVER_THE_LIMIT} (HTTP {status}){said}",
+            kind="rate_limit", retryable=False, status_code=status, attempts=attempts,
+            hint=OVER_THE_LIMIT_HINT)
     if refusal is not None:
         # A 5xx that is a validation error would fail the same way every time.
         refused = f": {refusal.message}" if refusal.message else ""
@@ -263,10 +263,17 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
 #: ("Request too large for gpt-4o ... on tokens per min (TPM): Limit 30000, Requested 31538"):
 #: no wait lets it pass; also as a LiteLLM proxy quotes it, after its own words.
 _OVER_THE_LIMIT = re.compile(r"\brequest too large for\b.{0,200}?\bper min", re.IGNORECASE)
-_OVER_THE_LIMIT_HINT = ("waiting does not lift it: the prompt and the reply budget count "
-                        "against the limit; start the chat with a smaller --context-window (or "
-                        "--max-tokens) so that requests stay under it, or raise the account's "
-                        "limit (its tier), then send it again")
+OVER_THE_LIMIT = "larger than the tokens a minute the account may send"
+OVER_THE_LIMIT_HINT = ("waiting does not lift it: the prompt and the reply budget count "
+                       "against the limit; start the chat with a smaller --context-window (or "
+                       "--max-tokens) so that requests stay under it, or raise the account's "
+                       "limit (its tier), then send it again")
+
+
+def over_the_limit(status: int | None, body: Any) -> bool:
+    """Whether a refusal is of one request over the account's tokens a minute: a 429, or
+    Groq's 413, which is no body too large for a proxy."""
+    return status in (413, 429) and _OVER_THE_LIMIT.search(server_message(body)) is not None
 
 
 #: What to do when the account's credit or plan, not the rate of requests, refused a request.

@@ -5,11 +5,16 @@ raise a proxy's limit on the size of a body."""
 
 from __future__ import annotations
 
-import pytest
-from fake_openai import FakeOpenAIServer
+import json
 
+import pytest
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+from tiermem.agent.command_hints import hint_for
+from tiermem.agent.doctor import run_doctor
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.sdk_errors import OVER_THE_LIMIT, OVER_THE_LIMIT_HINT
 
 # As OpenAI and Groq word it.
 OPENAI = ("Request too large for gpt-4o in organization org-78asdf87 on tokens per min (TPM): "
@@ -55,3 +60,15 @@ def test_a_rate_limit_per_minute_is_still_waited_for(server: FakeOpenAIServer) -
                                     "tokens per min (TPM): Limit 30000, Used 29000, Requested "
                                     "2000. Please try again in 2s.")
     assert len(sleeps) == 3 and "wait a minute and try again" in str(error)
+
+
+@pytest.mark.parametrize("status", [429, 413])
+def test_the_doctor_advises_a_request_over_the_limit_as_the_chat_hints_it(
+        server: FakeOpenAIServer, status: int) -> None:
+    body = json.dumps({"error": {"message": GROQ, "type": "tokens",
+                                 "code": "rate_limit_exceeded"}}).encode()
+    server.responder = lambda request: FakeResponse(
+        status=status, body=body, headers={"Content-Type": "application/json"})
+    assert run_doctor(server.base_url, server.model).advice == [
+        f"the request is {OVER_THE_LIMIT} (HTTP {status}): "
+        + hint_for(OVER_THE_LIMIT_HINT, "doctor")]
