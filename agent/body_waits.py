@@ -28,8 +28,8 @@ _UNIT = (r"(?:ms|us|µs|ns|d|h|m|s|millisecond|day|hour|hr|minute|min|second|sec
          r"(?:s)?(?![a-zµ])")
 _PART = re.compile(rf"(\d+(?:\.\d+)?) ?({_UNIT})", re.IGNORECASE)
 # Parts follow each other as Go prints them ("1h30m"), or as a person joins them ("1 hour and
-# 30 minutes", "1 hour, 30 minutes").
-_DURATION = rf"(?:{_PART.pattern}(?:,? and |, | )?)+"
+# 30 minutes"); a comma alone ends the wait ("in 20s, 1 min window") whatever follows it.
+_DURATION = rf"(?:{_PART.pattern}(?:,? and | )?)+"
 # Gemini's "Please retry in 17.5s."; OpenAI's and Groq's "Please try again in 4m48s.".
 _RETRY_IN = re.compile(rf"\bplease (?:retry|try again) in ({_DURATION})", re.IGNORECASE)
 _WHOLE = re.compile(rf"\s*({_DURATION})\s*")

@@ -30,7 +30,7 @@ def client(server: FakeOpenAIServer) -> tuple[OpenAIClient, list[float], list[st
     ("Daily limit reached. Please try again in 3 days.", {}, "3 days"),
     ("Daily limit reached. Please try again in 1 day.", {}, "24 h"),
     ("Quota exceeded. Please try again in 1 hour and 30 minutes.", {}, "1 h 30 min"),
-    ("Quota exceeded. Please try again in 2 hours, 15 minutes.", {}, "2 h 15 min"),
+    ("Quota exceeded. Please try again in 2 hours, and 15 minutes.", {}, "2 h 15 min"),
     ("Quota exceeded. Please retry in " + "9" * 400 + "s.", {}, "more than a year"),
     ("Too many requests", {"Retry-After": "1e300"}, "more than a year"),
     ("Too many requests", {"Retry-After": "1" * 400}, "more than a year"),
@@ -52,6 +52,7 @@ def test_a_long_wait_asked_in_words_or_beyond_range_ends_the_request_naming_it(
     ("Please retry in 20 secs.", 20.0, "20"),
     ("Please retry in 1 minute.", 30.0, "60"),  # capped as a Retry-After is
     ("Please try again in 20 s and 5 ms.", 20.005, "20"),
+    ("Please try again in 20s, 1 min window of 6000 tokens.", 20.0, "20"),
 ])
 def test_a_short_wait_asked_in_words_is_waited(server: FakeOpenAIServer, said: str,
                                                waited: float, asked: str) -> None:
