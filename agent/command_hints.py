@@ -10,6 +10,9 @@ from __future__ import annotations
 
 #: What each command is called in "run ... again"; any other is named as typed.
 _CALLED = {"eval": "the eval", "scenario": "the scenario"}
+#: Commands that take none of the chat's model options (--context-window, --max-tokens):
+#: what the chat should be started with stays advice for the chat.
+_WITHOUT_CHAT_OPTIONS = frozenset({"doctor"})
 
 
 def hint_for(hint: str, command: str | None) -> str:
@@ -17,5 +20,7 @@ def hint_for(hint: str, command: str | None) -> str:
     if command is None or command == "chat":
         return hint
     called = _CALLED.get(command, f"`tiermem {command}`")
-    return (hint.replace("send it again", f"run {called} again")
-            .replace("start the chat with", f"run {called} with"))
+    hint = hint.replace("send it again", f"run {called} again")
+    if command in _WITHOUT_CHAT_OPTIONS:
+        return hint
+    return hint.replace("start the chat with", f"run {called} with")

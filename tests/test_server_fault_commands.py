@@ -63,6 +63,14 @@ def test_the_chat_keeps_its_own_words_and_another_command_runs_again_with_its_op
         "run the scenario again once the GPU is free")
 
 
+def test_the_doctor_leaves_options_it_does_not_take_to_the_chat() -> None:
+    # `tiermem doctor` has no --context-window: "run `tiermem doctor` with a smaller
+    # --context-window" asked for an option it refuses
+    hint = "start the chat with a smaller --context-window, then send it again"
+    assert hint_for(hint, "doctor") == ("start the chat with a smaller --context-window, then "
+                                        "run `tiermem doctor` again")
+
+
 @pytest.mark.parametrize(("message", "said"), [
     ("model requires more system memory (12.0 GiB) than is available (7.5 GiB)",
      "has too little free memory to load model 'm' (HTTP 500)"),
