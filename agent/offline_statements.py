@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tiermem.agent.offline_kin import of_one_person, one_of_several
+from tiermem.agent.offline_parts import parts_of
 from tiermem.agent.offline_read import sentences_read
 from tiermem.agent.offline_replay import (
     Step,
@@ -38,20 +39,17 @@ from tiermem.memory.text.changed_to import changed_of_held
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
-    correction_apart,
     correction_of,
     number_meant,
     target_of,
 )
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.forget_requests import brushes_off, fine_as_it_is
 from tiermem.memory.text.joint_shares import member_shares, shares_kept, shares_not_denied
 from tiermem.memory.text.keep_requests import keeps_nothing_held, names_alone
 from tiermem.memory.text.names_kept import with_the_name_kept
 from tiermem.memory.text.negations import as_denied
-from tiermem.memory.text.own_denials import denies_of_self, withdrawn, withdraws_bare
+from tiermem.memory.text.own_denials import withdrawn
 from tiermem.memory.text.referents import named_for_it
-from tiermem.memory.text.regradings import regraded
 from tiermem.memory.text.resumptions import (
     at_the_time_said,
     brought_back_with,
@@ -64,14 +62,8 @@ from tiermem.memory.text.statements import (
     as_news,
     forgets_the_last,
     keeps_the_last,
-    left_for_another,
     names_what_to_forget,
-    now_apart,
-    own_clauses,
-    past_apart,
-    past_then_more,
     read_statement,
-    without_aside,
 )
 from tiermem.memory.text.updates import (
     replaces,
@@ -150,53 +142,6 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     new.setdefault(other, kind)
         return durable
 
-    def parts_of(sentence: str) -> list[str]:
-        """A retraction or a denial joined to another statement of the speaker's ("I'm
-        not vegetarian anymore, I eat fish now", "I'm not vegan, I'm vegetarian") is read
-        apart from it, when on its own it denies something held: read whole, the
-        other's words outweighed what it denies. A correction so joined ("I meant
-        Portland, not Seattle, and I work at Acme") is read apart from it always
-        (``correction_apart``), as a bare "Forget that" is."""
-        sentence = without_aside(sentence)
-        if len(apart := correction_apart(sentence)) > 1:
-            return apart
-        if len(apart := past_then_more(sentence)) > 1:
-            return [part for clause in apart for part in parts_of(clause)]
-        for ended in (past_apart(sentence), left_for_another(sentence, list(held()))):
-            if ended != [sentence] and retracted(
-                    (withdrawal := read_statement(ended[0])).denied, list(held()),
-                    withdrawal.about):
-                # only when it ends something held: "I left Paris for Lisbon" is a trip
-                return ended
-        if (ended := past_apart(sentence)) != [sentence]:
-            # Ending nothing held, "I like tea but now I don't" is still no tea: cut at
-            # its "now", it stored "User likes tea". "I smoked, now I don't" keeps the
-            # past as said, as a job left does.
-            return ended[-1:]
-        if len(apart := now_apart(sentence)) > 1:
-            return apart
-        parts = own_clauses(sentence)
-        if len(parts) > 1 and brushes_off(parts[0], parts[1], held()):
-            # "Forget it, I'll do it myself": a "never mind", which takes nothing back, as
-            # "..., my PIN is fine" tells nothing
-            return [part for part in parts[1:] if not fine_as_it_is(part, held())]
-        if len(parts) > 1 and (forgets_the_last(parts[0]) or any(map(withdraws_bare, parts))):
-            # "Forget that, I'm vegetarian now": the request names nothing, so read whole
-            # it would take the new fact for what to forget and store nothing; read whole,
-            # "I don't anymore, but I vape" was stored as a fact, garbled.
-            return parts
-        if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
-                retracted(reading.denied, list(held()), reading.about)
-                for reading in map(read_statement, parts) if reading.change == "retraction"):
-            return parts
-        if len(parts) > 1 and denies_of_self(parts[0]) and any(
-                replaces(denied, old, None) for denied in core_changes(parts[0], {})[1]
-                for old in held()):
-            # "I'm not vegan, I'm vegetarian": read whole, the denial ends nothing held
-            # and the fact it denies stays beside it.
-            return regraded(parts)
-        return [sentence]
-
     sentences = sentences_read(text, held, recent)
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
@@ -208,7 +153,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     just_ended: tuple[dict[str, str], dict[str, str]] = ({}, {})
     previous, before, retired_before = "", dict(new), len(retired)
     held_before = dict(current)
-    for sentence in [part for whole in sentences for part in parts_of(whole)]:
+    for sentence in [part for whole in sentences
+                     for part in parts_of(whole, held, core_changes)]:
         added = [fact for fact in new if fact not in before]
         if forgets_the_last(previous):
             # What a "Forget that." took back, or put back, is told no more: a second one
