@@ -56,7 +56,7 @@ from tiermem.memory.text.resumptions import (
     takes_back_a_cancellation,
     time_resumed,
 )
-from tiermem.memory.text.retractions import retracted, still_held
+from tiermem.memory.text.retractions import named_in_its_words, retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import (
     as_news,
@@ -107,6 +107,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     stored_as = {normalize_fact(text): text for text in current}
     new: dict[str, str] = {}
     retired: list[str] = []
+    changed_now: set[str] = set()  # told in this message as a change ("I live in Faro now")
 
     def drop(fact: str) -> None:
         if fact in current:
@@ -219,6 +220,12 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 # again. Said in the same message, it asks to forget what was retracted.
                 taken_back = just_told is None and only_retracted(recent or [],
                                                                   _replayed(recent or []))
+            else:
+                # "I moved to Faro, so forget my address": what this message told is the
+                # user's news, not what the request asks to forget, unless the request
+                # names it ("My PIN is 1234. Forget my PIN.").
+                denied = [part for part in denied if any(fact in core for fact in facts[part])
+                          or named_in_its_words(part, sentence, news=part in changed_now)]
             if not denied and not statement.denied:  # "I don't anymore" after "I smoke"
                 denied = [part for part in withdrawn(sentence, told_last(recent or [], list(
                     facts)) if just_told is None else just_told) if part in facts]
@@ -306,6 +313,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 part = next((fact for fact in held().get(part, ()) if fact in current),
                             part)
                 new.setdefault(part, "durable" if durable else kind)
+                if statement.change is not None:
+                    changed_now.add(part)
     return retired, new
 
 

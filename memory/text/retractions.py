@@ -10,6 +10,9 @@ plural (a street's name, "Glass" of "5 Glass St.", only the same word): by stem,
 would be the "pin" of "Forget my PIN". ``still_held(fact,
 denied)`` is what such a fact listing several items still says without the denied ones;
 a quote of the speaker's words ("User: I changed my password, it's strong") is never cut.
+``named_in_its_words(fact, request)`` is whether a request to forget names a fact told
+with it ("PIN" of "User's PIN is 1234"), not news it leaves ("address" of "User moved to
+Faro").
 ``denied`` is the concepts (memory/text/wording.py) a retraction read by
 memory/text/statements.py says are no longer true. Pure functions over strings.
 """
@@ -19,11 +22,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tiermem.memory.search.lexical import query_terms
 from tiermem.memory.text.joint_shares import of_no_member
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of, same_kin
-from tiermem.memory.text.wording import concepts
+from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["reporting_denied", "retracted", "still_held", "workplace_denied", "workplaces_held"]
+__all__ = [
+    "named_in_its_words",
+    "reporting_denied",
+    "retracted",
+    "still_held",
+    "workplace_denied",
+    "workplaces_held",
+]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -184,6 +195,21 @@ _QUOTE = re.compile(r"^[^\W\d_][\w-]*:\s")
 #: Where a list of items is joined: "peanuts, shellfish and eggs".
 _POSSESSIVE = re.compile(rf"{_APOS}s$")
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
+
+
+#: The words of a move: news of where one lives, no name of the address it leaves.
+_MOVE = re.compile(r"\b(?:mov|relocat)\w*", _I)
+
+
+def named_in_its_words(fact: str, request: str, news: bool = False) -> bool:
+    """Whether ``request`` names what ``fact`` says: by a concept of them both, a move
+    aside ("Forget where I live" names "User's address is 5 Pine Street", "Forget my
+    address" not "User moved to Faro"); of ``news`` (a fact told as a change: "I live in
+    Faro now"), by a word of its own alone ("Forget my PIN" of "User's PIN is 5678")."""
+    if news:
+        return bool({stem(word) for word in query_terms(fact)}
+                    & {stem(word) for word in query_terms(request)})
+    return bool(concepts(_MOVE.sub(" ", fact)) & concepts(_MOVE.sub(" ", request)))
 
 
 def still_held(fact: str, denied: frozenset[str]) -> str | None:
