@@ -296,8 +296,11 @@ def _last_named(sentences: list[str], pronoun: str, not_them: set[str],
 
 def _name_said(sentence: str, person: str) -> str:
     """The name ``sentence`` says ``person`` ("My boss") has ("My boss is Tom", "Tom is my
-    boss"), else the first word of ``person``."""
-    whom = re.escape(person)
-    said = re.search(rf"(?i:{whom})\s+(?:is|was)\s+(?P<after>[A-Z][a-z]+)\b"
+    boss"), else the first word of ``person``: one named ("Ana is Tom's wife") keeps
+    their own, and a name owning something ("Tom's") is not theirs."""
+    whom, first = re.escape(person), person.split()[0]
+    if is_first_name(first):
+        return first
+    said = re.search(rf"(?i:{whom})\s+(?:is|was)\s+(?P<after>[A-Z][a-z]+)\b(?!['’]s\b)"
                      rf"|\b(?P<before>[A-Z][a-z]+)\s+(?:is|was)\s+(?i:{whom})\b", sentence)
-    return person.split()[0] if said is None else said["after"] or said["before"]
+    return first if said is None else said["after"] or said["before"]
