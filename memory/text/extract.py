@@ -79,6 +79,7 @@ from tiermem.memory.text.introductions import (
     called,
     introduced,
     with_introductions,
+    without_greeting,
 )
 from tiermem.memory.text.openings import (
     NOT_STATED,
@@ -221,7 +222,7 @@ _REQUEST = re.compile(
 
 
 def _is_filler(sentence: str) -> bool:
-    tokens = _FILLER_TOKEN.findall(sentence.casefold().replace("’", "'"))
+    tokens = _FILLER_TOKEN.findall(without_greeting(sentence).casefold().replace("’", "'"))
     return all(token in _FILLER_WORDS for token in tokens) or bool(_SLIP_ALONE.match(sentence))
 
 

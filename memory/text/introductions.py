@@ -124,8 +124,9 @@ def called(statement: str) -> str | None:
 _GREETING = (r"(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))"
              r"(?:\s+(?:there|all|everyone|everybody|folks)"
              # the one greeted, by name, before the mark that ends the greeting: "Hi Tom,"
-             r"|\s+(?-i:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+)(?=\s*[,!.:;–—]))?")
+             r"|\s+(?-i:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+)(?=\s*(?:[,!.:;–—]|$)))?")
 _GREETING_ALONE = re.compile(rf"^\W*{_GREETING}\W*$", _IGNORECASE)
+_GREETING_OPENING = re.compile(rf"^\W*{_GREETING}\b", _IGNORECASE)
 _INTRODUCTION = re.compile(
     rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:–—]+|\s-)?\s*"
     rf"(?P<own>(?:i\s+am|i{_APOS}m)\s+"
@@ -161,6 +162,12 @@ _NOT_A_NAME = _NOT_NAMES | frozenset({
     "travelling", "traveling", "primary", "secondary", "backup", "senior", "junior", "staff",
     "lead", "temp", "interim", "acting", "escalating", "investigating", "onboarding",
 })
+
+
+def without_greeting(sentence: str) -> str:
+    """``sentence`` without the greeting it opens with ("Hi Tom, thanks": ", thanks"), so
+    a greeting to one by name says no more than "Hi there" does."""
+    return _GREETING_OPENING.sub("", sentence, count=1)
 
 
 def _a_name(word: str) -> bool:
