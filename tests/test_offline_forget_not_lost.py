@@ -96,3 +96,12 @@ def test_what_is_said_after_a_wish_matching_nothing_is_kept() -> None:
 def test_a_statement_of_the_speakers_after_a_request_is_kept(held: str, said: str,
                                                              kept: list[str]) -> None:
     assert core_after(held, said) == kept
+
+
+@pytest.mark.parametrize("said", [
+    "I want my password gone?",
+    "I want my password forgotten?",
+])
+def test_a_wish_asked_forgets_nothing(said: str) -> None:
+    # read as "Forget my password.", the question lost the password
+    assert core_after("My password is hunter2.", said) == ["User's password is hunter2"]

@@ -130,8 +130,9 @@ _WISHED_GONE = re.compile(
     rf"^\W*(?:(?:and|also|so|oh|ok(?:ay)?|please)\b[\s,]*)*(?:i\s+(?:want|need|would\s+like)"
     rf"|i{_APOS}d\s+like)\s+(?P<thing>(?:my|our)\s+[^,;.!?]+?)\s+(?P<how>gone|deleted|removed"
     r"|erased|forgotten|wiped)(?:,?\s+(?:too|as\s+well|also|please|now|for\s+good))*"
-    # what is said after it ("I want my email gone, my card is lost"), kept beside it
-    r"(?:\s*[,;]\s*(?P<rest>\S.*?))?\W*$", _I)
+    # what is said after it ("I want my email gone, my card is lost"), kept beside it; asked
+    # ("I want my PIN gone?"), it is a question, and the PIN went
+    r"(?:\s*[,;]\s*(?P<rest>\S.*?))?[^\w?]*$", _I)
 #: A remark on what a wish named goes on from it ("..., she is mean", "..., it's old"), or
 #: what is to stay ("..., but keep my email"): apart, "Keep User's email" was stored.
 _OF_WHAT_GOES = re.compile(r"(?:it|she|he|they|that|this)\b|(?:but\s+)?(?:keep|not)\b", _I)
