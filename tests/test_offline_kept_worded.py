@@ -160,3 +160,25 @@ def test_what_is_no_secret_or_detail_alone_is_still_stored(said: str) -> None:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         _chat(memory, said)
         assert len(_core(memory)) == 1
+
+
+@pytest.mark.parametrize(("held", "said", "named"), [
+    # "Keep User's sister's number" was stored beside the user's own number
+    ("My number is 555-1234.", "Keep my sister's number safe.", "your sister's number"),
+    ("My number is 555-1234.", "Keep my sister's number.", "your sister's number"),
+    ("My number is 555-1234.", "my sister's number", "your sister's number"),
+    ("My name is Tom.", "Keep my sister's name safe.", "your sister's name"),
+])
+def test_someones_detail_is_not_the_users_own_held(held: str, said: str, named: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, held, said)[-1]
+        assert sorted(_core(memory)) == [f"User's {held[3:-1]}"]
+    assert f"nothing about {named}" in reply
+
+
+def test_someones_detail_held_is_kept_as_it_is() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        reply = _chat(memory, "My sister's number is 555-0199.",
+                      "Keep my sister's number safe.")[-1]
+        assert sorted(_core(memory)) == ["User's sister's number is 555-0199"]
+    assert reply == KEPT_NOTE

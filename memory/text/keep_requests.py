@@ -57,6 +57,8 @@ _BARE = re.compile("^" + _NAMED + _SAFE + "?" + _END, _I)
 _NOT_TO_SHARE = re.compile(
     r"^(?:share|reveal|disclose|give\s+out|pass\s+on|show|tell\s+(?:anyone|anybody|others))\s+"
     + _NAMED + r"(?:\s+with\s+(?:anyone|anybody|others))?" + _END, _I)
+#: Someone's thing named, not the speaker's own ("my sister's number"): whose, as held.
+_SOMEONES = re.compile(r"^(?:my|our)\s+(?P<whose>[\w-]+)['’]s\s", _I)
 #: A request to keep a thing and nothing more ("Keep my address.").
 _KEEP = re.compile(r"^\W*(?:please\s+)?keep\s+" + _NAMED + _END, _I)
 #: A thing named and nothing said of it ("my PIN", "My email!"), not asked ("my PIN?").
@@ -169,10 +171,18 @@ def keeps_nothing_held(sentence: str, held: Iterable[str]) -> str | None:
     held = list(held)
     said = sentence.strip()
     keep = _KEPT_SAFE.match(said) or _KEEP.match(said) or _ALONE.match(said)
-    if keep is None or keeps_what_is_held(f"Keep {keep['named']}.", held):
+    if keep is None:
+        return None
+    # "my sister's number" is not "User's number is 555-1234": of that one held, "Keep User's
+    # sister's number" was stored
+    theirs = _SOMEONES.match(keep["named"])
+    if theirs is None and keeps_what_is_held(f"Keep {keep['named']}.", held):
         return None
     thing = keep["named"].split(None, 1)[1]  # "Keep my kids safe" is a wish: no detail
-    if not a_secret_or_detail(thing) or held_of(keep["named"], held, any_fact=True):
+    if not a_secret_or_detail(thing) or (
+            held_of(keep["named"], held, any_fact=True) if theirs is None
+            else any(f"{theirs['whose']}'s ".casefold() in fact.replace("’", "'").casefold()
+                     for fact in held)):
         return None  # "Keep my seat", "Keep my answers brief" ask otherwise
     return "your " + thing
 
