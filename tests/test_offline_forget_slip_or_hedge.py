@@ -75,3 +75,24 @@ def test_a_word_told_as_a_secret_forgotten_is_said_not_kept() -> None:
     core, reply = core_and_reply("My PIN is 1234.", "Forget my PIN. No wait, it's 4321.")
     assert core == ["User's PIN is 4321"]
     assert "did not keep" not in reply
+
+
+@pytest.mark.parametrize("said", [
+    "Forget my password, my new one is swordfish.",
+    "Forget my password. My new one is swordfish.",
+    "I want my password gone, my new one is swordfish.",
+])
+def test_a_word_told_as_a_secrets_new_one_is_said_not_kept(said: str) -> None:
+    # the password went and "swordfish" with it, with no word of it
+    core, reply = core_and_reply("My password is hunter2.", said)
+    assert core == []
+    assert ('I did not keep the word after it as your new password; say "My password is ..." '
+            "to keep it.") in reply
+    assert "swordfish" not in reply
+
+
+def test_a_code_told_as_a_secrets_new_one_is_kept() -> None:
+    core, reply = core_and_reply("My password is hunter2.",
+                                 "Forget my password, my new one is hunter3.")
+    assert core == ["User's password is hunter3"]
+    assert "did not keep" not in reply

@@ -280,9 +280,11 @@ def other_names_told(sentences: list[str]) -> list[str]:
 
 
 #: A capitalised word alone, after a slip word or none, told as what a request forgets is
-#: ("Forget my PIN. No wait, it's Maria."): of a secret, no value of it is kept.
+#: ("Forget my PIN. No wait, it's Maria."), or a word as its new one ("..., my new one is
+#: swordfish"): of a secret, no value of it is kept.
 _SLIP_WORD = re.compile(rf"^\W*(?:(?:no|nope|wait|sorry|oops|actually)\b[\s,!.-]*)*"
-                        rf"it(?:{_APOS}s|\s+is)\s+(?-i:[A-Z][a-z]+)\W*$", _I)
+                        rf"(?:it(?:{_APOS}s|\s+is)\s+(?-i:[A-Z][a-z]+)"
+                        rf"|(?:my|our|the)\s+new\s+one(?:{_APOS}s|\s+is)\s+[a-z]+)[^\w?]*$", _I)
 
 
 def secrets_given_a_word(sentences: list[str]) -> list[str]:
