@@ -96,3 +96,16 @@ def test_a_code_told_as_a_secrets_new_one_is_kept() -> None:
                                  "Forget my password, my new one is hunter3.")
     assert core == ["User's password is hunter3"]
     assert "did not keep" not in reply
+
+
+@pytest.mark.parametrize(("held", "said", "kept"), [
+    # the sentence went with no word of it, as a remark on the boss forgotten
+    ("My boss is Ann.", "Forget my boss. It's Maria who called.", ["It's Maria who called"]),
+    ("My PIN is 1234.", "Forget my PIN. It's Tom who knows it.", ["It's Tom who knows it"]),
+    # a remark on what goes is still none
+    ("My email is a@b.com.", "Forget my email. It's the one that got hacked.", []),
+    ("My PIN is 1234.", "Forget my PIN. It's old.", []),
+])
+def test_a_cleft_after_a_request_is_a_sentence_of_its_own(held: str, said: str,
+                                                          kept: list[str]) -> None:
+    assert core_after(held, said) == kept

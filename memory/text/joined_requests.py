@@ -35,9 +35,10 @@ _APOS = "['’]"
 #: "It's now 4321."); whether it is one, or a number in a remark, is ``value_told``'s.
 _ITS_VALUE = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?:(?:now|actually)\s+)?[^\s,;]*[\d@]", _I)
 #: Any other thing said of it in a sentence of its own ("It's old.", "It's Eva, don't tell
-#: anyone."), but in words of the speaker's own ("It's my birthday."): stored alone, "It's
-#: old" was kept as a fact of nothing.
-ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
+#: anyone."), but in words of the speaker's own ("It's my birthday.") or a cleft of someone
+#: named ("It's Maria who called."): stored alone, "It's old" was kept as a fact of nothing.
+ITS_REMARK = re.compile(rf"^\W*it(?:{_APOS}s|\s+is)\s+(?!(?-i:[A-Z])\w*\s+(?:who|that)\b)"
+                        r"(?![^.!?]*\b(?:my|our|i|we)\b)", _I)
 #: "The new one" of what a request just named, in a sentence of its own ("The new one will
 #: come by post."): alone, it was stored as a fact of nothing.
 _NEW_ONE = re.compile(r"^\W*(?:the|my|our)\s+new\s+one\b", _I)
